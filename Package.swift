@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+// MotionBridge: IMU → sensor fusion → Apple's CoreMotion API on Linux → MQTT.
+// Module layout and dependency rules: see README.md ("Architecture").
+import PackageDescription
+
+let package = Package(
+    name: "MotionBridge",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CoreMotion", targets: ["CoreMotion"]),
+        .library(name: "MotionHAL", targets: ["MotionHAL"]),
+        .library(name: "MotionFusion", targets: ["MotionFusion"]),
+        .library(name: "MQTT", targets: ["MQTT"]),
+        .library(name: "MotionAgent", targets: ["MotionAgent"]),
+        .executable(name: "motion-agent", targets: ["motion-agent"]),
+        .executable(name: "motionctl", targets: ["motionctl"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .target(name: "MotionHAL"),
+        .target(name: "MotionFusion"),
+        .target(name: "CoreMotion", dependencies: ["MotionHAL", "MotionFusion"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MQTT"]),
+        .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT"]),
+
+        // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber.
+        .target(name: "MotionTestSupport", dependencies: ["MQTT"], path: "Tests/MotionTestSupport"),
+
+        .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL"]),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL"]),
+        .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "MotionHAL"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
+        .testTarget(
+            name: "MotionAgentTests",
+            dependencies: ["MotionAgent", "MQTT", "MotionTestSupport", "motion-agent", "motionctl"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

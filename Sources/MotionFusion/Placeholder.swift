@@ -1,0 +1,1 @@
+// Placeholder so the package builds; replaced by the module's first real file.

@@ -1,0 +1,31 @@
+/// What an IMU device is and what it can do.
+public struct IMUDeviceInfo: Sendable, Equatable {
+    /// Driver name, for example `sim`, `iio` or `mpu6050`.
+    public var driver: String
+    /// Chip or model description, for example `simulated 9-axis IMU`.
+    public var chip: String
+    /// The sensors the device carries.
+    public var sensors: IMUSensors
+    /// Sample rates the device can run at, Hz.
+    public var supportedSampleRates: ClosedRange<Double>
+    /// The rate the device runs at when asked for none, Hz.
+    public var defaultSampleRate: Double
+
+    /// Creates a description.
+    /// - Parameters:
+    ///   - driver: driver name.
+    ///   - chip: chip or model description.
+    ///   - sensors: the sensors the device carries.
+    ///   - supportedSampleRates: rates the device supports, Hz.
+    ///   - defaultSampleRate: rate used when none is asked for, Hz.
+    public init(
+        driver: String, chip: String, sensors: IMUSensors,
+        supportedSampleRates: ClosedRange<Double>, defaultSampleRate: Double
+    ) {
+        self.driver = driver
+        self.chip = chip
+        self.sensors = sensors
+        self.supportedSampleRates = supportedSampleRates
+        self.defaultSampleRate = defaultSampleRate
+    }
+}

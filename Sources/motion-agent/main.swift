@@ -1,0 +1,2 @@
+import MotionAgent
+print("motion-agent: not built yet")

@@ -1,0 +1,2 @@
+import MotionAgent
+print("motionctl: not built yet")
