@@ -1,2 +1,52 @@
+// motion-agent: reads the IMU and publishes the MQTT contract until SIGTERM or SIGINT.
+import Foundation
 import MotionAgent
-print("motion-agent: not built yet")
+
+let commandLine: AgentCommandLine
+do {
+    commandLine = try AgentCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("motion-agent: \(error)\n\(AgentCommandLine.usage)\n".utf8))
+    exit(AgentCommandLine.usageExitStatus)
+}
+if commandLine.helpRequested {
+    print(AgentCommandLine.usage)
+    exit(0)
+}
+
+let configuration: AgentConfiguration
+do {
+    configuration = try commandLine.configuration()
+} catch {
+    FileHandle.standardError.write(Data("motion-agent: \(error)\n".utf8))
+    exit(ConfigurationError.exitStatus)
+}
+if commandLine.checkOnly {
+    print("configuration OK: device \(configuration.device), broker \(configuration.broker), base topic \(configuration.topics.base)")
+    exit(0)
+}
+
+let agent = MotionAgent(configuration: configuration, version: AgentVersion.current)
+do {
+    try agent.start()
+} catch let error as ConfigurationError {
+    FileHandle.standardError.write(Data("motion-agent: \(error)\n".utf8))
+    exit(ConfigurationError.exitStatus)
+} catch {
+    FileHandle.standardError.write(Data("motion-agent: cannot start: \(error)\n".utf8))
+    exit(1)
+}
+
+// SIGTERM and SIGINT: stop the services, publish `offline`, disconnect cleanly, exit 0.
+var signalSources: [any DispatchSourceSignal] = []
+for signalNumber in [SIGTERM, SIGINT] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+    source.setEventHandler {
+        agent.shutdown(timeout: .seconds(2))
+        exit(0)
+    }
+    source.resume()
+    signalSources.append(source)
+}
+dispatchMain()

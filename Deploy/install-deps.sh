@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what MotionBridge needs from Debian's packages when it is missing:
+# libmosquitto-dev (the C library the MQTT module wraps), mosquitto (the broker the tests and the demo
+# start on a loopback port), mosquitto-clients, pkg-config. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(libmosquitto-dev mosquitto mosquitto-clients pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+    echo "install-deps: installing ${missing[*]}" >&2
+    as_root=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "install-deps: need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
+        as_root=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${as_root[@]}" apt-get update -qq
+    "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+    for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+        [ -x "$candidate/swift" ] && export PATH="$candidate:$PATH" && break
+    done
+fi
+command -v swift >/dev/null || { echo "install-deps: the Swift 6 toolchain is not installed (see swift.org)" >&2; exit 1; }

@@ -1,0 +1,156 @@
+import Foundation
+import MQTT
+
+/// Everything `motion-agent` needs to run, read from a JSON file (see `Config/README.md`).
+public struct AgentConfiguration: Sendable, Equatable {
+    /// The device identifier, the second topic level; `nil` means the host name, sanitised.
+    public var deviceID: String?
+    /// The first topic level, `motion` by default.
+    public var topicPrefix: String
+    /// The IMU to read, as a device specification (`sim`, `sim:rate=500`, …).
+    public var device: String
+    /// The broker to publish to.
+    public var broker: MQTTBrokerAddress
+    /// The MQTT client identifier; `nil` means `motion-agent-{device_id}`.
+    public var clientID: String?
+    /// MQTT keepalive, s (at least 5).
+    public var keepAlive: Int
+    /// Per-service publishing settings.
+    public var services: [MotionService: ServiceSettings]
+
+    /// Creates a configuration; every parameter has the documented default.
+    public init(
+        deviceID: String? = nil,
+        topicPrefix: String = "motion",
+        device: String = "sim",
+        broker: MQTTBrokerAddress = MQTTBrokerAddress(host: "127.0.0.1", port: 1883),
+        clientID: String? = nil,
+        keepAlive: Int = 30,
+        services: [MotionService: ServiceSettings] = Dictionary(
+            uniqueKeysWithValues: MotionService.allCases.map { ($0, ServiceSettings.defaults(for: $0)) })
+    ) {
+        self.deviceID = deviceID
+        self.topicPrefix = topicPrefix
+        self.device = device
+        self.broker = broker
+        self.clientID = clientID
+        self.keepAlive = keepAlive
+        self.services = services
+    }
+
+    /// The device identifier in use: the configured one or the host name.
+    public var resolvedDeviceID: String { deviceID ?? DeviceIdentifier.fromHostName() }
+
+    /// The topics of this device.
+    public var topics: TopicLayout { TopicLayout(prefix: topicPrefix, deviceID: resolvedDeviceID) }
+
+    /// The settings of `service` (its defaults when the file did not mention it).
+    public func settings(for service: MotionService) -> ServiceSettings {
+        services[service] ?? .defaults(for: service)
+    }
+
+    /// Reads and validates the configuration file at `path`.
+    /// - Throws: ``ConfigurationError`` naming the field and the reason.
+    public static func load(path: String) throws(ConfigurationError) -> AgentConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(fieldPath: "", reason: "cannot read configuration file \(path)")
+        }
+        return try parse(data)
+    }
+
+    /// Parses and validates a configuration document.
+    /// - Throws: ``ConfigurationError`` naming the field and the reason.
+    public static func parse(_ data: Data) throws(ConfigurationError) -> AgentConfiguration {
+        let root = try JSONObjectReader(data: data)
+        try root.rejectUnknownKeys(["device_id", "topic_prefix", "device", "broker", "services"])
+        var configuration = AgentConfiguration()
+        if let deviceID = try root.string("device_id") {
+            configuration.deviceID = deviceID
+        }
+        if let prefix = try root.string("topic_prefix") {
+            configuration.topicPrefix = prefix
+        }
+        if let device = try root.string("device") {
+            configuration.device = device
+        }
+        if let broker = try root.object("broker") {
+            try broker.rejectUnknownKeys(["url", "client_id", "keepalive"])
+            if let url = try broker.string("url") {
+                configuration.broker = try brokerAddress(url, fieldPath: broker.fieldPath("url"))
+            }
+            configuration.clientID = try broker.string("client_id")
+            if let keepAlive = try broker.integer("keepalive") {
+                configuration.keepAlive = keepAlive
+            }
+        }
+        if let services = try root.object("services") {
+            try services.rejectUnknownKeys(Set(MotionService.allCases.map(\.topicName)))
+            for service in MotionService.allCases {
+                guard let entry = try services.object(service.topicName) else { continue }
+                configuration.services[service] = try serviceSettings(service, from: entry)
+            }
+        }
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Parses a broker URL, naming `fieldPath` in the error.
+    public static func brokerAddress(_ url: String, fieldPath: String) throws(ConfigurationError) -> MQTTBrokerAddress {
+        do {
+            return try MQTTBrokerAddress(url: url)
+        } catch {
+            throw ConfigurationError(fieldPath: fieldPath, reason: "\(error)")
+        }
+    }
+
+    /// Checks the values that options may also have set (device ID, prefix, keepalive, services).
+    /// - Throws: ``ConfigurationError`` naming the field and the reason.
+    public func validate() throws(ConfigurationError) {
+        if let deviceID, !DeviceIdentifier.isValid(deviceID) {
+            throw ConfigurationError(
+                fieldPath: "device_id",
+                reason: "\"\(deviceID)\" must be non-empty and use only a-z, 0-9, _ and - "
+                    + "(for example \"\(DeviceIdentifier.sanitized(deviceID))\")")
+        }
+        if topicPrefix.isEmpty || topicPrefix.contains(where: { "+#".contains($0) })
+            || topicPrefix.hasPrefix("/") || topicPrefix.hasSuffix("/")
+        {
+            throw ConfigurationError(
+                fieldPath: "topic_prefix", reason: "must be a non-empty topic without wildcards or outer slashes")
+        }
+        if device.isEmpty {
+            throw ConfigurationError(fieldPath: "device", reason: "must name a device, for example \"sim\"")
+        }
+        if !(5...65_535).contains(keepAlive) {
+            throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
+        }
+        for (service, settings) in services {
+            let path = "services.\(service.topicName)"
+            if !(settings.rateHz > 0 && settings.rateHz <= 1_000) {
+                throw ConfigurationError(fieldPath: "\(path).rate_hz", reason: "must be a number in (0, 1000] Hz")
+            }
+            if !(0...2).contains(settings.qos) {
+                throw ConfigurationError(fieldPath: "\(path).qos", reason: "must be 0, 1 or 2")
+            }
+            if let frame = settings.referenceFrame, ReferenceFrameName.frame(named: frame) == nil {
+                throw ConfigurationError(
+                    fieldPath: "\(path).frame",
+                    reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.map(\.name).joined(separator: ", ")))")
+            }
+        }
+    }
+
+    private static func serviceSettings(
+        _ service: MotionService, from entry: JSONObjectReader
+    ) throws(ConfigurationError) -> ServiceSettings {
+        var known: Set<String> = ["enabled", "rate_hz", "qos"]
+        if service == .deviceMotion { known.insert("frame") }
+        try entry.rejectUnknownKeys(known)
+        var settings = ServiceSettings.defaults(for: service)
+        settings.enabled = try entry.bool("enabled") ?? settings.enabled
+        settings.rateHz = try entry.number("rate_hz") ?? settings.rateHz
+        settings.qos = try entry.integer("qos") ?? settings.qos
+        settings.referenceFrame = try entry.string("frame") ?? settings.referenceFrame
+        return settings
+    }
+}

@@ -1,0 +1,8 @@
+/// A command line that cannot be understood; the program prints it with its usage and exits with 64.
+public struct CommandLineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    /// Creates an error with a message.
+    public init(_ description: String) { self.description = description }
+}

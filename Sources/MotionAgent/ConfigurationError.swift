@@ -1,0 +1,23 @@
+/// A configuration value that cannot be used: names the field and says why.
+///
+/// `motion-agent` prints it and exits with ``exitStatus`` (78, `EX_CONFIG` of sysexits.h).
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The dotted path of the field, for example `services.gyro.rate_hz`; empty for the whole file.
+    public let fieldPath: String
+    /// Why the value cannot be used.
+    public let reason: String
+
+    /// The process exit status for a configuration error (`EX_CONFIG`).
+    public static let exitStatus: Int32 = 78
+
+    /// Creates an error for the field at `fieldPath`.
+    public init(fieldPath: String, reason: String) {
+        self.fieldPath = fieldPath
+        self.reason = reason
+    }
+
+    /// `configuration error: services.gyro.rate_hz: must be a number greater than 0`.
+    public var description: String {
+        fieldPath.isEmpty ? "configuration error: \(reason)" : "configuration error: \(fieldPath): \(reason)"
+    }
+}

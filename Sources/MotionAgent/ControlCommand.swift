@@ -1,0 +1,69 @@
+import Foundation
+
+/// A command received on `{base}/{service}/set`: `start`, `stop`, or a JSON object
+/// `{"active":bool,"interval":seconds,"frame":name}` (every field optional, `frame` for device motion only).
+public struct ControlCommand: Sendable, Equatable {
+    /// Start (`true`) or stop (`false`) the service; `nil` leaves it as it is.
+    public var active: Bool?
+    /// The new interval between messages, s; `nil` leaves it as it is.
+    public var interval: Double?
+    /// Device motion only: the new reference frame (Apple's case name); `nil` leaves it as it is.
+    public var referenceFrame: String?
+
+    /// Creates a command.
+    public init(active: Bool? = nil, interval: Double? = nil, referenceFrame: String? = nil) {
+        self.active = active
+        self.interval = interval
+        self.referenceFrame = referenceFrame
+    }
+
+    /// The largest payload accepted, bytes; a longer one is refused unread.
+    public static let maximumPayloadSize = 4_096
+    /// The accepted range of intervals, s (1 kHz down to once an hour).
+    public static let intervalRange: ClosedRange<Double> = 0.001...3_600
+
+    /// Parses a control payload for `service`.
+    /// - Throws: ``ControlCommandError`` saying what is wrong; nothing is changed by a command that throws.
+    public static func parse(_ payload: [UInt8], for service: MotionService) throws(ControlCommandError) -> ControlCommand {
+        guard payload.count <= maximumPayloadSize else {
+            throw ControlCommandError("payload of \(payload.count) bytes exceeds \(maximumPayloadSize)")
+        }
+        guard let text = String(validating: payload, as: UTF8.self) else {
+            throw ControlCommandError("payload is not UTF-8")
+        }
+        switch text.trimmingCharacters(in: .whitespacesAndNewlines) {
+        case "start": return ControlCommand(active: true)
+        case "stop": return ControlCommand(active: false)
+        default: break
+        }
+        let fields: JSONObjectReader
+        do throws(ConfigurationError) {
+            fields = try JSONObjectReader(data: Data(payload))
+        } catch {
+            throw ControlCommandError("expected start, stop or a JSON object: \(error.reason)")
+        }
+        do throws(ConfigurationError) {
+            var known: Set<String> = ["active", "interval"]
+            if service == .deviceMotion { known.insert("frame") }
+            try fields.rejectUnknownKeys(known)
+            let command = ControlCommand(
+                active: try fields.bool("active"),
+                interval: try fields.number("interval"),
+                referenceFrame: try fields.string("frame"))
+            if let interval = command.interval, !intervalRange.contains(interval) {
+                throw ConfigurationError(
+                    fieldPath: "interval",
+                    reason: "must be between \(intervalRange.lowerBound) and \(intervalRange.upperBound) seconds")
+            }
+            if let frame = command.referenceFrame, ReferenceFrameName.frame(named: frame) == nil {
+                throw ConfigurationError(fieldPath: "frame", reason: "unknown reference frame \"\(frame)\"")
+            }
+            if command == ControlCommand() {
+                throw ConfigurationError(fieldPath: "", reason: "command changes nothing")
+            }
+            return command
+        } catch {
+            throw ControlCommandError(error.fieldPath.isEmpty ? error.reason : "\(error.fieldPath): \(error.reason)")
+        }
+    }
+}

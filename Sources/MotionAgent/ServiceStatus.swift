@@ -1,0 +1,43 @@
+/// The retained `{base}/{service}/status` message: whether the service can run, whether it runs, and how fast.
+public struct ServiceStatus: Sendable, Equatable {
+    /// Whether the device can provide this service.
+    public var available: Bool
+    /// Whether the service is publishing.
+    public var active: Bool
+    /// The interval between messages in effect, s (the configured one, capped by the device's rate).
+    public var interval: Double
+    /// Device motion only: the reference frame in use, as Apple's case name.
+    public var referenceFrame: String?
+    /// Why the service is unavailable, when it is.
+    public var error: String?
+
+    /// Creates a status.
+    /// - Parameters:
+    ///   - available: the device can provide the service.
+    ///   - active: the service is publishing.
+    ///   - interval: seconds between messages.
+    ///   - referenceFrame: device motion's frame, or `nil`.
+    ///   - error: why the service is unavailable, or `nil`.
+    public init(available: Bool, active: Bool, interval: Double, referenceFrame: String? = nil, error: String? = nil) {
+        self.available = available
+        self.active = active
+        self.interval = interval
+        self.referenceFrame = referenceFrame
+        self.error = error
+    }
+
+    /// Messages per second, Hz.
+    public var rateHz: Double { interval > 0 ? 1 / interval : 0 }
+
+    /// The JSON payload: `{"available":…,"active":…,"interval":…,"rate_hz":…[,"frame":…][,"error":…]}`.
+    public func json() -> String {
+        var writer = JSONWriter()
+        writer.field("available", available)
+        writer.field("active", active)
+        writer.field("interval", interval)
+        writer.field("rate_hz", (rateHz * 1_000).rounded() / 1_000)
+        if let referenceFrame { writer.field("frame", referenceFrame) }
+        if let error { writer.field("error", error) }
+        return writer.finished()
+    }
+}

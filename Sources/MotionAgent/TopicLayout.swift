@@ -1,0 +1,39 @@
+/// The topic names of one device, as defined by the MQTT contract (`{prefix}/{device_id}/…`).
+public struct TopicLayout: Sendable, Equatable {
+    /// `{prefix}/{device_id}`, the root of every topic of this device.
+    public let base: String
+
+    /// Creates the layout for a device.
+    /// - Parameters:
+    ///   - prefix: the first topic level, `motion` by default.
+    ///   - deviceID: the device identifier (already sanitised, see ``DeviceIdentifier``).
+    public init(prefix: String, deviceID: String) {
+        base = "\(prefix)/\(deviceID)"
+    }
+
+    /// Retained `online` / `offline`; the last will.
+    public var status: String { "\(base)/status" }
+    /// Retained JSON description of the agent and device.
+    public var info: String { "\(base)/info" }
+    /// Periodic JSON health report.
+    public var health: String { "\(base)/health" }
+    /// Where answers to malformed commands go when the command named no response topic.
+    public var error: String { "\(base)/error" }
+    /// The filter that matches every service's control topic.
+    public var allControlTopics: String { "\(base)/+/set" }
+
+    /// The data topic of a service.
+    public func data(_ service: MotionService) -> String { "\(base)/\(service.topicName)" }
+    /// The retained status topic of a service.
+    public func status(_ service: MotionService) -> String { "\(base)/\(service.topicName)/status" }
+    /// The control topic of a service.
+    public func control(_ service: MotionService) -> String { "\(base)/\(service.topicName)/set" }
+
+    /// The service whose control topic is `topic`, or `nil` when `topic` is not a control topic of this device.
+    public func service(forControlTopic topic: String) -> MotionService? {
+        let prefix = base + "/"
+        guard topic.hasPrefix(prefix), topic.hasSuffix("/set") else { return nil }
+        let middle = topic.dropFirst(prefix.count).dropLast("/set".count)
+        return MotionService(topicName: String(middle))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import MQTT
+import Testing
+
+@testable import MotionAgent
+
+@Suite struct AgentConfigurationTests {
+    private func parse(_ json: String) throws(ConfigurationError) -> AgentConfiguration {
+        try AgentConfiguration.parse(Data(json.utf8))
+    }
+
+    private func expectError(_ json: String, field: String, reasonContains text: String) {
+        do {
+            _ = try parse(json)
+            Issue.record("expected an error for \(field)")
+        } catch {
+            #expect(error.fieldPath == field)
+            #expect(error.reason.contains(text), "reason: \(error.reason)")
+            #expect(error.description.contains(field))
+        }
+    }
+
+    @Test func emptyObjectGivesTheDocumentedDefaults() throws {
+        let configuration = try parse("{}")
+        #expect(configuration.topicPrefix == "motion")
+        #expect(configuration.device == "sim")
+        #expect(configuration.broker == MQTTBrokerAddress(host: "127.0.0.1", port: 1883))
+        #expect(configuration.keepAlive == 30)
+        #expect(configuration.settings(for: .accelerometer).rateHz == 50)
+        #expect(configuration.settings(for: .magnetometer).rateHz == 20)
+        #expect(configuration.settings(for: .deviceMotion).referenceFrame == "xMagneticNorthZVertical")
+        #expect(MotionService.allCases.allSatisfy { configuration.settings(for: $0).qos == 0 })
+    }
+
+    @Test func shippedConfigurationFileIsValid() throws {
+        let path = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Config/agent.json").path
+        let configuration = try AgentConfiguration.load(path: path)
+        #expect(configuration.settings(for: .gyro).rateHz == 50)
+    }
+
+    @Test func everyFieldIsRead() throws {
+        let configuration = try parse("""
+            {"device_id":"board-7","topic_prefix":"site/a","device":"sim:rate=500",
+             "broker":{"url":"mqtt://[::1]:1999","client_id":"c1","keepalive":12},
+             "services":{"gyro":{"enabled":false,"rate_hz":12.5,"qos":1},
+                         "device-motion":{"frame":"xArbitraryZVertical"}}}
+            """)
+        #expect(configuration.resolvedDeviceID == "board-7")
+        #expect(configuration.topics.base == "site/a/board-7")
+        #expect(configuration.device == "sim:rate=500")
+        #expect(configuration.broker.port == 1999)
+        #expect(configuration.clientID == "c1")
+        #expect(configuration.keepAlive == 12)
+        #expect(configuration.settings(for: .gyro) == ServiceSettings(enabled: false, rateHz: 12.5, qos: 1))
+        #expect(configuration.settings(for: .deviceMotion).referenceFrame == "xArbitraryZVertical")
+        #expect(configuration.settings(for: .deviceMotion).rateHz == 50)
+    }
+
+    @Test func errorsNameTheField() {
+        expectError("[1]", field: "", reasonContains: "JSON object")
+        expectError("{", field: "", reasonContains: "not valid JSON")
+        expectError(#"{"devise":"sim"}"#, field: "devise", reasonContains: "unknown field")
+        expectError(#"{"device_id":"Board 7"}"#, field: "device_id", reasonContains: "board-7")
+        expectError(#"{"topic_prefix":"a/#"}"#, field: "topic_prefix", reasonContains: "wildcards")
+        expectError(#"{"device":""}"#, field: "device", reasonContains: "must name a device")
+        expectError(#"{"broker":{"url":"http://x"}}"#, field: "broker.url", reasonContains: "")
+        expectError(#"{"broker":{"keepalive":2}}"#, field: "broker.keepalive", reasonContains: "5 and 65535")
+        expectError(#"{"broker":{"keepalive":"30"}}"#, field: "broker.keepalive", reasonContains: "number")
+        expectError(#"{"services":{"gyroscope":{}}}"#, field: "services.gyroscope", reasonContains: "unknown field")
+        expectError(#"{"services":{"gyro":{"rate_hz":0}}}"#, field: "services.gyro.rate_hz", reasonContains: "(0, 1000]")
+        expectError(#"{"services":{"gyro":{"rate_hz":true}}}"#, field: "services.gyro.rate_hz", reasonContains: "number")
+        expectError(#"{"services":{"gyro":{"qos":3}}}"#, field: "services.gyro.qos", reasonContains: "0, 1 or 2")
+        expectError(#"{"services":{"gyro":{"qos":0.5}}}"#, field: "services.gyro.qos", reasonContains: "whole number")
+        expectError(#"{"services":{"gyro":{"enabled":1}}}"#, field: "services.gyro.enabled", reasonContains: "true or false")
+        expectError(#"{"services":{"gyro":{"frame":"x"}}}"#, field: "services.gyro.frame", reasonContains: "unknown field")
+        expectError(#"{"services":{"device-motion":{"frame":"north"}}}"#, field: "services.device-motion.frame",
+                    reasonContains: "xMagneticNorthZVertical")
+    }
+
+    @Test func commandLineOptionsOverrideTheFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID()).json")
+        try Data(#"{"device_id":"from-file","device":"sim:rate=100"}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let commandLine = try AgentCommandLine(arguments: [
+            "--config", file.path, "--broker", "mqtt://127.0.0.1:2000", "--device", "sim", "--id", "cli",
+        ])
+        let configuration = try commandLine.configuration()
+        #expect(configuration.resolvedDeviceID == "cli")
+        #expect(configuration.device == "sim")
+        #expect(configuration.broker.port == 2000)
+    }
+
+    @Test func commandLineErrors() throws {
+        #expect(throws: CommandLineError("unknown option --verbose")) { try AgentCommandLine(arguments: ["--verbose"]) }
+        #expect(throws: CommandLineError("--config needs a value")) { try AgentCommandLine(arguments: ["--config"]) }
+        let badID = try AgentCommandLine(arguments: ["--id", "Not Valid"])
+        #expect(throws: ConfigurationError.self) { try badID.configuration() }
+        let badBroker = try AgentCommandLine(arguments: ["--broker", "mqtt://host:notaport"])
+        do {
+            _ = try badBroker.configuration()
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.fieldPath == "broker.url (--broker)")
+        }
+    }
+
+    @Test func deviceIdentifiersFollowTheContract() {
+        #expect(DeviceIdentifier.sanitized("Pi-4.Lab_01") == "pi-4-lab_01")
+        #expect(DeviceIdentifier.sanitized("Ünïcode box") == "-n-code-box")
+        #expect(DeviceIdentifier.isValid("pi-4"))
+        #expect(!DeviceIdentifier.isValid("Pi"))
+        #expect(!DeviceIdentifier.isValid(""))
+        #expect(DeviceIdentifier.isValid(DeviceIdentifier.fromHostName()))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A `motion-agent` (or `motionctl`) child process started from the build's products directory, with its
+/// standard error captured to a file for diagnostics.
+final class AgentProcess: @unchecked Sendable {
+    // `Process` is not Sendable; each AgentProcess is owned and used by one test at a time.
+    let process = Process()
+    let logURL: URL
+    let standardOutput = Pipe()
+
+    /// The directory holding the built executables: the test bundle's own directory.
+    static let productsDirectory: URL = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        while directory.path != "/" && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("motion-agent").path) {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory
+    }()
+
+    /// Starts `executable` with `arguments`.
+    init(_ executable: String = "motion-agent", arguments: [String]) throws {
+        process.executableURL = Self.productsDirectory.appendingPathComponent(executable)
+        process.arguments = arguments
+        logURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(executable)-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: logURL)
+        process.standardOutput = standardOutput
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: logURL)
+    }
+
+    /// What the process wrote to standard error so far.
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to the process.
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits up to `timeout` for the process to exit; returns its exit status, or `nil` if it still runs.
+    func waitForExit(timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { return nil }
+        return process.terminationStatus
+    }
+
+    /// Runs `executable` to completion and returns its exit status, standard output and standard error.
+    static func run(_ executable: String, arguments: [String], timeout: Duration = .seconds(20)) throws -> (status: Int32?, output: String, log: String) {
+        let child = try AgentProcess(executable, arguments: arguments)
+        let output = child.standardOutput.fileHandleForReading.readDataToEndOfFile()
+        let status = child.waitForExit(timeout: timeout)
+        return (status, String(decoding: output, as: UTF8.self), child.log)
+    }
+}

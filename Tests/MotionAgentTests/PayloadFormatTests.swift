@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import MotionAgent
+
+@Suite struct PayloadFormatTests {
+    private func object(_ text: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func jsonWriterEscapesAndNests() throws {
+        var writer = JSONWriter()
+        writer.field("text", "quote \" back \\ newline \n tab \t bell \u{7} µT")
+        writer.field("count", 3)
+        writer.field("big", UInt64.max)
+        writer.field("flag", false)
+        writer.field("nan", Double.nan)
+        writer.vector("v", x: 1.5, y: -0.25, z: 1e-7)
+        writer.array("list", encodedElements: ["1", "{}"])
+        let parsed = try object(writer.finished())
+        #expect(parsed["text"] as? String == "quote \" back \\ newline \n tab \t bell \u{7} µT")
+        #expect((parsed["count"] as? NSNumber)?.intValue == 3)
+        #expect((parsed["big"] as? NSNumber)?.uint64Value == UInt64.max)
+        #expect((parsed["flag"] as? NSNumber)?.boolValue == false)
+        #expect(parsed["nan"] is NSNull)
+        let vector = try #require(parsed["v"] as? [String: Any])
+        #expect((vector["z"] as? NSNumber)?.doubleValue == 1e-7)
+        #expect((parsed["list"] as? [Any])?.count == 2)
+    }
+
+    @Test func serviceStatusPayload() throws {
+        let status = ServiceStatus(available: true, active: true, interval: 0.02, referenceFrame: "xArbitraryZVertical")
+        let parsed = try object(status.json())
+        #expect((parsed["available"] as? NSNumber)?.boolValue == true)
+        #expect((parsed["interval"] as? NSNumber)?.doubleValue == 0.02)
+        #expect((parsed["rate_hz"] as? NSNumber)?.doubleValue == 50)
+        #expect(parsed["frame"] as? String == "xArbitraryZVertical")
+        #expect(parsed["error"] == nil)
+        let unavailable = try object(ServiceStatus(available: false, active: false, interval: 0.05, error: "no magnetometer").json())
+        #expect(unavailable["error"] as? String == "no magnetometer")
+    }
+
+    @Test func topicLayoutFollowsTheContract() {
+        let topics = TopicLayout(prefix: "motion", deviceID: "pi-4")
+        #expect(topics.status == "motion/pi-4/status")
+        #expect(topics.info == "motion/pi-4/info")
+        #expect(topics.data(.deviceMotion) == "motion/pi-4/device-motion")
+        #expect(topics.status(.gyro) == "motion/pi-4/gyro/status")
+        #expect(topics.control(.magnetometer) == "motion/pi-4/magnetometer/set")
+        #expect(topics.allControlTopics == "motion/pi-4/+/set")
+        #expect(topics.service(forControlTopic: "motion/pi-4/device-motion/set") == .deviceMotion)
+        #expect(topics.service(forControlTopic: "motion/pi-4/compass/set") == nil)
+        #expect(topics.service(forControlTopic: "motion/pi-5/gyro/set") == nil)
+        #expect(topics.service(forControlTopic: "motion/pi-4/gyro/status") == nil)
+    }
+
+    @Test func watchBoardShowsValuesRatesAndLoss() {
+        let board = WatchBoard(prefix: "motion", rateWindow: 1)
+        board.receive(topic: "motion/pi/status", payload: Array("online".utf8), arrival: 0)
+        board.receive(topic: "motion/pi/gyro/status", payload: Array(#"{"available":true,"active":true,"interval":0.1,"rate_hz":10}"#.utf8), arrival: 0)
+        board.receive(topic: "motion/pi/magnetometer/status",
+                      payload: Array(#"{"available":false,"active":false,"interval":0.1,"rate_hz":10,"error":"no magnetometer"}"#.utf8), arrival: 0)
+        for (index, seq) in [1, 2, 3, 4, 5, 8, 9, 10].enumerated() {
+            board.receive(topic: "motion/pi/gyro", payload: Array(#"{"seq":\#(seq),"rotationRate":{"x":0.5,"y":-1,"z":0.125}}"#.utf8),
+                          arrival: 0.1 * Double(index + 1))
+        }
+        let table = board.render(now: 0.85)
+        #expect(table.contains("motion/pi  [online]"))
+        #expect(table.contains("active @ 10 Hz"))
+        #expect(table.contains("unavailable: no magnetometer"))
+        #expect(table.contains("x   +0.500  y   -1.000  z   +0.125 rad/s"))
+        #expect(table.contains("(2 lost)"))
+        #expect(table.contains("8.0"), "8 messages within the last second: \(table)")
+    }
+}
