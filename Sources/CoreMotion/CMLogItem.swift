@@ -1,0 +1,28 @@
+/// The base class of every Core Motion sample: a time-stamped, immutable record.
+///
+/// On Linux, instances are `@unchecked Sendable`: their stored values are constants set at creation (the one
+/// mutable subclass, ``CMAttitude``, guards its state with a mutex), so sharing them across threads is safe.
+open class CMLogItem: NSObject, NSCopying, @unchecked Sendable {
+    private let storedTimestamp: TimeInterval
+
+    /// The time when the logged item is valid, in seconds since the device booted (`CLOCK_MONOTONIC`, the
+    /// time base of the IMU sample it was made from).
+    open var timestamp: TimeInterval { storedTimestamp }
+
+    /// Creates an item with timestamp 0 s.
+    public override init() {
+        storedTimestamp = 0
+        super.init()
+    }
+
+    /// Creates an item valid at `timestamp` seconds since boot.
+    init(timestamp: TimeInterval) {
+        storedTimestamp = timestamp
+        super.init()
+    }
+
+    /// Returns the receiver itself: a log item is immutable, so a copy is indistinguishable from it.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        self
+    }
+}
