@@ -1,0 +1,170 @@
+/// Which IMU device to open, parsed from a device string such as `sim:rate=500,motion=spin`.
+///
+/// Grammar: `DRIVER` or `DRIVER:ARGUMENT`, surrounding white space ignored.
+///
+/// | string | device |
+/// |---|---|
+/// | `sim` | ``SimulatedIMU`` with its default configuration (demo motion, 200 Hz, seed 1) |
+/// | `sim:OPTIONS` | ``SimulatedIMU``; `OPTIONS` is a comma-separated list of `key=value`, each key at most once |
+/// | `replay:PATH` | a recorded session replayed from `PATH` (driver not built yet) |
+/// | `iio:NAME` | a Linux IIO device by name, e.g. `iio:mpu6050` (driver not built yet) |
+/// | `i2c:BUS@ADDRESS` | a chip on an I²C bus, e.g. `i2c:/dev/i2c-1@0x68` (driver not built yet) |
+///
+/// Simulator options:
+/// - `rate=HZ`: the device's default sample rate (`info.defaultSampleRate`), a number in 1...2000 Hz;
+///   default 200.
+/// - `motion=demo|stationary|spin`: ``SimulatedMotion/demo`` (default); ``SimulatedMotion/stationary(attitude:)``
+///   face up with y towards magnetic north; ``SimulatedMotion/spin`` (45 °/s about the vertical).
+/// - `seed=N`: seed of the noise generator, a decimal or `0x` hexadecimal unsigned 64-bit integer; default 1.
+public enum IMUDeviceSpecification: Sendable, Equatable {
+    /// The simulator with this configuration (`sim…`).
+    case simulated(SimulatedIMU.Configuration)
+    /// A recording replayed from a file (`replay:PATH`).
+    case replay(path: String)
+    /// A Linux Industrial I/O device by name (`iio:NAME`).
+    case iio(name: String)
+    /// A chip on an I²C bus (`i2c:BUS@ADDRESS`): bus device path and 7-bit address.
+    case i2c(bus: String, address: UInt8)
+
+    /// The driver names ``parse(_:)`` understands.
+    public static let driverNames = ["sim", "replay", "iio", "i2c"]
+
+    /// Parses `specification` and opens the device it names.
+    /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
+    /// - Returns: the device, not yet started.
+    /// - Throws: ``IMUDeviceError/invalidSpecification(_:)`` naming the bad part, or
+    ///   ``IMUDeviceError/unavailable(_:)`` for a driver that cannot be opened (here: not built yet).
+    public static func open(_ specification: String) throws(IMUDeviceError) -> any IMUDevice {
+        try parse(specification).makeDevice()
+    }
+
+    /// Parses a device string without opening anything.
+    /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
+    /// - Throws: ``IMUDeviceError/invalidSpecification(_:)`` naming the bad driver, option or value.
+    public static func parse(_ specification: String) throws(IMUDeviceError) -> IMUDeviceSpecification {
+        let text = trimmed(Substring(specification))
+        guard !text.isEmpty else { throw .invalidSpecification("empty device specification") }
+        let driver: Substring
+        let argument: Substring?
+        if let colon = text.firstIndex(of: ":") {
+            driver = text[..<colon]
+            argument = text[text.index(after: colon)...]
+        } else {
+            driver = text
+            argument = nil
+        }
+        switch driver {
+        case "sim":
+            return .simulated(try simulatorConfiguration(options: argument ?? ""))
+        case "replay":
+            return .replay(path: String(try requiredArgument(argument, driver: "replay", form: "replay:PATH")))
+        case "iio":
+            return .iio(name: String(try requiredArgument(argument, driver: "iio", form: "iio:NAME")))
+        case "i2c":
+            let target = try requiredArgument(argument, driver: "i2c", form: "i2c:/dev/i2c-1@0x68")
+            return try i2cTarget(target)
+        default:
+            throw .invalidSpecification(
+                "unknown driver '\(driver)' in '\(text)' (known drivers: \(driverNames.joined(separator: ", ")))")
+        }
+    }
+
+    /// Opens the device this specification names.
+    /// - Throws: ``IMUDeviceError/unavailable(_:)`` for a driver that cannot be opened (here: every driver
+    ///   but the simulator, which is not built yet).
+    public func makeDevice() throws(IMUDeviceError) -> any IMUDevice {
+        switch self {
+        case .simulated(let configuration):
+            return SimulatedIMU(configuration: configuration)
+        case .replay(let path):
+            throw .unavailable("replay driver not built yet (cannot replay '\(path)')")
+        case .iio(let name):
+            throw .unavailable("iio driver not built yet (cannot open IIO device '\(name)')")
+        case .i2c(let bus, let address):
+            throw .unavailable("i2c driver not built yet (cannot open address 0x\(String(address, radix: 16)) on \(bus))")
+        }
+    }
+
+    // MARK: - Parsing helpers
+
+    private static func simulatorConfiguration(options: Substring) throws(IMUDeviceError)
+        -> SimulatedIMU.Configuration
+    {
+        var configuration = SimulatedIMU.Configuration()
+        guard !trimmed(options).isEmpty else { return configuration }
+        var seen: Set<Substring> = []
+        for item in options.split(separator: ",", omittingEmptySubsequences: false) {
+            let option = trimmed(item)
+            guard let equals = option.firstIndex(of: "=") else {
+                throw .invalidSpecification(
+                    option.isEmpty
+                        ? "empty option in 'sim:\(options)'"
+                        : "option '\(option)' of driver sim needs the form key=value")
+            }
+            let key = trimmed(option[..<equals])
+            let value = trimmed(option[option.index(after: equals)...])
+            guard seen.insert(key).inserted else {
+                throw .invalidSpecification("option '\(key)' given twice in 'sim:\(options)'")
+            }
+            switch key {
+            case "rate":
+                guard let rate = Double(value), rate.isFinite else {
+                    throw .invalidSpecification("option 'rate' of driver sim: '\(value)' is not a number of Hz")
+                }
+                guard SimulatedIMU.supportedSampleRates.contains(rate) else {
+                    throw .invalidSpecification(
+                        "option 'rate' of driver sim: \(value) Hz is outside 1...2000 Hz")
+                }
+                configuration.sampleRate = rate
+            case "motion":
+                switch value {
+                case "demo": configuration.motion = .demo
+                case "stationary": configuration.motion = .stationary(attitude: .identity)
+                case "spin": configuration.motion = .spin
+                default:
+                    throw .invalidSpecification(
+                        "option 'motion' of driver sim: '\(value)' is not one of demo, stationary, spin")
+                }
+            case "seed":
+                let seed = value.hasPrefix("0x") ? UInt64(value.dropFirst(2), radix: 16) : UInt64(value)
+                guard let seed else {
+                    throw .invalidSpecification(
+                        "option 'seed' of driver sim: '\(value)' is not an unsigned 64-bit integer")
+                }
+                configuration.seed = seed
+            default:
+                throw .invalidSpecification("unknown option '\(key)' of driver sim (known options: rate, motion, seed)")
+            }
+        }
+        return configuration
+    }
+
+    private static func requiredArgument(_ argument: Substring?, driver: String, form: String)
+        throws(IMUDeviceError) -> Substring
+    {
+        guard let argument, !trimmed(argument).isEmpty else {
+            throw .invalidSpecification("driver \(driver) needs an argument, e.g. '\(form)'")
+        }
+        return trimmed(argument)
+    }
+
+    private static func i2cTarget(_ target: Substring) throws(IMUDeviceError) -> IMUDeviceSpecification {
+        guard let at = target.lastIndex(of: "@"), at != target.startIndex else {
+            throw .invalidSpecification("i2c target '\(target)' needs the form BUS@ADDRESS, e.g. '/dev/i2c-1@0x68'")
+        }
+        let bus = target[..<at]
+        let addressText = target[target.index(after: at)...]
+        let address = addressText.hasPrefix("0x") ? UInt8(addressText.dropFirst(2), radix: 16) : UInt8(addressText)
+        guard let address, address <= 0x7F else {
+            throw .invalidSpecification("i2c address '\(addressText)' is not a 7-bit address such as 0x68")
+        }
+        return .i2c(bus: String(bus), address: address)
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+        else { return text[text.endIndex...] }
+        return text[first...last]
+    }
+}

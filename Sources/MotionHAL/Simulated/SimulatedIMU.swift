@@ -1,0 +1,196 @@
+import Dispatch
+import Synchronization
+
+/// A 9-axis IMU that follows a known trajectory and reports physically consistent, noisy readings.
+///
+/// Readings are computed from the exact state of a ``SimulatedMotion``:
+/// - accelerometer: specific force `Rᵀ (a_enu + (0, 0, g))` + white noise, m/s² (face up at rest:
+///   (0, 0, +g));
+/// - gyroscope: body angular velocity + ``Configuration/gyroscopeBias`` + white noise, rad/s;
+/// - magnetometer: `Rᵀ B_enu` + white noise, µT;
+///
+/// where R is the body → ENU attitude. Sample n of a run is taken at trajectory time n / rate and stamped
+/// `t0 + n / rate` (ns of `CLOCK_MONOTONIC`, t0 read in `start`), so the long-run rate is exact whatever
+/// the timer jitter. A timer on a private serial queue wakes every ``Configuration/deliveryInterval``
+/// seconds and delivers every sample whose timestamp has passed as one `.samples` event. Each `start`
+/// begins the trajectory again at time 0.
+///
+/// Noise comes from a generator seeded by ``Configuration/seed`` and the sample index, so
+/// ``sample(index:sampleRate:startTimestamp:)`` is a pure function: tests and benchmarks get exactly the
+/// readings the live device would deliver, without a clock.
+public final class SimulatedIMU: IMUDevice {
+    /// The rates the simulator supports, Hz.
+    public static let supportedSampleRates: ClosedRange<Double> = 1...2000
+
+    /// The configuration the device was created with.
+    public let configuration: Configuration
+
+    /// Driver `sim`, chip `simulated 9-axis IMU`, all sensors, 1...2000 Hz, default
+    /// ``Configuration/sampleRate``.
+    public let info: IMUDeviceInfo
+
+    private let queue = DispatchQueue(label: "MotionHAL.SimulatedIMU")
+    private let onQueueKey = DispatchSpecificKey<Bool>()
+    private let state = Mutex(RunState())
+
+    /// Creates a simulated device.
+    /// - Parameter configuration: trajectory, sensor errors and environment; see ``Configuration``.
+    /// - Precondition: `configuration.sampleRate` lies in ``supportedSampleRates``, the delivery interval is
+    ///   finite and > 0, and the noise deviations are ≥ 0. (``IMUDeviceSpecification`` checks user input
+    ///   and throws instead.)
+    public init(configuration: Configuration = Configuration()) {
+        precondition(
+            Self.supportedSampleRates.contains(configuration.sampleRate),
+            "SimulatedIMU sample rate \(configuration.sampleRate) Hz outside \(Self.supportedSampleRates)")
+        precondition(
+            configuration.deliveryInterval.isFinite && configuration.deliveryInterval > 0,
+            "SimulatedIMU delivery interval must be > 0 s")
+        precondition(
+            configuration.accelerometerNoise >= 0 && configuration.gyroscopeNoise >= 0
+                && configuration.magnetometerNoise >= 0,
+            "SimulatedIMU noise standard deviations must be ≥ 0")
+        self.configuration = configuration
+        self.info = IMUDeviceInfo(
+            driver: "sim", chip: "simulated 9-axis IMU", sensors: .all,
+            supportedSampleRates: Self.supportedSampleRates, defaultSampleRate: configuration.sampleRate)
+        queue.setSpecific(key: onQueueKey, value: true)
+    }
+
+    // MARK: - Clock-free generation
+
+    /// The exact, noise-free state at `time` seconds since the start of the trajectory.
+    public func groundTruth(at time: Double) -> SimulatedGroundTruth {
+        let kinematics = configuration.motion.kinematics(at: time)
+        let toBody = kinematics.attitude.conjugate
+        return SimulatedGroundTruth(
+            time: time,
+            attitude: kinematics.attitude,
+            angularVelocity: kinematics.angularVelocity,
+            position: kinematics.position,
+            velocity: kinematics.velocity,
+            linearAcceleration: kinematics.acceleration,
+            specificForce: toBody.rotate(kinematics.acceleration + SIMD3(0, 0, configuration.gravity)),
+            magneticField: toBody.rotate(configuration.earthMagneticField))
+    }
+
+    /// Sample `index` of a run at `sampleRate`: the reading at trajectory time `index / sampleRate` with
+    /// bias and noise, stamped ``timestamp(ofSample:sampleRate:startTimestamp:)``. Pure and deterministic:
+    /// the live device delivers exactly these samples.
+    /// - Parameters:
+    ///   - index: sample number in the run, ≥ 0.
+    ///   - sampleRate: Hz, > 0.
+    ///   - startTimestamp: timestamp of sample 0, ns of `CLOCK_MONOTONIC` (default 0).
+    public func sample(index: Int, sampleRate: Double, startTimestamp: UInt64 = 0) -> IMUSample {
+        let truth = groundTruth(at: Double(index) / sampleRate)
+        var noise = SeededGaussianGenerator(seed: configuration.seed, stream: UInt64(truncatingIfNeeded: index))
+        let accelerationNoise = noise.nextGaussianVector(standardDeviation: configuration.accelerometerNoise)
+        let rotationRateNoise = noise.nextGaussianVector(standardDeviation: configuration.gyroscopeNoise)
+        let magneticFieldNoise = noise.nextGaussianVector(standardDeviation: configuration.magnetometerNoise)
+        return IMUSample(
+            timestamp: Self.timestamp(ofSample: index, sampleRate: sampleRate, startTimestamp: startTimestamp),
+            acceleration: truth.specificForce + accelerationNoise,
+            rotationRate: truth.angularVelocity + configuration.gyroscopeBias + rotationRateNoise,
+            magneticField: truth.magneticField + magneticFieldNoise)
+    }
+
+    /// The first `count` samples of a run, as ``sample(index:sampleRate:startTimestamp:)`` gives them.
+    /// - Parameters:
+    ///   - count: number of samples, ≥ 0.
+    ///   - sampleRate: Hz (default ``Configuration/sampleRate``).
+    ///   - startTimestamp: timestamp of sample 0, ns (default 0).
+    public func samples(count: Int, sampleRate: Double? = nil, startTimestamp: UInt64 = 0) -> [IMUSample] {
+        let rate = sampleRate ?? configuration.sampleRate
+        return (0..<max(count, 0)).map { sample(index: $0, sampleRate: rate, startTimestamp: startTimestamp) }
+    }
+
+    /// Timestamp of sample `index` of a run: `startTimestamp + round(index · 10⁹ / sampleRate)` ns.
+    /// - Parameters:
+    ///   - index: sample number, ≥ 0.
+    ///   - sampleRate: Hz, > 0.
+    ///   - startTimestamp: timestamp of sample 0, ns of `CLOCK_MONOTONIC`.
+    public static func timestamp(ofSample index: Int, sampleRate: Double, startTimestamp: UInt64) -> UInt64 {
+        startTimestamp + UInt64((Double(index) * 1e9 / sampleRate).rounded())
+    }
+
+    // MARK: - Live device
+
+    /// Starts delivering samples at `sampleRate` Hz on the device's own serial queue, from trajectory
+    /// time 0.
+    /// - Throws: ``IMUDeviceError/unsupportedSampleRate(_:)`` outside 1...2000 Hz,
+    ///   ``IMUDeviceError/alreadyRunning`` if running.
+    public func start(sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void) throws {
+        guard sampleRate.isFinite, Self.supportedSampleRates.contains(sampleRate) else {
+            throw IMUDeviceError.unsupportedSampleRate(sampleRate)
+        }
+        try state.withLock { state throws(IMUDeviceError) in
+            guard state.run == nil else { throw .alreadyRunning }
+            state.lastGeneration &+= 1
+            let generation = state.lastGeneration
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let interval = DispatchTimeInterval.nanoseconds(Int(configuration.deliveryInterval * 1e9))
+            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(1))
+            timer.setEventHandler { [weak self] in self?.deliverDueSamples(generation: generation) }
+            state.run = Run(
+                generation: generation, timer: TimerBox(timer), sampleRate: sampleRate,
+                startTimestamp: MonotonicClock.now(), nextIndex: 0, handler: handler)
+            timer.resume()
+        }
+    }
+
+    /// Stops delivering. Idempotent; once it returns no further event is delivered (it waits for a
+    /// delivery in progress, unless called from inside the handler itself).
+    public func stop() {
+        let stopped = state.withLock { state in
+            let run = state.run
+            state.run = nil
+            return run?.timer
+        }
+        guard let stopped else { return }
+        stopped.timer.cancel()
+        if DispatchQueue.getSpecific(key: onQueueKey) != true {
+            // A delivery that read the run before it was cleared finishes before this returns.
+            queue.sync {}
+        }
+    }
+
+    /// On the queue: delivers every sample of run `generation` whose timestamp has passed.
+    private func deliverDueSamples(generation: UInt64) {
+        let now = MonotonicClock.now()
+        let due = state.withLock { state -> (Range<Int>, Run)? in
+            guard var run = state.run, run.generation == generation else { return nil }
+            let first = run.nextIndex
+            while Self.timestamp(ofSample: run.nextIndex, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp)
+                <= now
+            {
+                run.nextIndex += 1
+            }
+            state.run = run
+            return (first..<run.nextIndex, run)
+        }
+        guard let (indices, run) = due, !indices.isEmpty else { return }
+        let batch = indices.map { sample(index: $0, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp) }
+        run.handler(.samples(batch))
+    }
+
+    /// What the device is doing; guarded by `state`.
+    private struct RunState {
+        var run: Run?
+        var lastGeneration: UInt64 = 0
+    }
+
+    /// One run between `start` and `stop`.
+    private struct Run {
+        var generation: UInt64
+        var timer: TimerBox
+        var sampleRate: Double
+        var startTimestamp: UInt64
+        var nextIndex: Int
+        var handler: @Sendable (IMUDeviceEvent) -> Void
+    }
+
+    /// A dispatch timer handed between threads; dispatch sources are thread-safe.
+    private struct TimerBox: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
+        init(_ timer: any DispatchSourceTimer) { self.timer = timer }
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A known trajectory for the simulated IMU: attitude, angular velocity and linear acceleration as exact
+/// functions of time (seconds since the start of the trajectory).
+///
+/// Every case defines the attitude in closed form and the angular velocity as its exact derivative, so
+/// integrating the noise-free gyroscope reproduces the attitude. Attitudes rotate body → ENU
+/// (x east, y north, z up); see ``SimulatedAttitude``.
+public enum SimulatedMotion: Sendable, Equatable {
+    /// Held still at a fixed attitude; no rotation, no translation.
+    case stationary(attitude: SimulatedAttitude)
+
+    /// Constant rotation about a body axis, starting from `initialAttitude`, without translation.
+    ///
+    /// The attitude at time t is `initialAttitude ⊗ rotation(axis, rate·t)`.
+    /// - axis: body-frame rotation axis (any non-zero length).
+    /// - rate: angular speed, rad/s (right-hand rule about `axis`).
+    /// - initialAttitude: attitude at t = 0.
+    case rotation(axis: SIMD3<Double>, rate: Double, initialAttitude: SimulatedAttitude = .identity)
+
+    /// Piecewise-constant body rates, one ``SimulatedRotationStep`` after another, starting from
+    /// `initialAttitude`; after the last step the device stays at the attitude reached. No translation.
+    case rotationSequence(initialAttitude: SimulatedAttitude, steps: [SimulatedRotationStep])
+
+    /// A gentle, smooth, bounded motion for live views: yaw ±46° (period ≈ 14 s), pitch ±20°
+    /// (≈ 9 s), roll ±29° (≈ 7.7 s) as Z-Y-X Euler angles, and a translation of a few centimetres
+    /// (linear acceleration at most 0.2 m/s² per axis).
+    case demo
+
+    /// A vertical-axis spin at 45 °/s from the identity attitude (face up): what `motion=spin` selects.
+    public static let spin = SimulatedMotion.rotation(axis: SIMD3(0, 0, 1), rate: .pi / 4)
+
+    /// The exact kinematic state at `time` seconds since the start of the trajectory.
+    func kinematics(at time: Double) -> SimulatedKinematics {
+        switch self {
+        case .stationary(let attitude):
+            return SimulatedKinematics(attitude: attitude)
+
+        case .rotation(let axis, let rate, let initialAttitude):
+            let unitAxis = axis / (axis * axis).sum().squareRoot()
+            return SimulatedKinematics(
+                attitude: initialAttitude * SimulatedAttitude(axis: unitAxis, angle: rate * time),
+                angularVelocity: unitAxis * rate)
+
+        case .rotationSequence(let initialAttitude, let steps):
+            var attitude = initialAttitude
+            var stepStart = 0.0
+            for step in steps {
+                let elapsed = min(max(time - stepStart, 0), step.duration)
+                attitude = attitude * SimulatedAttitude(rotationVector: step.angularVelocity * elapsed)
+                if time < stepStart + step.duration {
+                    return SimulatedKinematics(attitude: attitude, angularVelocity: step.angularVelocity)
+                }
+                stepStart += step.duration
+            }
+            return SimulatedKinematics(attitude: attitude)
+
+        case .demo:
+            return Self.demoKinematics(at: time)
+        }
+    }
+
+    // MARK: - Demo trajectory
+
+    private static let demoYaw = Sinusoid(amplitude: 0.8, frequency: 0.07, phase: 0)
+    private static let demoPitch = Sinusoid(amplitude: 0.35, frequency: 0.11, phase: 0.5)
+    private static let demoRoll = Sinusoid(amplitude: 0.5, frequency: 0.13, phase: 1.0)
+    private static let demoPosition = (
+        east: Sinusoid(amplitude: 0.05, frequency: 0.3, phase: 0),
+        north: Sinusoid(amplitude: 0.04, frequency: 0.2, phase: 0.7),
+        up: Sinusoid(amplitude: 0.02, frequency: 0.5, phase: 0)
+    )
+
+    private static func demoKinematics(at time: Double) -> SimulatedKinematics {
+        let yaw = demoYaw.value(at: time), pitch = demoPitch.value(at: time), roll = demoRoll.value(at: time)
+        let yawAttitude = SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: yaw)
+        let pitchAttitude = SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: pitch)
+        let rollAttitude = SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: roll)
+        // q = Rz(ψ) ⊗ Ry(θ) ⊗ Rx(φ); from q̇ = ½ q ⊗ ω:
+        // ω_body = Rx(φ)ᵀ Ry(θ)ᵀ (0, 0, ψ̇) + Rx(φ)ᵀ (0, θ̇, 0) + (φ̇, 0, 0).
+        let yawRate = SIMD3(0, 0, demoYaw.derivative(at: time))
+        let pitchRate = SIMD3(0, demoPitch.derivative(at: time), 0)
+        let rollRate = SIMD3(demoRoll.derivative(at: time), 0, 0)
+        let angularVelocity = rollAttitude.conjugate.rotate(pitchAttitude.conjugate.rotate(yawRate) + pitchRate)
+            + rollRate
+        let (east, north, up) = demoPosition
+        return SimulatedKinematics(
+            attitude: yawAttitude * pitchAttitude * rollAttitude,
+            angularVelocity: angularVelocity,
+            position: SIMD3(east.value(at: time), north.value(at: time), up.value(at: time)),
+            velocity: SIMD3(east.derivative(at: time), north.derivative(at: time), up.derivative(at: time)),
+            acceleration: SIMD3(
+                east.secondDerivative(at: time), north.secondDerivative(at: time), up.secondDerivative(at: time)))
+    }
+}
+
+/// The exact motion state of the simulated body at one instant (internal to the simulator).
+struct SimulatedKinematics {
+    /// Body → ENU rotation.
+    var attitude: SimulatedAttitude
+    /// Body-frame angular velocity, rad/s.
+    var angularVelocity = SIMD3<Double>(repeating: 0)
+    /// ENU position relative to the centre of the motion, m.
+    var position = SIMD3<Double>(repeating: 0)
+    /// ENU velocity, m/s.
+    var velocity = SIMD3<Double>(repeating: 0)
+    /// ENU linear acceleration, m/s².
+    var acceleration = SIMD3<Double>(repeating: 0)
+}
+
+/// `amplitude · sin(2π·frequency·t + phase)` with its exact derivatives.
+struct Sinusoid {
+    /// Peak value, in the unit of the quantity.
+    var amplitude: Double
+    /// Frequency, Hz.
+    var frequency: Double
+    /// Phase at t = 0, rad.
+    var phase: Double
+
+    private var angularFrequency: Double { 2 * .pi * frequency }
+
+    func value(at time: Double) -> Double { amplitude * sin(angularFrequency * time + phase) }
+
+    func derivative(at time: Double) -> Double {
+        amplitude * angularFrequency * cos(angularFrequency * time + phase)
+    }
+
+    func secondDerivative(at time: Double) -> Double {
+        -amplitude * angularFrequency * angularFrequency * sin(angularFrequency * time + phase)
+    }
+}
