@@ -1,5 +1,5 @@
 /// One accelerometer sample: the acceleration of the device along its three axes.
-open class CMAccelerometerData: CMLogItem, @unchecked Sendable {
+open class CMAccelerometerData: CMLogItem {
     private let storedAcceleration: CMAcceleration
 
     /// The acceleration measured by the accelerometer, g (1 g = 9.80665 m/s²). At rest lying face up it is

@@ -16,7 +16,7 @@ import Synchronization
 ///   vertical, then pitch about the device's x-axis, then roll about its y-axis). ``pitch`` is in
 ///   [-π/2, π/2] (+π/2 standing upright in portrait), ``roll`` and ``yaw`` in [-π, π]. A positive ``roll``
 ///   lowers the right edge; a positive ``yaw`` turns the device counter-clockwise seen from above.
-open class CMAttitude: NSObject, NSCopying, @unchecked Sendable {
+open class CMAttitude: NSObject, NSCopying {
     /// Device → reference unit quaternion (w, x, y, z); mutable only through ``multiply(byInverseOf:)``.
     private let storage: Mutex<SIMD4<Double>>
 

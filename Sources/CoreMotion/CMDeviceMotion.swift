@@ -3,7 +3,7 @@
 ///
 /// `gravity + userAcceleration` equals the accelerometer's reading (``CMAccelerometerData/acceleration``)
 /// at the same instant, in g.
-open class CMDeviceMotion: CMLogItem, @unchecked Sendable {
+open class CMDeviceMotion: CMLogItem {
     /// Where the sensors that produced device motion are.
     public enum SensorLocation: Int, Sendable {
         /// The device's own sensors (always the case on Linux).

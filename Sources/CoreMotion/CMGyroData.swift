@@ -1,5 +1,5 @@
 /// One gyroscope sample: the raw rotation rate of the device about its three axes.
-open class CMGyroData: CMLogItem, @unchecked Sendable {
+open class CMGyroData: CMLogItem {
     private let storedRotationRate: CMRotationRate
 
     /// The rotation rate measured by the gyroscope, rad/s, right-handed about each device axis. This is the

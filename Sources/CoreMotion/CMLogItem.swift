@@ -1,8 +1,9 @@
 /// The base class of every Core Motion sample: a time-stamped, immutable record.
 ///
-/// On Linux, instances are `@unchecked Sendable`: their stored values are constants set at creation (the one
-/// mutable subclass, ``CMAttitude``, guards its state with a mutex), so sharing them across threads is safe.
-open class CMLogItem: NSObject, NSCopying, @unchecked Sendable {
+/// Like Apple's, the class is not `Sendable` (so that app subclasses, e.g. mocks, compile unchanged in
+/// Swift 6); internally its values are constants set at creation, so the framework may hand an instance
+/// from the device's thread to the handler's queue.
+open class CMLogItem: NSObject, NSCopying {
     private let storedTimestamp: TimeInterval
 
     /// The time when the logged item is valid, in seconds since the device booted (`CLOCK_MONOTONIC`, the

@@ -1,5 +1,5 @@
 /// One magnetometer sample: the raw magnetic field along the device's three axes.
-open class CMMagnetometerData: CMLogItem, @unchecked Sendable {
+open class CMMagnetometerData: CMLogItem {
     private let storedMagneticField: CMMagneticField
 
     /// The magnetic field measured by the magnetometer, µT: the Earth's field plus the device's own bias

@@ -1,4 +1,5 @@
 import MotionHAL
+import Synchronization
 
 // How CMMotionManager's start and stop methods subscribe to the shared MotionHub.
 extension CMMotionManager {
@@ -13,7 +14,7 @@ extension CMMotionManager {
         _ frame: CMAttitudeReferenceFrame, queue: OperationQueue?, handler: QueuedHandler<CMDeviceMotion>?
     ) {
         guard isDeviceMotionAvailable else { return }
-        state.withLock { $0.attitudeReferenceFrame = frame }
+        storage.state.withLock { $0.attitudeReferenceFrame = frame }
         let isSingleFrame = frame.rawValue != 0 && frame.rawValue & (frame.rawValue - 1) == 0
         guard isSingleFrame, Self.availableAttitudeReferenceFrames().contains(frame) else {
             let code: CMError =
@@ -26,7 +27,7 @@ extension CMMotionManager {
                 }
             // Active without data: a subscription the hub never sees, carrying the one error.
             let subscription = makeSubscription(.deviceMotion(frame), slot: .deviceMotion, queue: queue, handler: handler)
-            let previous = state.withLock { state in state.replace(.deviceMotion, with: subscription) }
+            let previous = storage.state.withLock { state in state.replace(.deviceMotion, with: subscription) }
             if let previous { MotionHub.shared.unsubscribe(previous) }
             let description =
                 code == CMErrorTrueNorthNotAvailable
@@ -42,12 +43,12 @@ extension CMMotionManager {
         _ service: MotionService, slot: Slot, queue: OperationQueue?, handler: QueuedHandler<Sample>?
     ) {
         let subscription = makeSubscription(service, slot: slot, queue: queue, handler: handler)
-        let previous = state.withLock { state in state.replace(slot, with: subscription) }
+        let previous = storage.state.withLock { state in state.replace(slot, with: subscription) }
         // Hub calls happen outside the manager's lock: stopping the device waits for a delivery in
         // progress, and deliveries take that lock.
         if let previous { MotionHub.shared.unsubscribe(previous) }
         if !MotionHub.shared.subscribe(subscription) {
-            state.withLock { state in
+            storage.state.withLock { state in
                 if state.subscription(slot) === subscription { _ = state.replace(slot, with: nil) }
             }
         }
@@ -56,10 +57,10 @@ extension CMMotionManager {
     private func makeSubscription<Sample: CMLogItem>(
         _ service: MotionService, slot: Slot, queue: OperationQueue?, handler: QueuedHandler<Sample>?
     ) -> MotionSubscription {
-        let interval = state.withLock { $0.interval(slot) }
-        return MotionSubscription(service: service, interval: interval) { [weak self] subscription, item, error in
-            if let item, let self {
-                self.state.withLock { state in
+        let interval = storage.state.withLock { $0.interval(slot) }
+        return MotionSubscription(service: service, interval: interval) { [weak storage] subscription, item, error in
+            if let item, let storage {
+                storage.state.withLock { state in
                     if state.subscription(slot) === subscription { state.storeLatest(item, slot) }
                 }
             }
@@ -70,7 +71,7 @@ extension CMMotionManager {
     }
 
     func stop(_ slot: Slot) {
-        let previous = state.withLock { state in state.replace(slot, with: nil) }
+        let previous = storage.state.withLock { state in state.replace(slot, with: nil) }
         if let previous { MotionHub.shared.unsubscribe(previous) }
     }
 }
@@ -111,10 +112,31 @@ extension CMMotionManager.State {
     /// Records `item` as the latest sample of `slot`.
     mutating func storeLatest(_ item: CMLogItem, _ slot: CMMotionManager.Slot) {
         switch slot {
-        case .accelerometer: if let data = item as? CMAccelerometerData { accelerometerData = data }
-        case .gyro: if let data = item as? CMGyroData { gyroData = data }
-        case .magnetometer: if let data = item as? CMMagnetometerData { magnetometerData = data }
-        case .deviceMotion: if let data = item as? CMDeviceMotion { deviceMotionData = data }
+        case .accelerometer: if let data = item as? CMAccelerometerData { accelerometerData = LatestSample(data) }
+        case .gyro: if let data = item as? CMGyroData { gyroData = LatestSample(data) }
+        case .magnetometer: if let data = item as? CMMagnetometerData { magnetometerData = LatestSample(data) }
+        case .deviceMotion: if let data = item as? CMDeviceMotion { deviceMotionData = LatestSample(data) }
         }
+    }
+}
+
+/// The state of a ``CMMotionManager`` behind a mutex, reachable from deliveries on the device's thread
+/// without retaining the manager.
+final class ManagerStorage: Sendable {
+    /// The state.
+    let state = Mutex(CMMotionManager.State())
+}
+
+/// The latest sample of one service, as the manager keeps it for pull mode.
+///
+/// `@unchecked Sendable` because the sample classes are immutable once made by the framework (the one
+/// mutable value, ``CMAttitude``, guards itself with a mutex), so handing one from the device's thread to
+/// the reader's thread is safe even though the public classes are not `Sendable`.
+struct LatestSample<Sample: CMLogItem>: @unchecked Sendable {
+    /// The sample.
+    let sample: Sample
+
+    init(_ sample: Sample) {
+        self.sample = sample
     }
 }

@@ -9,14 +9,15 @@ import Synchronization
 /// at least one service of any manager is active. Without a device every service is unavailable and the
 /// start methods do nothing, as on Apple's simulator.
 ///
-/// Thread safety: every property and method may be called from any thread (state is behind a mutex), which
-/// is why the class is `@unchecked Sendable`. Handlers run only on the queue given to the start method.
-/// Deallocating a manager stops its services.
-open class CMMotionManager: NSObject, @unchecked Sendable {
+/// Thread safety: every property and method may be called from any thread (state is behind a mutex). Like
+/// Apple's, the class is not `Sendable`, so app subclasses compile unchanged in Swift 6. Handlers run only on
+/// the queue given to the start method. Deallocating a manager stops its services.
+open class CMMotionManager: NSObject {
     /// Update interval used until one is set, s (100 Hz).
     private static let defaultUpdateInterval: TimeInterval = 0.01
 
-    let state = Mutex(State())
+    /// The manager's state, in an object of its own that deliveries from the device's thread can reach.
+    let storage = ManagerStorage()
 
     /// Everything a manager holds; see the public properties.
     struct State {
@@ -28,10 +29,10 @@ open class CMMotionManager: NSObject, @unchecked Sendable {
         var gyro: MotionSubscription?
         var magnetometer: MotionSubscription?
         var deviceMotion: MotionSubscription?
-        var accelerometerData: CMAccelerometerData?
-        var gyroData: CMGyroData?
-        var magnetometerData: CMMagnetometerData?
-        var deviceMotionData: CMDeviceMotion?
+        var accelerometerData: LatestSample<CMAccelerometerData>?
+        var gyroData: LatestSample<CMGyroData>?
+        var magnetometerData: LatestSample<CMMagnetometerData>?
+        var deviceMotionData: LatestSample<CMDeviceMotion>?
         var attitudeReferenceFrame = CMAttitudeReferenceFrame.xArbitraryZVertical
         var showsDeviceMovementDisplay = false
     }
@@ -42,7 +43,7 @@ open class CMMotionManager: NSObject, @unchecked Sendable {
     }
 
     deinit {
-        let subscriptions = state.withLock { state in
+        let subscriptions = storage.state.withLock { state in
             [state.accelerometer, state.gyro, state.magnetometer, state.deviceMotion]
         }
         for case let subscription? in subscriptions { MotionHub.shared.unsubscribe(subscription) }
@@ -67,14 +68,14 @@ open class CMMotionManager: NSObject, @unchecked Sendable {
     // MARK: - Activity
 
     /// A Boolean value that indicates whether accelerometer updates are currently happening.
-    open var isAccelerometerActive: Bool { state.withLock { $0.accelerometer != nil } }
+    open var isAccelerometerActive: Bool { storage.state.withLock { $0.accelerometer != nil } }
     /// A Boolean value that determines whether gyroscope updates are currently happening.
-    open var isGyroActive: Bool { state.withLock { $0.gyro != nil } }
+    open var isGyroActive: Bool { storage.state.withLock { $0.gyro != nil } }
     /// A Boolean value that determines whether magnetometer updates are currently happening.
-    open var isMagnetometerActive: Bool { state.withLock { $0.magnetometer != nil } }
+    open var isMagnetometerActive: Bool { storage.state.withLock { $0.magnetometer != nil } }
     /// A Boolean value that determines whether the app is receiving updates from the device-motion service.
     open var isDeviceMotionActive: Bool {
-        state.withLock { $0.deviceMotion != nil }
+        storage.state.withLock { $0.deviceMotion != nil }
     }
 
     // MARK: - Update intervals
@@ -83,28 +84,28 @@ open class CMMotionManager: NSObject, @unchecked Sendable {
     /// sample period of the device (1 / its sample rate) are raised to it; a change applies to running
     /// updates.
     open var accelerometerUpdateInterval: TimeInterval {
-        get { state.withLock { $0.accelerometerUpdateInterval } }
+        get { storage.state.withLock { $0.accelerometerUpdateInterval } }
         set { setInterval(newValue, \.accelerometerUpdateInterval, \.accelerometer) }
     }
 
     /// The interval, in seconds, for providing gyroscope updates to the block handler (clamped like
     /// ``accelerometerUpdateInterval``).
     open var gyroUpdateInterval: TimeInterval {
-        get { state.withLock { $0.gyroUpdateInterval } }
+        get { storage.state.withLock { $0.gyroUpdateInterval } }
         set { setInterval(newValue, \.gyroUpdateInterval, \.gyro) }
     }
 
     /// The interval, in seconds, at which the system delivers magnetometer data to the block handler
     /// (clamped like ``accelerometerUpdateInterval``).
     open var magnetometerUpdateInterval: TimeInterval {
-        get { state.withLock { $0.magnetometerUpdateInterval } }
+        get { storage.state.withLock { $0.magnetometerUpdateInterval } }
         set { setInterval(newValue, \.magnetometerUpdateInterval, \.magnetometer) }
     }
 
     /// The interval, in seconds, for providing device-motion updates to the block handler (clamped like
     /// ``accelerometerUpdateInterval``).
     open var deviceMotionUpdateInterval: TimeInterval {
-        get { state.withLock { $0.deviceMotionUpdateInterval } }
+        get { storage.state.withLock { $0.deviceMotionUpdateInterval } }
         set { setInterval(newValue, \.deviceMotionUpdateInterval, \.deviceMotion) }
     }
 
@@ -113,7 +114,7 @@ open class CMMotionManager: NSObject, @unchecked Sendable {
         _ subscription: WritableKeyPath<State, MotionSubscription?>
     ) {
         let clamped = Self.clampedInterval(requested)
-        state.withLock { state in
+        storage.state.withLock { state in
             state[keyPath: interval] = clamped
             state[keyPath: subscription]?.interval = clamped
         }
@@ -129,20 +130,20 @@ open class CMMotionManager: NSObject, @unchecked Sendable {
     // MARK: - Latest samples (pull mode, also refreshed in push mode)
 
     /// The latest sample of accelerometer data; nil until accelerometer updates have delivered one.
-    open var accelerometerData: CMAccelerometerData? { state.withLock { $0.accelerometerData } }
+    open var accelerometerData: CMAccelerometerData? { storage.state.withLock { $0.accelerometerData }?.sample }
     /// The latest sample of gyroscope data; nil until gyroscope updates have delivered one.
-    open var gyroData: CMGyroData? { state.withLock { $0.gyroData } }
+    open var gyroData: CMGyroData? { storage.state.withLock { $0.gyroData }?.sample }
     /// The latest sample of magnetometer data; nil until magnetometer updates have delivered one.
-    open var magnetometerData: CMMagnetometerData? { state.withLock { $0.magnetometerData } }
+    open var magnetometerData: CMMagnetometerData? { storage.state.withLock { $0.magnetometerData }?.sample }
     /// The latest sample of device-motion data; nil until device-motion updates have delivered one.
-    open var deviceMotion: CMDeviceMotion? { state.withLock { $0.deviceMotionData } }
+    open var deviceMotion: CMDeviceMotion? { storage.state.withLock { $0.deviceMotionData }?.sample }
 
     // MARK: - Reference frames
 
     /// Returns either the reference frame currently being used or the default attitude reference frame:
     /// the frame of the running (or last started) device-motion updates, ``CMAttitudeReferenceFrame/xArbitraryZVertical``
     /// before any.
-    open var attitudeReferenceFrame: CMAttitudeReferenceFrame { state.withLock { $0.attitudeReferenceFrame } }
+    open var attitudeReferenceFrame: CMAttitudeReferenceFrame { storage.state.withLock { $0.attitudeReferenceFrame } }
 
     /// Returns a bitmask of the available reference frames for reporting the attitude of the current device:
     /// ``CMAttitudeReferenceFrame/xArbitraryZVertical`` with an accelerometer and a gyroscope, plus
@@ -163,8 +164,8 @@ open class CMMotionManager: NSObject, @unchecked Sendable {
     /// Controls whether the device-movement display is shown. Stored only: Linux has no system UI to ask
     /// the user to move the device for magnetometer calibration.
     open var showsDeviceMovementDisplay: Bool {
-        get { state.withLock { $0.showsDeviceMovementDisplay } }
-        set { state.withLock { $0.showsDeviceMovementDisplay = newValue } }
+        get { storage.state.withLock { $0.showsDeviceMovementDisplay } }
+        set { storage.state.withLock { $0.showsDeviceMovementDisplay = newValue } }
     }
 
     // MARK: - Accelerometer
