@@ -67,8 +67,10 @@ public struct AttitudeFilter: Sendable {
     ///
     /// The very first usable accelerometer reading sets the attitude directly (with the magnetometer
     /// heading when it is in use and usable) instead of converging from identity. Afterwards the gyroscope
-    /// is integrated over `deltaTime` with the Mahony correction. A `deltaTime` that is zero, negative or
-    /// not finite integrates nothing; one longer than ``Settings/maximumDeltaTime`` is clamped to it.
+    /// is integrated over `deltaTime` with the Mahony correction. With the magnetometer in use, the first
+    /// usable field reading after an initialisation without one sets the heading directly. A `deltaTime`
+    /// that is zero, negative or not finite (or a non-finite gyroscope reading) integrates nothing; one
+    /// longer than ``Settings/maximumDeltaTime`` is clamped to it.
     /// - Parameters:
     ///   - gyroscope: angular velocity, rad/s, device frame (right-handed about each axis).
     ///   - accelerometer: specific force, m/s², device frame (+9.81 up at rest), or `nil` if absent.
@@ -107,13 +109,17 @@ public struct AttitudeFilter: Sendable {
 
     // MARK: - Correction and integration
 
+    /// Predicts the attitude at the time of the readings by integrating the bias-corrected gyroscope
+    /// (exactly, for a constant rate over the step), then corrects it with the Mahony feedback computed
+    /// against that prediction — so a steadily turning device is tracked without lag.
     private mutating func correctAndIntegrate(
         gyroscope: SIMD3<Double>,
         up measuredUp: SIMD3<Double>?,
         field: SIMD3<Double>?,
         deltaTime: Double
     ) {
-        let matrix = attitude.rotationMatrix
+        let predicted = (attitude * Quaternion(rotationVector: (gyroscope - gyroscopeBias) * deltaTime)).normalized
+        let matrix = predicted.rotationMatrix
         var error = SIMD3<Double>.zero  // device frame, dimensionless (≈ sine of the angle)
 
         if let measuredUp {
@@ -123,12 +129,11 @@ public struct AttitudeFilter: Sendable {
             accelerometerUsed = true
         }
 
+        var headingJustReferenced = false
         if let field {
             if !isHeadingReferenced {
                 // First usable magnetometer reading after a start without one: take the heading directly.
-                attitude = Self.attitude(up: matrix.row2, northward: field)
-                isHeadingReferenced = true
-                magnetometerUsed = true
+                headingJustReferenced = true
             } else if let headingError = Self.headingError(fieldInReference: matrix * field) {
                 // Heading-only correction: a rotation about the reference vertical, taken to the device
                 // frame, so that the field's inclination never tilts the attitude.
@@ -147,8 +152,12 @@ public struct AttitudeFilter: Sendable {
                 min(max(bias.z, -limit), limit)
             )
         }
-        let correctedRate = gyroscope - gyroscopeBias + error * gain
-        attitude = (attitude * Quaternion(rotationVector: correctedRate * deltaTime)).normalized
+        attitude = (predicted * Quaternion(rotationVector: error * (gain * deltaTime))).normalized
+        if headingJustReferenced, let field {
+            attitude = Self.attitude(up: attitude.rotationMatrix.row2, northward: field)
+            isHeadingReferenced = true
+            magnetometerUsed = true
+        }
         elapsedTime += deltaTime
     }
 

@@ -81,7 +81,8 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         case .iio(let name):
             throw .unavailable("iio driver not built yet (cannot open IIO device '\(name)')")
         case .i2c(let bus, let address):
-            throw .unavailable("i2c driver not built yet (cannot open address 0x\(String(address, radix: 16)) on \(bus))")
+            let hexAddress = String(address, radix: 16)
+            throw .unavailable("i2c driver not built yet (cannot open address 0x\(hexAddress) on \(bus))")
         }
     }
 

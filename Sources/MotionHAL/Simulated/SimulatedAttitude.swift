@@ -88,8 +88,10 @@ public struct SimulatedAttitude: Sendable, Equatable, CustomStringConvertible {
     /// The angle of the smallest rotation that takes `other` to this rotation, rad in 0...π.
     /// - Parameter other: the rotation to compare with.
     public func angle(to other: SimulatedAttitude) -> Double {
-        let dot = abs(w * other.w + x * other.x + y * other.y + z * other.z)
-        return 2 * acos(min(1, dot))
+        // atan2 of the relative rotation keeps full precision near 0, unlike acos of the dot product.
+        let relative = other.conjugate * self
+        let sine = (relative.x * relative.x + relative.y * relative.y + relative.z * relative.z).squareRoot()
+        return 2 * atan2(sine, abs(relative.w))
     }
 
     /// The Hamilton product: the rotation that applies `rhs` first, then `lhs`.

@@ -56,6 +56,11 @@ public final class SimulatedIMU: IMUDevice {
         queue.setSpecific(key: onQueueKey, value: true)
     }
 
+    deinit {
+        // A running timer is retained by Dispatch, not by this object: cancel it with the device.
+        state.withLock { $0.run?.timer.timer.cancel() }
+    }
+
     // MARK: - Clock-free generation
 
     /// The exact, noise-free state at `time` seconds since the start of the trajectory.
@@ -127,7 +132,7 @@ public final class SimulatedIMU: IMUDevice {
             state.lastGeneration &+= 1
             let generation = state.lastGeneration
             let timer = DispatchSource.makeTimerSource(queue: queue)
-            let interval = DispatchTimeInterval.nanoseconds(Int(configuration.deliveryInterval * 1e9))
+            let interval = DispatchTimeInterval.nanoseconds(max(Int(configuration.deliveryInterval * 1e9), 100_000))
             timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(1))
             timer.setEventHandler { [weak self] in self?.deliverDueSamples(generation: generation) }
             state.run = Run(
@@ -159,11 +164,10 @@ public final class SimulatedIMU: IMUDevice {
         let due = state.withLock { state -> (Range<Int>, Run)? in
             guard var run = state.run, run.generation == generation else { return nil }
             let first = run.nextIndex
-            while Self.timestamp(ofSample: run.nextIndex, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp)
-                <= now
-            {
-                run.nextIndex += 1
+            func timestamp(_ index: Int) -> UInt64 {
+                Self.timestamp(ofSample: index, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp)
             }
+            while timestamp(run.nextIndex) <= now { run.nextIndex += 1 }
             state.run = run
             return (first..<run.nextIndex, run)
         }

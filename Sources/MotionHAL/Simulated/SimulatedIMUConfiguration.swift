@@ -25,7 +25,8 @@ extension SimulatedIMU {
         /// Seed of the deterministic noise generator (default 1): equal seeds give equal noise.
         public var seed: UInt64 = 1
         /// How often the live device delivers a batch of the samples that have come due, s (default 0.01);
-        /// must be > 0. Only the wake-up rate depends on it, not the sample timestamps.
+        /// must be > 0 (intervals under 0.1 ms are raised to 0.1 ms). Only the wake-up rate depends on it, not
+        /// the sample timestamps.
         public var deliveryInterval: Double = 0.01
 
         /// Creates a configuration with the documented defaults except for the given values; change the

@@ -1,0 +1,288 @@
+import Foundation
+import Testing
+import MotionFusion
+
+/// Poses the device holds at rest: device → NWU reference.
+private let restingPoses: [Quaternion] = [
+    .identity,
+    Quaternion(axis: SIMD3(1, 0, 0), angle: radians(30)),
+    Quaternion(axis: SIMD3(0, 1, 0), angle: radians(-60)),
+    Quaternion(axis: SIMD3(1, 0, 0), angle: radians(90)),  // on its side
+    Quaternion(axis: SIMD3(1, 0, 0), angle: radians(170)),  // nearly face down
+    Quaternion(axis: SIMD3(0, 0, 1), angle: radians(135)) * Quaternion(axis: SIMD3(1, 1, 0), angle: radians(40)),
+    Quaternion(axis: SIMD3(1, 2, -0.5), angle: 2.2),
+]
+
+private let realisticNoise = (gyroscope: 0.002, accelerometer: 0.03, magnetometer: 0.3)
+
+private func nineAxis(integralGain: Double = 0.1) -> AttitudeFilter {
+    AttitudeFilter(settings: .init(integralGain: integralGain, useMagnetometer: true))
+}
+
+@Suite("AttitudeFilter")
+struct AttitudeFilterTests {
+    @Test("initialises from the first sample and holds the true inclination within 1° after 2 s at rest",
+          arguments: [false, true])
+    func inclinationConvergesAtRest(useMagnetometer: Bool) {
+        for (index, pose) in restingPoses.enumerated() {
+            let motion = SyntheticMotion(
+                initialAttitude: pose,
+                gyroscopeNoise: realisticNoise.gyroscope,
+                accelerometerNoise: realisticNoise.accelerometer,
+                magnetometerNoise: realisticNoise.magnetometer
+            )
+            var filter = AttitudeFilter(settings: .init(useMagnetometer: useMagnetometer))
+            var firstError = Double.nan
+            motion.run(&filter, duration: 2, seed: UInt64(index + 1)) { time, truth, filter in
+                if time == 0 {
+                    #expect(filter.isInitialized)
+                    firstError = inclinationError(filter.attitude, truth)
+                }
+            }
+            // The first sample alone is already close (only its noise, ≈ 0.2°, separates it from truth).
+            #expect(firstError < 1, "pose \(index): first-sample inclination error \(firstError)°")
+            let error = inclinationError(filter.attitude, motion.attitude(at: 2))
+            #expect(error < 1, "pose \(index): inclination error \(error)° after 2 s")
+            if useMagnetometer {
+                let heading = headingError(filter.attitude, motion.attitude(at: 2))
+                #expect(abs(heading) < 2, "pose \(index): heading error \(heading)° after 2 s")
+            }
+        }
+    }
+
+    @Test("9-axis heading is within 2° of magnetic north at rest and during/after 10 s of constant rotation")
+    func nineAxisHeadingDuringRotation() {
+        let rotations: [SIMD3<Double>] = [SIMD3(0, 0, 0.6), SIMD3(0.3, -0.4, 0.5), SIMD3(-0.8, 0.2, 0.1)]
+        for (index, bodyRate) in rotations.enumerated() {
+            let motion = SyntheticMotion(
+                initialAttitude: restingPoses[index + 1],
+                bodyRate: .zero,
+                gyroscopeNoise: realisticNoise.gyroscope,
+                accelerometerNoise: realisticNoise.accelerometer,
+                magnetometerNoise: realisticNoise.magnetometer
+            )
+            var filter = nineAxis()
+            motion.run(&filter, duration: 3, seed: 5)
+            #expect(abs(headingError(filter.attitude, motion.attitude(at: 3))) < 2)
+
+            // Then turn at a constant rate for 10 s from the resting pose.
+            var turning = motion
+            turning.initialAttitude = motion.attitude(at: 3)
+            turning.bodyRate = bodyRate
+            var worstHeading = 0.0, worstTotal = 0.0, farthest = 0.0
+            turning.run(&filter, from: 0.01, duration: 10, seed: 6) { _, truth, filter in
+                farthest = max(farthest, degrees(truth.angle(to: turning.initialAttitude)))
+                worstHeading = max(worstHeading, abs(headingError(filter.attitude, truth)))
+                worstTotal = max(worstTotal, degrees(filter.attitude.angle(to: truth)))
+            }
+            let truthAtEnd = turning.attitude(at: 10.01)
+            #expect(farthest > 90, "rotation \(index) turned only \(farthest)° away")
+            #expect(abs(headingError(filter.attitude, truthAtEnd)) < 2, "rotation \(index)")
+            #expect(worstHeading < 2, "rotation \(index): worst heading error \(worstHeading)°")
+            #expect(worstTotal < 2, "rotation \(index): worst total error \(worstTotal)°")
+        }
+    }
+
+    @Test("9-axis: a gyroscope bias of (0.01, −0.02, 0.015) rad/s is estimated within 0.003 rad/s after 30 s at rest")
+    func nineAxisBiasEstimation() {
+        let bias = SIMD3<Double>(0.01, -0.02, 0.015)
+        for (index, pose) in restingPoses.enumerated() {
+            let motion = SyntheticMotion(
+                initialAttitude: pose,
+                gyroscopeBias: bias,
+                gyroscopeNoise: realisticNoise.gyroscope,
+                accelerometerNoise: realisticNoise.accelerometer,
+                magnetometerNoise: realisticNoise.magnetometer
+            )
+            var filter = nineAxis()
+            motion.run(&filter, duration: 30, seed: UInt64(20 + index))
+            let biasError = (filter.gyroscopeBias - bias).length
+            #expect(biasError < 0.003, "pose \(index): bias \(filter.gyroscopeBias), error \(biasError) rad/s")
+            #expect(filter.rotationRate.length < 0.003 + 4 * realisticNoise.gyroscope)
+            let truth = motion.attitude(at: 30)
+            #expect(degrees(filter.attitude.angle(to: truth)) < 1, "pose \(index)")
+        }
+    }
+
+    @Test("6-axis: with the bias estimated, yaw drift stays small while tumbling (and is large without it)")
+    func sixAxisYawDrift() {
+        let bias = SIMD3<Double>(0.01, -0.02, 0.015)
+        // Turning about a body axis 60° from the vertical sweeps "up" through the device frame, which
+        // makes every bias component observable from the accelerometer alone.
+        let pose = Quaternion(axis: SIMD3(1, 0, 0), angle: radians(60))
+        let motion = SyntheticMotion(
+            initialAttitude: pose,
+            bodyRate: SIMD3(0, 0, 0.3),
+            gyroscopeBias: bias,
+            gyroscopeNoise: realisticNoise.gyroscope,
+            accelerometerNoise: realisticNoise.accelerometer
+        )
+
+        func yawDrift(integralGain: Double) -> (drift: Double, filter: AttitudeFilter) {
+            var filter = AttitudeFilter(settings: .init(integralGain: integralGain))
+            var headingAt40 = 0.0
+            var offset = Quaternion.identity  // fixes the arbitrary x axis chosen at the first sample
+            motion.run(&filter, duration: 60, useMagnetometerReadings: false) { time, truth, filter in
+                if time == 0 { offset = filter.attitude * truth.conjugate }
+                if abs(time - 40) < 1e-9 { headingAt40 = headingError(filter.attitude, offset * truth) }
+            }
+            let headingAt60 = headingError(filter.attitude, offset * motion.attitude(at: 60))
+            return (abs(headingAt60 - headingAt40), filter)
+        }
+
+        let estimated = yawDrift(integralGain: 0.1)
+        #expect(estimated.drift < 1, "yaw drift over 40…60 s with bias estimation: \(estimated.drift)°")
+        #expect((estimated.filter.gyroscopeBias - bias).length < 0.003, "bias \(estimated.filter.gyroscopeBias)")
+        let unestimated = yawDrift(integralGain: 0)
+        #expect(unestimated.drift > 5, "yaw drift over 40…60 s without bias estimation: \(unestimated.drift)°")
+    }
+
+    @Test("6-axis: the first sample fixes yaw so that the device x axis points along reference x")
+    func sixAxisInitialYaw() {
+        for pose in restingPoses {
+            var filter = AttitudeFilter()
+            let up = pose.conjugate.rotate(SIMD3(0, 0, SyntheticMotion.gravity))
+            filter.update(gyroscope: .zero, accelerometer: up, magnetometer: nil, deltaTime: 0)
+            let deviceX = filter.attitude.rotate(SIMD3(1, 0, 0))
+            #expect(abs(deviceX.y) < 1e-12 && deviceX.x > 0)
+            #expect(inclinationError(filter.attitude, pose) < 1e-9)
+        }
+    }
+
+    @Test("at rest face up: gravity = (0, 0, −9.81) m/s² and user acceleration ≈ 0")
+    func gravityAndUserAccelerationAtRest() {
+        let motion = SyntheticMotion(initialAttitude: .identity)
+        var filter = AttitudeFilter()
+        motion.run(&filter, duration: 1)
+        #expect((filter.gravity - SIMD3(0, 0, -9.81)).length < 1e-9)
+        #expect(filter.userAcceleration.length < 1e-9)
+        #expect(filter.rotationRate == .zero)
+
+        // Tilted: gravity keeps its magnitude and points along the true "down".
+        let tilted = SyntheticMotion(initialAttitude: restingPoses[6], accelerometerNoise: 0.03)
+        var tiltedFilter = AttitudeFilter()
+        tilted.run(&tiltedFilter, duration: 3)
+        let trueGravity = restingPoses[6].conjugate.rotate(SIMD3(0, 0, -9.81))
+        #expect((tiltedFilter.gravity - trueGravity).length < 0.05)
+        #expect(abs(tiltedFilter.gravity.length - 9.81) < 1e-9)
+        #expect(tiltedFilter.userAcceleration.length < 0.2)
+    }
+
+    @Test("a linear acceleration along x while level shows up in userAcceleration, fading as the PI loop predicts")
+    func linearAccelerationShowsInUserAcceleration() {
+        // A complementary filter cannot tell a sustained acceleration from a tilt: it leans its "up" towards
+        // the specific force f = (a, 0, g). The angle φ between them obeys φ'' + Kp·φ' + Ki·φ = 0
+        // (small angles), with φ(0) = atan(a/g) and φ'(0) = −Kp·φ(0); the estimated tilt is atan(a/g) − φ,
+        // so userAcceleration.x = a − g·sin(atan(a/g) − φ).
+        let push = 1.5, start = 3.0, g = SyntheticMotion.gravity
+        let motion = SyntheticMotion(
+            initialAttitude: .identity,
+            linearAcceleration: { time in time >= start ? SIMD3(push, 0, 0) : .zero }
+        )
+        var filter = AttitudeFilter()
+        let kp = filter.settings.proportionalGain, ki = filter.settings.integralGain
+        let root = (kp * kp - 4 * ki).squareRoot()
+        let fast = (-kp - root) / 2, slow = (-kp + root) / 2
+        let slowWeight = (-kp - fast) / (slow - fast)
+        let forceTilt = atan(push / g)
+        var checked = 0
+        motion.run(&filter, duration: start + 2) { time, _, filter in
+            guard time >= start - 1e-9 else { return }
+            let t = time - start
+            let phi = forceTilt * (slowWeight * exp(slow * t) + (1 - slowWeight) * exp(fast * t))
+            let expected = push - g * sin(forceTilt - phi)
+            #expect(abs(filter.userAcceleration.x - expected) < 0.02, "t = \(time): \(filter.userAcceleration)")
+            #expect(abs(filter.userAcceleration.y) < 1e-9 && abs(filter.userAcceleration.z) < 0.15)
+            checked += 1
+        }
+        #expect(checked == 201)
+    }
+
+    @Test("a bogus accelerometer (3 g) does not corrupt the attitude; gyroscope integration carries on")
+    func bogusAccelerometerIsRejected() {
+        let pose = restingPoses[2]
+        let motion = SyntheticMotion(initialAttitude: pose, bodyRate: SIMD3(0, 0, 0.2))
+        var filter = AttitudeFilter()
+        motion.run(&filter, duration: 3)
+        let bogus = SIMD3<Double>(3, 5, -7).normalized * (3 * 9.81)
+        var time = 3.0
+        for _ in 0..<200 {
+            time += 0.01
+            filter.update(gyroscope: motion.bodyRate, accelerometer: bogus, magnetometer: nil, deltaTime: 0.01)
+            #expect(!filter.accelerometerUsed)
+        }
+        let truth = motion.attitude(at: time)
+        #expect(inclinationError(filter.attitude, truth) < 0.01)
+        #expect(abs(filter.userAcceleration.length - (bogus + filter.gravity).length) < 1e-9)
+        #expect(filter.userAcceleration.length > 9.81)
+
+        // The same reading on the first update does not initialise the filter either.
+        var fresh = AttitudeFilter()
+        fresh.update(gyroscope: .zero, accelerometer: bogus, magnetometer: nil, deltaTime: 0)
+        #expect(!fresh.isInitialized)
+        fresh.update(gyroscope: .zero, accelerometer: SIMD3(.nan, 0, 9.81), magnetometer: nil, deltaTime: 0.01)
+        #expect(!fresh.isInitialized)
+    }
+
+    @Test("the magnetometer corrects heading only: a distorted field inclination does not tilt the attitude")
+    func magnetometerAffectsHeadingOnly() {
+        let pose = restingPoses[5]
+        let motion = SyntheticMotion(initialAttitude: pose)
+        var filter = nineAxis()
+        motion.run(&filter, duration: 3)
+        // A field 25° off in heading and with a much steeper inclination (a local disturbance).
+        let disturbedField = Quaternion(axis: SIMD3(0, 0, 1), angle: radians(25))
+            .rotate(SIMD3(19.5, 0, -80))
+        let accelerometer = pose.conjugate.rotate(SIMD3(0, 0, 9.81))
+        for _ in 0..<2000 {
+            filter.update(
+                gyroscope: .zero,
+                accelerometer: accelerometer,
+                magnetometer: pose.conjugate.rotate(disturbedField),
+                deltaTime: 0.01
+            )
+            #expect(inclinationError(filter.attitude, pose) < 0.01)
+        }
+        // The heading follows the disturbed field's horizontal direction: north appears 25° to the left.
+        #expect(abs(headingError(filter.attitude, pose) - -25) < 0.5)
+    }
+
+    @Test("zero and NaN magnetometer readings are ignored; a later first reading references the heading")
+    func magnetometerValidation() {
+        let pose = restingPoses[6]
+        let accelerometer = pose.conjugate.rotate(SIMD3(0, 0, 9.81))
+        let field = pose.conjugate.rotate(SyntheticMotion.magneticField)
+        var filter = nineAxis()
+        filter.update(gyroscope: .zero, accelerometer: accelerometer, magnetometer: .zero, deltaTime: 0)
+        #expect(filter.isInitialized && !filter.isHeadingReferenced)
+        let unreferenced = filter.attitude
+        filter.update(gyroscope: .zero, accelerometer: accelerometer, magnetometer: SIMD3(.nan, 1, 2), deltaTime: 0.01)
+        filter.update(gyroscope: .zero, accelerometer: accelerometer, magnetometer: .zero, deltaTime: 0.01)
+        #expect(!filter.isHeadingReferenced && !filter.magnetometerUsed)
+        #expect(filter.attitude.angle(to: unreferenced) < 1e-9)
+        filter.update(gyroscope: .zero, accelerometer: accelerometer, magnetometer: field, deltaTime: 0.01)
+        #expect(filter.isHeadingReferenced && filter.magnetometerUsed)
+        #expect(degrees(filter.attitude.angle(to: pose)) < 1e-6)
+
+        // Without useMagnetometer the field is never used.
+        var sixAxis = AttitudeFilter()
+        sixAxis.update(gyroscope: .zero, accelerometer: accelerometer, magnetometer: field, deltaTime: 0)
+        #expect(!sixAxis.isHeadingReferenced && !sixAxis.magnetometerUsed)
+    }
+
+    @Test("deltaTime ≤ 0 or NaN integrates nothing; an absurd deltaTime is clamped")
+    func deltaTimeGuards() {
+        var filter = AttitudeFilter()
+        filter.update(gyroscope: .zero, accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil, deltaTime: 0)
+        let spin = SIMD3<Double>(0, 0, 1)
+        for deltaTime in [0, -0.5, Double.nan, -Double.infinity] {
+            filter.update(gyroscope: spin, accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil, deltaTime: deltaTime)
+            #expect(filter.attitude.angle(to: .identity) < 1e-12)
+            #expect(filter.rotationRate == spin)
+        }
+        filter.update(gyroscope: spin, accelerometer: SIMD3(0, 0, 9.81), magnetometer: nil, deltaTime: 3600)
+        // Clamped to maximumDeltaTime (0.5 s) at 1 rad/s about z.
+        #expect(abs(filter.attitude.angle(to: .identity) - 0.5) < 1e-9)
+        #expect(filter.attitude.rotationAngle.isFinite)
+    }
+}

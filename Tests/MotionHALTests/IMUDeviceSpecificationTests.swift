@@ -1,0 +1,82 @@
+import MotionHAL
+import Testing
+
+@Suite struct IMUDeviceSpecificationTests {
+    /// The message of an `invalidSpecification` error thrown by `body`, or nil.
+    func invalidSpecificationMessage(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch IMUDeviceError.invalidSpecification(let message) {
+            return message
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func plainSimUsesTheDefaults() throws {
+        let device = try IMUDeviceSpecification.open("sim")
+        #expect(device.info.driver == "sim")
+        #expect(device.info.defaultSampleRate == 200)
+        let simulator = try #require(device as? SimulatedIMU)
+        #expect(simulator.configuration == SimulatedIMU.Configuration())
+        #expect(simulator.configuration.motion == .demo)
+    }
+
+    @Test func simOptionsSetRateMotionAndSeed() throws {
+        let device = try IMUDeviceSpecification.open(" sim:rate=500, motion=stationary ,seed=7 ")
+        #expect(device.info.defaultSampleRate == 500)
+        let simulator = try #require(device as? SimulatedIMU)
+        #expect(simulator.configuration.motion == .stationary(attitude: .identity))
+        #expect(simulator.configuration.seed == 7)
+        #expect(simulator.samples(count: 5) == SimulatedIMU(configuration: simulator.configuration).samples(count: 5))
+
+        let spin = try IMUDeviceSpecification.parse("sim:motion=spin,seed=0x10,rate=12.5")
+        var expected = SimulatedIMU.Configuration(sampleRate: 12.5, motion: .spin, seed: 16)
+        #expect(spin == .simulated(expected))
+        expected.motion = .demo
+        #expect(try IMUDeviceSpecification.parse("sim:motion=demo,rate=12.5,seed=16") == .simulated(expected))
+        #expect(try IMUDeviceSpecification.parse("sim:") == .simulated(SimulatedIMU.Configuration()))
+    }
+
+    @Test func unknownDriverIsNamed() {
+        let message = invalidSpecificationMessage { _ = try IMUDeviceSpecification.open("bogus:rate=5") }
+        #expect(message?.contains("unknown driver 'bogus'") == true, "\(message ?? "no error")")
+        #expect(invalidSpecificationMessage { _ = try IMUDeviceSpecification.open("  ") } != nil)
+    }
+
+    @Test(arguments: [
+        ("sim:speed=3", "'speed'"),
+        ("sim:rate", "'rate'"),
+        ("sim:rate=fast", "'rate'"),
+        ("sim:rate=5000", "'rate'"),
+        ("sim:rate=nan", "'rate'"),
+        ("sim:seed=-1", "'seed'"),
+        ("sim:seed=0xZZ", "'seed'"),
+        ("sim:motion=wobble", "'motion'"),
+        ("sim:rate=100,rate=200", "'rate'"),
+        ("sim:rate=100,,seed=2", "empty option"),
+        ("i2c:/dev/i2c-1@0x99", "'0x99'"),
+        ("i2c:/dev/i2c-1", "BUS@ADDRESS"),
+        ("replay", "replay"),
+    ])
+    func badOptionsAreRejectedNamingTheField(specification: String, namedPart: String) {
+        let message = invalidSpecificationMessage { _ = try IMUDeviceSpecification.open(specification) }
+        #expect(message?.contains(namedPart) == true, "\(specification) → \(message ?? "no error")")
+    }
+
+    @Test func laterDriversParseButAreNotBuiltYet() throws {
+        #expect(try IMUDeviceSpecification.parse("replay:/var/log/run.imu") == .replay(path: "/var/log/run.imu"))
+        #expect(try IMUDeviceSpecification.parse("iio:mpu6050") == .iio(name: "mpu6050"))
+        #expect(try IMUDeviceSpecification.parse("i2c:/dev/i2c-1@0x68") == .i2c(bus: "/dev/i2c-1", address: 0x68))
+        for specification in ["replay:/var/log/run.imu", "iio:mpu6050", "i2c:/dev/i2c-1@0x68"] {
+            let driver = String(specification.prefix { $0 != ":" })
+            #expect {
+                _ = try IMUDeviceSpecification.open(specification)
+            } throws: { error in
+                guard case .unavailable(let why) = error as? IMUDeviceError else { return false }
+                return why.contains("\(driver) driver not built yet")
+            }
+        }
+    }
+}

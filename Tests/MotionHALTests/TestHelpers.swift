@@ -1,0 +1,34 @@
+import MotionHAL
+
+/// Euclidean length of a vector.
+func length(_ vector: SIMD3<Double>) -> Double { (vector * vector).sum().squareRoot() }
+
+/// Largest absolute component of `a − b`.
+func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+    let difference = a - b
+    return max(abs(difference.x), abs(difference.y), abs(difference.z))
+}
+
+/// Component-wise mean of vectors.
+func mean(_ vectors: [SIMD3<Double>]) -> SIMD3<Double> {
+    vectors.reduce(SIMD3(repeating: 0), +) / Double(vectors.count)
+}
+
+/// Degrees from radians.
+func degrees(_ radians: Double) -> Double { radians * 180 / .pi }
+
+/// The body → earth rotation matrix of a unit quaternion, by the textbook formula (rows of R), written
+/// independently of `SimulatedAttitude.rotate` so tests can check the simulator against it.
+func rotationMatrix(_ q: SimulatedAttitude) -> [SIMD3<Double>] {
+    let (w, x, y, z) = (q.w, q.x, q.y, q.z)
+    return [
+        SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
+        SIMD3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
+        SIMD3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)),
+    ]
+}
+
+/// `Rᵀ v` for a matrix given by its rows: earth → body.
+func transposeTimes(_ rows: [SIMD3<Double>], _ vector: SIMD3<Double>) -> SIMD3<Double> {
+    rows[0] * vector.x + rows[1] * vector.y + rows[2] * vector.z
+}
