@@ -20,13 +20,14 @@ extension CMMotionManager {
             let code: CMError =
                 if !isSingleFrame {
                     CMErrorInvalidParameter
-                } else if frame.rawValue == CMAttitudeReferenceFrame.xTrueNorthZVertical.rawValue {
+                } else if frame == .xTrueNorthZVertical {
                     CMErrorTrueNorthNotAvailable
                 } else {
                     CMErrorNotAvailable
                 }
             // Active without data: a subscription the hub never sees, carrying the one error.
-            let subscription = makeSubscription(.deviceMotion(frame), slot: .deviceMotion, queue: queue, handler: handler)
+            let subscription = makeSubscription(
+                .deviceMotion(frame), slot: .deviceMotion, queue: queue, handler: handler)
             let previous = storage.state.withLock { state in state.replace(.deviceMotion, with: subscription) }
             if let previous { MotionHub.shared.unsubscribe(previous) }
             let description =

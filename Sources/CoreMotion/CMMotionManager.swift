@@ -141,8 +141,8 @@ open class CMMotionManager: NSObject {
     // MARK: - Reference frames
 
     /// Returns either the reference frame currently being used or the default attitude reference frame:
-    /// the frame of the running (or last started) device-motion updates, ``CMAttitudeReferenceFrame/xArbitraryZVertical``
-    /// before any.
+    /// the frame of the running (or last started) device-motion updates,
+    /// ``CMAttitudeReferenceFrame/xArbitraryZVertical`` before any.
     open var attitudeReferenceFrame: CMAttitudeReferenceFrame { storage.state.withLock { $0.attitudeReferenceFrame } }
 
     /// Returns a bitmask of the available reference frames for reporting the attitude of the current device:
@@ -176,7 +176,9 @@ open class CMMotionManager: NSObject {
     /// - Parameters:
     ///   - queue: the queue the handler runs on.
     ///   - handler: receives each sample, or nil and an `NSError` in ``CMErrorDomain`` on a device fault.
-    open func startAccelerometerUpdates(to queue: OperationQueue, withHandler handler: @escaping CMAccelerometerHandler) {
+    open func startAccelerometerUpdates(
+        to queue: OperationQueue, withHandler handler: @escaping CMAccelerometerHandler
+    ) {
         start(.accelerometer, slot: .accelerometer, queue: queue, handler: QueuedHandler(handler: handler))
     }
 

@@ -100,7 +100,7 @@ final class MotionHub: Sendable {
             processing.withLock { processing in
                 processing.entries.append(Entry(subscription: subscription))
                 if case .deviceMotion(let frame) = subscription.service,
-                    !processing.fusions.contains(where: { $0.frame.rawValue == frame.rawValue })
+                    !processing.fusions.contains(where: { $0.frame == frame })
                 {
                     processing.fusions.append(ReferenceFrameFusion(frame: frame))
                 }
@@ -116,11 +116,11 @@ final class MotionHub: Sendable {
         lifecycle.withLock { lifecycle in
             let isEmpty = processing.withLock { processing in
                 processing.entries.removeAll { $0.subscription === subscription }
-                let framesInUse = processing.entries.compactMap { entry -> UInt? in
-                    if case .deviceMotion(let frame) = entry.subscription.service { return frame.rawValue }
+                let framesInUse = processing.entries.compactMap { entry -> CMAttitudeReferenceFrame? in
+                    if case .deviceMotion(let frame) = entry.subscription.service { return frame }
                     return nil
                 }
-                processing.fusions.removeAll { !framesInUse.contains($0.frame.rawValue) }
+                processing.fusions.removeAll { fusion in !framesInUse.contains { $0 == fusion.frame } }
                 return processing.entries.isEmpty
             }
             if isEmpty, lifecycle.isRunning {
@@ -141,7 +141,7 @@ final class MotionHub: Sendable {
         case .gyroscope: .gyroscope
         case .magnetometer: .magnetometer
         case .deviceMotion(let frame):
-            frame.rawValue == CMAttitudeReferenceFrame.xArbitraryZVertical.rawValue
+            frame == .xArbitraryZVertical
                 ? [.accelerometer, .gyroscope] : .all
         }
     }
@@ -256,7 +256,7 @@ final class MotionHub: Sendable {
             }
         case .deviceMotion(let frame):
             guard sample.rotationRate != nil, let accelerometer = sample.acceleration,
-                let fusion = processing.fusions.first(where: { $0.frame.rawValue == frame.rawValue }),
+                let fusion = processing.fusions.first(where: { $0.frame == frame }),
                 fusion.isReady
             else { return nil }
             item = fusion.deviceMotion(accelerometer: accelerometer, timestamp: timestamp)

@@ -9,14 +9,4 @@ enum MotionService: Sendable, Equatable {
     /// Fused device motion in a reference frame (``CMDeviceMotion``); the frame is a single flag.
     case deviceMotion(CMAttitudeReferenceFrame)
 
-    static func == (lhs: MotionService, rhs: MotionService) -> Bool {
-        switch (lhs, rhs) {
-        case (.accelerometer, .accelerometer), (.gyroscope, .gyroscope), (.magnetometer, .magnetometer):
-            true
-        case (.deviceMotion(let left), .deviceMotion(let right)):
-            left.rawValue == right.rawValue
-        default:
-            false
-        }
-    }
 }

@@ -5,8 +5,9 @@ import Synchronization
 final class MotionSubscription: Sendable {
     /// The stream subscribed to.
     let service: MotionService
-    /// Receives (with the subscription itself) every due sample (with a nil error) and every device fault (nil sample, an `NSError` in
-    /// ``CMErrorDomain``). Called on the device's queue, never with a hub lock held; must return quickly.
+    /// Receives (with the subscription itself) every due sample (with a nil error) and every device fault
+    /// (nil sample, an `NSError` in ``CMErrorDomain``). Called on the device's queue, never with a hub lock
+    /// held; must return quickly.
     let deliver: @Sendable (MotionSubscription, CMLogItem?, NSError?) -> Void
 
     private let intervalBits: Atomic<UInt64>

@@ -26,7 +26,7 @@ struct ReferenceFrameFusion {
     /// Creates the filter of `frame`.
     init(frame: CMAttitudeReferenceFrame) {
         self.frame = frame
-        let usesMagnetometer = frame.rawValue != CMAttitudeReferenceFrame.xArbitraryZVertical.rawValue
+        let usesMagnetometer = frame != .xArbitraryZVertical
         filter = AttitudeFilter(settings: AttitudeFilter.Settings(useMagnetometer: usesMagnetometer))
     }
 
@@ -46,7 +46,7 @@ struct ReferenceFrameFusion {
         filter.update(
             gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, deltaTime: deltaTime)
         if let magnetometer { lastMagneticField = magnetometer }
-        if frame.rawValue == CMAttitudeReferenceFrame.xArbitraryCorrectedZVertical.rawValue,
+        if frame == .xArbitraryCorrectedZVertical,
             yawCorrection == nil, filter.isInitialized
         {
             // Turn the reference about z so that the device's current yaw becomes 0.
@@ -76,7 +76,7 @@ struct ReferenceFrameFusion {
                 accuracy: filter.isHeadingReferenced ? .low : .uncalibrated)
         }
         let heading =
-            frame.rawValue == CMAttitudeReferenceFrame.xMagneticNorthZVertical.rawValue
+            frame == .xMagneticNorthZVertical
             ? Self.heading(of: attitude) : -1
         let rate = filter.rotationRate
         return CMDeviceMotion(

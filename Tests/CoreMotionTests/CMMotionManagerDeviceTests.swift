@@ -16,7 +16,8 @@ struct GyroCall: Sendable {
 
     /// A simulator that lies still at `attitude` (body → ENU), with its default noise and gyroscope bias.
     static func useStationarySimulator(_ attitude: SimulatedAttitude = .identity) -> SimulatedIMU {
-        let device = SimulatedIMU(configuration: .init(sampleRate: 200, motion: .stationary(attitude: attitude), seed: 7))
+        let device = SimulatedIMU(
+            configuration: .init(sampleRate: 200, motion: .stationary(attitude: attitude), seed: 7))
         CMMotionManager.useLinuxDevice(device)
         return device
     }
@@ -65,7 +66,8 @@ struct GyroCall: Sendable {
         #expect(waitUntil { manager.accelerometerData != nil && manager.deviceMotion != nil })
         let acceleration = try #require(manager.accelerometerData).acceleration
         let gravity = try #require(manager.deviceMotion).gravity
-        for (measured, truth) in [(acceleration.x, expected.x), (acceleration.y, expected.y), (acceleration.z, expected.z)] {
+        let pairs = [(acceleration.x, expected.x), (acceleration.y, expected.y), (acceleration.z, expected.z)]
+        for (measured, truth) in pairs {
             #expect(abs(measured - truth) < 0.01)
         }
         for (measured, truth) in [(gravity.x, expected.x), (gravity.y, expected.y), (gravity.z, expected.z)] {
