@@ -1,0 +1,73 @@
+/// Processed motion of the device: attitude, bias-free rotation rate, gravity and user acceleration,
+/// calibrated magnetic field and heading, from the sensor-fusion filter.
+///
+/// `gravity + userAcceleration` equals the accelerometer's reading (``CMAccelerometerData/acceleration``)
+/// at the same instant, in g.
+open class CMDeviceMotion: CMLogItem {
+    /// Where the sensors that produced device motion are.
+    public enum SensorLocation: Int, Sendable {
+        /// The device's own sensors (always the case on Linux).
+        case `default` = 0
+        /// The sensor is in the left headphone.
+        case headphoneLeft = 1
+        /// The sensor is in the right headphone.
+        case headphoneRight = 2
+    }
+
+    private let storedAttitude: CMAttitude
+    private let storedRotationRate: CMRotationRate
+    private let storedGravity: CMAcceleration
+    private let storedUserAcceleration: CMAcceleration
+    private let storedMagneticField: CMCalibratedMagneticField
+    private let storedHeading: Double
+    private let storedSensorLocation: SensorLocation
+
+    /// The attitude of the device relative to the reference frame the updates were started with.
+    open var attitude: CMAttitude { storedAttitude }
+    /// The rotation rate of the device, rad/s, with the gyroscope's estimated bias removed.
+    open var rotationRate: CMRotationRate { storedRotationRate }
+    /// The gravity vector in the device's axes, g; it points down, so lying face up at rest it is (0, 0, -1).
+    open var gravity: CMAcceleration { storedGravity }
+    /// The acceleration the user gives the device, g: the accelerometer's reading minus ``gravity`` (zero at
+    /// rest).
+    open var userAcceleration: CMAcceleration { storedUserAcceleration }
+    /// The magnetic field in the device's axes, µT, with its accuracy; the accuracy is
+    /// ``CMMagneticFieldCalibrationAccuracy/uncalibrated`` (and the field zero) in reference frames that do
+    /// not use the magnetometer.
+    open var magneticField: CMCalibratedMagneticField { storedMagneticField }
+    /// The heading, in degrees in [0, 360), clockwise from the reference x-axis (north) to the device's top
+    /// edge projected on the horizontal, for the north-referenced frames; a negative value (-1) meaning
+    /// "invalid" for ``CMAttitudeReferenceFrame/xArbitraryZVertical`` and
+    /// ``CMAttitudeReferenceFrame/xArbitraryCorrectedZVertical``.
+    open var heading: Double { storedHeading }
+    /// Where the sensors are: ``SensorLocation/default``.
+    open var sensorLocation: SensorLocation { storedSensorLocation }
+
+    /// Creates an empty sample: identity attitude, zero vectors, uncalibrated field, heading -1, at 0 s.
+    public override init() {
+        storedAttitude = CMAttitude()
+        storedRotationRate = CMRotationRate()
+        storedGravity = CMAcceleration()
+        storedUserAcceleration = CMAcceleration()
+        storedMagneticField = CMCalibratedMagneticField()
+        storedHeading = -1
+        storedSensorLocation = .default
+        super.init()
+    }
+
+    /// Creates a sample from the fused values (units as the properties).
+    init(
+        attitude: CMAttitude, rotationRate: CMRotationRate, gravity: CMAcceleration,
+        userAcceleration: CMAcceleration, magneticField: CMCalibratedMagneticField, heading: Double,
+        timestamp: TimeInterval
+    ) {
+        storedAttitude = attitude
+        storedRotationRate = rotationRate
+        storedGravity = gravity
+        storedUserAcceleration = userAcceleration
+        storedMagneticField = magneticField
+        storedHeading = heading
+        storedSensorLocation = .default
+        super.init(timestamp: timestamp)
+    }
+}

@@ -1,0 +1,32 @@
+import MotionHAL
+
+/// Linux-only additions: choosing the IMU that every ``CMMotionManager`` of the process reads.
+///
+/// Without a call to ``useLinuxDevice(_:)`` or ``useLinuxDevice(specification:)``, the first access opens the
+/// device named by the `MOTION_DEVICE` environment variable (for example `sim` or
+/// `sim:rate=500,motion=stationary`, see `IMUDeviceSpecification`); without that variable (or if it cannot be
+/// opened) there is no device and every service is unavailable, as on Apple's simulator.
+extension CMMotionManager {
+    /// Selects the IMU every manager in this process reads (call before starting services). A device already
+    /// running is stopped; if services are active, the new device is started for them (a service needing a
+    /// sensor the new device lacks then receives nothing).
+    /// - Parameter device: the device, not started; the managers start and stop it.
+    public static func useLinuxDevice(_ device: any IMUDevice) {
+        MotionHub.shared.setDevice(device)
+    }
+
+    /// Opens the device named by `specification` (for example `sim:rate=500,motion=stationary`) with
+    /// `IMUDeviceSpecification.open` and selects it as ``useLinuxDevice(_:)`` does.
+    /// - Parameter specification: a device string.
+    /// - Throws: `IMUDeviceError` if the string is invalid or the device cannot be opened; the current device
+    ///   is then unchanged.
+    public static func useLinuxDevice(specification: String) throws {
+        let device = try IMUDeviceSpecification.open(specification)
+        MotionHub.shared.setDevice(device)
+    }
+
+    /// What the IMU of this process is (driver, chip, sensors, rates), or nil without one.
+    public static var linuxDeviceInfo: IMUDeviceInfo? {
+        MotionHub.shared.deviceInfo
+    }
+}

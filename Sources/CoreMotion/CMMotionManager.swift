@@ -1,0 +1,287 @@
+import MotionHAL
+import Synchronization
+
+/// The object for starting and managing motion services: accelerometer, gyroscope, magnetometer and
+/// device motion (sensor fusion), in push mode (a handler on an `OperationQueue`, at an update interval) or
+/// pull mode (read the latest sample from a property).
+///
+/// On Linux every manager reads the one IMU of the process (see ``useLinuxDevice(_:)``); the device runs while
+/// at least one service of any manager is active. Without a device every service is unavailable and the
+/// start methods do nothing, as on Apple's simulator.
+///
+/// Thread safety: every property and method may be called from any thread (state is behind a mutex). Like
+/// Apple's, the class is not `Sendable`, so app subclasses compile unchanged in Swift 6. Handlers run only on
+/// the queue given to the start method. Deallocating a manager stops its services.
+open class CMMotionManager: NSObject {
+    /// Update interval used until one is set, s (100 Hz).
+    private static let defaultUpdateInterval: TimeInterval = 0.01
+
+    /// The manager's state, in an object of its own that deliveries from the device's thread can reach.
+    let storage = ManagerStorage()
+
+    /// Everything a manager holds; see the public properties.
+    struct State {
+        var accelerometerUpdateInterval = CMMotionManager.defaultUpdateInterval
+        var gyroUpdateInterval = CMMotionManager.defaultUpdateInterval
+        var magnetometerUpdateInterval = CMMotionManager.defaultUpdateInterval
+        var deviceMotionUpdateInterval = CMMotionManager.defaultUpdateInterval
+        var accelerometer: MotionSubscription?
+        var gyro: MotionSubscription?
+        var magnetometer: MotionSubscription?
+        var deviceMotion: MotionSubscription?
+        var accelerometerData: LatestSample<CMAccelerometerData>?
+        var gyroData: LatestSample<CMGyroData>?
+        var magnetometerData: LatestSample<CMMagnetometerData>?
+        var deviceMotionData: LatestSample<CMDeviceMotion>?
+        var attitudeReferenceFrame = CMAttitudeReferenceFrame.xArbitraryZVertical
+        var showsDeviceMovementDisplay = false
+    }
+
+    /// Creates a manager. Create one per app; several share the device.
+    public override init() {
+        super.init()
+    }
+
+    deinit {
+        let subscriptions = storage.state.withLock { state in
+            [state.accelerometer, state.gyro, state.magnetometer, state.deviceMotion]
+        }
+        for case let subscription? in subscriptions { MotionHub.shared.unsubscribe(subscription) }
+    }
+
+    // MARK: - Availability
+
+    /// A Boolean value that indicates whether an accelerometer is available on the device.
+    open var isAccelerometerAvailable: Bool { Self.deviceHas(.accelerometer) }
+    /// A Boolean value that indicates whether a gyroscope is available on the device.
+    open var isGyroAvailable: Bool { Self.deviceHas(.gyroscope) }
+    /// A Boolean value that indicates whether a magnetometer is available on the device.
+    open var isMagnetometerAvailable: Bool { Self.deviceHas(.magnetometer) }
+    /// A Boolean value that indicates whether the device-motion service is available on the device (it
+    /// needs an accelerometer and a gyroscope).
+    open var isDeviceMotionAvailable: Bool { Self.deviceHas([.accelerometer, .gyroscope]) }
+
+    private static func deviceHas(_ sensors: IMUSensors) -> Bool {
+        MotionHub.shared.deviceInfo?.sensors.isSuperset(of: sensors) ?? false
+    }
+
+    // MARK: - Activity
+
+    /// A Boolean value that indicates whether accelerometer updates are currently happening.
+    open var isAccelerometerActive: Bool { storage.state.withLock { $0.accelerometer != nil } }
+    /// A Boolean value that determines whether gyroscope updates are currently happening.
+    open var isGyroActive: Bool { storage.state.withLock { $0.gyro != nil } }
+    /// A Boolean value that determines whether magnetometer updates are currently happening.
+    open var isMagnetometerActive: Bool { storage.state.withLock { $0.magnetometer != nil } }
+    /// A Boolean value that determines whether the app is receiving updates from the device-motion service.
+    open var isDeviceMotionActive: Bool {
+        storage.state.withLock { $0.deviceMotion != nil }
+    }
+
+    // MARK: - Update intervals
+
+    /// The interval, in seconds, for providing accelerometer updates to the block handler. Values below one
+    /// sample period of the device (1 / its sample rate) are raised to it; a change applies to running
+    /// updates.
+    open var accelerometerUpdateInterval: TimeInterval {
+        get { storage.state.withLock { $0.accelerometerUpdateInterval } }
+        set { setInterval(newValue, \.accelerometerUpdateInterval, \.accelerometer) }
+    }
+
+    /// The interval, in seconds, for providing gyroscope updates to the block handler (clamped like
+    /// ``accelerometerUpdateInterval``).
+    open var gyroUpdateInterval: TimeInterval {
+        get { storage.state.withLock { $0.gyroUpdateInterval } }
+        set { setInterval(newValue, \.gyroUpdateInterval, \.gyro) }
+    }
+
+    /// The interval, in seconds, at which the system delivers magnetometer data to the block handler
+    /// (clamped like ``accelerometerUpdateInterval``).
+    open var magnetometerUpdateInterval: TimeInterval {
+        get { storage.state.withLock { $0.magnetometerUpdateInterval } }
+        set { setInterval(newValue, \.magnetometerUpdateInterval, \.magnetometer) }
+    }
+
+    /// The interval, in seconds, for providing device-motion updates to the block handler (clamped like
+    /// ``accelerometerUpdateInterval``).
+    open var deviceMotionUpdateInterval: TimeInterval {
+        get { storage.state.withLock { $0.deviceMotionUpdateInterval } }
+        set { setInterval(newValue, \.deviceMotionUpdateInterval, \.deviceMotion) }
+    }
+
+    private func setInterval(
+        _ requested: TimeInterval, _ interval: WritableKeyPath<State, TimeInterval>,
+        _ subscription: WritableKeyPath<State, MotionSubscription?>
+    ) {
+        let clamped = Self.clampedInterval(requested)
+        storage.state.withLock { state in
+            state[keyPath: interval] = clamped
+            state[keyPath: subscription]?.interval = clamped
+        }
+    }
+
+    /// `requested` raised to one sample period of the device (and to a positive value without a device), s.
+    private static func clampedInterval(_ requested: TimeInterval) -> TimeInterval {
+        let minimum = MotionHub.shared.sampleRate.map { 1 / $0 } ?? 1e-3
+        guard requested.isFinite else { return requested.isNaN ? minimum : requested }
+        return max(requested, minimum)
+    }
+
+    // MARK: - Latest samples (pull mode, also refreshed in push mode)
+
+    /// The latest sample of accelerometer data; nil until accelerometer updates have delivered one.
+    open var accelerometerData: CMAccelerometerData? { storage.state.withLock { $0.accelerometerData }?.sample }
+    /// The latest sample of gyroscope data; nil until gyroscope updates have delivered one.
+    open var gyroData: CMGyroData? { storage.state.withLock { $0.gyroData }?.sample }
+    /// The latest sample of magnetometer data; nil until magnetometer updates have delivered one.
+    open var magnetometerData: CMMagnetometerData? { storage.state.withLock { $0.magnetometerData }?.sample }
+    /// The latest sample of device-motion data; nil until device-motion updates have delivered one.
+    open var deviceMotion: CMDeviceMotion? { storage.state.withLock { $0.deviceMotionData }?.sample }
+
+    // MARK: - Reference frames
+
+    /// Returns either the reference frame currently being used or the default attitude reference frame:
+    /// the frame of the running (or last started) device-motion updates,
+    /// ``CMAttitudeReferenceFrame/xArbitraryZVertical`` before any.
+    open var attitudeReferenceFrame: CMAttitudeReferenceFrame { storage.state.withLock { $0.attitudeReferenceFrame } }
+
+    /// Returns a bitmask of the available reference frames for reporting the attitude of the current device:
+    /// ``CMAttitudeReferenceFrame/xArbitraryZVertical`` with an accelerometer and a gyroscope, plus
+    /// ``CMAttitudeReferenceFrame/xArbitraryCorrectedZVertical`` and
+    /// ``CMAttitudeReferenceFrame/xMagneticNorthZVertical`` with a magnetometer. On Linux
+    /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` is never available (no magnetic declination yet).
+    open class func availableAttitudeReferenceFrames() -> CMAttitudeReferenceFrame {
+        guard let sensors = MotionHub.shared.deviceInfo?.sensors,
+            sensors.isSuperset(of: [.accelerometer, .gyroscope])
+        else { return [] }
+        var frames: CMAttitudeReferenceFrame = .xArbitraryZVertical
+        if sensors.contains(.magnetometer) {
+            frames.formUnion([.xArbitraryCorrectedZVertical, .xMagneticNorthZVertical])
+        }
+        return frames
+    }
+
+    /// Controls whether the device-movement display is shown. Stored only: Linux has no system UI to ask
+    /// the user to move the device for magnetometer calibration.
+    open var showsDeviceMovementDisplay: Bool {
+        get { storage.state.withLock { $0.showsDeviceMovementDisplay } }
+        set { storage.state.withLock { $0.showsDeviceMovementDisplay = newValue } }
+    }
+
+    // MARK: - Accelerometer
+
+    /// Starts accelerometer updates on an operation queue and with a specified handler, every
+    /// ``accelerometerUpdateInterval`` seconds. Does nothing without an accelerometer. Restarting replaces
+    /// the previous handler.
+    /// - Parameters:
+    ///   - queue: the queue the handler runs on.
+    ///   - handler: receives each sample, or nil and an `NSError` in ``CMErrorDomain`` on a device fault.
+    open func startAccelerometerUpdates(
+        to queue: OperationQueue, withHandler handler: @escaping CMAccelerometerHandler
+    ) {
+        start(.accelerometer, slot: .accelerometer, queue: queue, handler: QueuedHandler(handler: handler))
+    }
+
+    /// Starts accelerometer updates without a handler; read ``accelerometerData`` for the latest sample.
+    open func startAccelerometerUpdates() {
+        start(.accelerometer, slot: .accelerometer, queue: nil, handler: QueuedHandler<CMAccelerometerData>?.none)
+    }
+
+    /// Stops accelerometer updates. No handler call starts after it returns.
+    open func stopAccelerometerUpdates() {
+        stop(.accelerometer)
+    }
+
+    // MARK: - Gyroscope
+
+    /// Starts gyroscope updates on an operation queue and with a specified handler, every
+    /// ``gyroUpdateInterval`` seconds. Does nothing without a gyroscope. Restarting replaces the previous
+    /// handler.
+    /// - Parameters:
+    ///   - queue: the queue the handler runs on.
+    ///   - handler: receives each sample, or nil and an `NSError` in ``CMErrorDomain`` on a device fault.
+    open func startGyroUpdates(to queue: OperationQueue, withHandler handler: @escaping CMGyroHandler) {
+        start(.gyroscope, slot: .gyro, queue: queue, handler: QueuedHandler(handler: handler))
+    }
+
+    /// Starts gyroscope updates without a handler; read ``gyroData`` for the latest sample.
+    open func startGyroUpdates() {
+        start(.gyroscope, slot: .gyro, queue: nil, handler: QueuedHandler<CMGyroData>?.none)
+    }
+
+    /// Stops gyroscope updates. No handler call starts after it returns.
+    open func stopGyroUpdates() {
+        stop(.gyro)
+    }
+
+    // MARK: - Magnetometer
+
+    /// Starts magnetometer updates on an operation queue and with a specified handler, every
+    /// ``magnetometerUpdateInterval`` seconds. Does nothing without a magnetometer. Restarting replaces the
+    /// previous handler.
+    /// - Parameters:
+    ///   - queue: the queue the handler runs on.
+    ///   - handler: receives each sample, or nil and an `NSError` in ``CMErrorDomain`` on a device fault.
+    open func startMagnetometerUpdates(to queue: OperationQueue, withHandler handler: @escaping CMMagnetometerHandler) {
+        start(.magnetometer, slot: .magnetometer, queue: queue, handler: QueuedHandler(handler: handler))
+    }
+
+    /// Starts magnetometer updates without a block handler; read ``magnetometerData`` for the latest sample.
+    open func startMagnetometerUpdates() {
+        start(.magnetometer, slot: .magnetometer, queue: nil, handler: QueuedHandler<CMMagnetometerData>?.none)
+    }
+
+    /// Stops magnetometer updates. No handler call starts after it returns.
+    open func stopMagnetometerUpdates() {
+        stop(.magnetometer)
+    }
+
+    // MARK: - Device motion
+
+    /// Starts device-motion updates on an operation queue and using a specified reference frame and block
+    /// handler, every ``deviceMotionUpdateInterval`` seconds. Does nothing without an accelerometer and a
+    /// gyroscope.
+    ///
+    /// A frame not in ``availableAttitudeReferenceFrames()`` makes the service active without data: the
+    /// handler receives one `NSError` in ``CMErrorDomain`` — ``CMErrorTrueNorthNotAvailable`` for
+    /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` (no magnetic declination on Linux yet),
+    /// ``CMErrorNotAvailable`` for a magnetometer frame without a magnetometer, ``CMErrorInvalidParameter``
+    /// for a value that is not exactly one frame.
+    /// - Parameters:
+    ///   - referenceFrame: the frame attitudes are reported in.
+    ///   - queue: the queue the handler runs on.
+    ///   - handler: receives each sample, or nil and an error.
+    open func startDeviceMotionUpdates(
+        using referenceFrame: CMAttitudeReferenceFrame, to queue: OperationQueue,
+        withHandler handler: @escaping CMDeviceMotionHandler
+    ) {
+        startDeviceMotion(referenceFrame, queue: queue, handler: QueuedHandler(handler: handler))
+    }
+
+    /// Starts device-motion updates on an operation queue and using a specified block handler, in the frame
+    /// of ``attitudeReferenceFrame``. See ``startDeviceMotionUpdates(using:to:withHandler:)``.
+    /// - Parameters:
+    ///   - queue: the queue the handler runs on.
+    ///   - handler: receives each sample, or nil and an error.
+    open func startDeviceMotionUpdates(to queue: OperationQueue, withHandler handler: @escaping CMDeviceMotionHandler) {
+        startDeviceMotion(attitudeReferenceFrame, queue: queue, handler: QueuedHandler(handler: handler))
+    }
+
+    /// Starts device-motion updates using a reference frame but without a block handler; read
+    /// ``deviceMotion`` for the latest sample (it stays nil in a frame that is not available).
+    /// - Parameter referenceFrame: the frame attitudes are reported in.
+    open func startDeviceMotionUpdates(using referenceFrame: CMAttitudeReferenceFrame) {
+        startDeviceMotion(referenceFrame, queue: nil, handler: nil)
+    }
+
+    /// Starts device-motion updates without a block handler, in the frame of ``attitudeReferenceFrame``;
+    /// read ``deviceMotion`` for the latest sample.
+    open func startDeviceMotionUpdates() {
+        startDeviceMotion(attitudeReferenceFrame, queue: nil, handler: nil)
+    }
+
+    /// Stops device-motion updates. No handler call starts after it returns.
+    open func stopDeviceMotionUpdates() {
+        stop(.deviceMotion)
+    }
+}

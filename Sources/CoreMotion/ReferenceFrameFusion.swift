@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionFusion
+
+/// The attitude filter of one reference frame, fed at the full sensor rate, and the conversion of its
+/// state into Apple's ``CMDeviceMotion``.
+///
+/// - ``CMAttitudeReferenceFrame/xArbitraryZVertical``: 6-axis filter (the magnetometer is ignored).
+/// - ``CMAttitudeReferenceFrame/xArbitraryCorrectedZVertical``: 9-axis filter; the attitude is turned about
+///   the vertical by the (arbitrary, fixed) magnetic yaw the device had when the filter initialised, so the
+///   yaw starts at 0 and no longer drifts.
+/// - ``CMAttitudeReferenceFrame/xMagneticNorthZVertical``: 9-axis filter, x = magnetic north, y = west.
+struct ReferenceFrameFusion {
+    /// Standard gravity, m/s² per g: Apple's unit of acceleration.
+    static let standardGravity = 9.80665
+
+    /// The frame this filter reports in (a single flag).
+    let frame: CMAttitudeReferenceFrame
+    private var filter: AttitudeFilter
+    /// For the corrected-arbitrary frame: rotation about the vertical applied to the magnetic attitude.
+    private var yawCorrection: Quaternion?
+    /// The last magnetometer reading, µT (device axes), for ``CMDeviceMotion/magneticField``.
+    private var lastMagneticField: SIMD3<Double>?
+
+    /// Creates the filter of `frame`.
+    init(frame: CMAttitudeReferenceFrame) {
+        self.frame = frame
+        let usesMagnetometer = frame != .xArbitraryZVertical
+        filter = AttitudeFilter(settings: AttitudeFilter.Settings(useMagnetometer: usesMagnetometer))
+    }
+
+    /// Whether the frame needs a magnetometer.
+    var usesMagnetometer: Bool { filter.settings.useMagnetometer }
+
+    /// Whether the filter has an attitude (after its first usable accelerometer reading).
+    var isReady: Bool { filter.isInitialized }
+
+    /// Feeds one IMU sample.
+    /// - Parameters:
+    ///   - gyroscope: rad/s; accelerometer: specific force, m/s²; magnetometer: µT (device axes).
+    ///   - deltaTime: seconds since the previous sample (0 for the first one).
+    mutating func update(
+        gyroscope: SIMD3<Double>, accelerometer: SIMD3<Double>?, magnetometer: SIMD3<Double>?, deltaTime: Double
+    ) {
+        filter.update(
+            gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, deltaTime: deltaTime)
+        if let magnetometer { lastMagneticField = magnetometer }
+        if frame == .xArbitraryCorrectedZVertical,
+            yawCorrection == nil, filter.isInitialized
+        {
+            // Turn the reference about z so that the device's current yaw becomes 0.
+            let yaw = CMAttitude(
+                w: filter.attitude.w, x: filter.attitude.x, y: filter.attitude.y, z: filter.attitude.z
+            ).yaw
+            yawCorrection = Quaternion(axis: SIMD3(0, 0, 1), angle: -yaw)
+        }
+    }
+
+    /// The device motion now, in Apple's units and signs.
+    /// - Parameters:
+    ///   - accelerometer: the specific force of the current sample, m/s² (for `userAcceleration`).
+    ///   - timestamp: seconds since boot.
+    func deviceMotion(accelerometer: SIMD3<Double>, timestamp: Double) -> CMDeviceMotion {
+        var attitude = filter.attitude
+        if let yawCorrection { attitude = yawCorrection * attitude }
+        // Apple's acceleration is the negated specific force in g; gravity is a unit vector pointing down.
+        let acceleration = -accelerometer / Self.standardGravity
+        let gravity = filter.gravity / filter.settings.gravity
+        let userAcceleration = acceleration - gravity
+        var magneticField = CMCalibratedMagneticField()
+        if usesMagnetometer, let field = lastMagneticField {
+            // No hard/soft-iron calibration yet: the field is the raw reading, hence `.low` at best.
+            magneticField = CMCalibratedMagneticField(
+                field: CMMagneticField(x: field.x, y: field.y, z: field.z),
+                accuracy: filter.isHeadingReferenced ? .low : .uncalibrated)
+        }
+        let heading =
+            frame == .xMagneticNorthZVertical
+            ? Self.heading(of: attitude) : -1
+        let rate = filter.rotationRate
+        return CMDeviceMotion(
+            attitude: CMAttitude(w: attitude.w, x: attitude.x, y: attitude.y, z: attitude.z),
+            rotationRate: CMRotationRate(x: rate.x, y: rate.y, z: rate.z),
+            gravity: CMAcceleration(x: gravity.x, y: gravity.y, z: gravity.z),
+            userAcceleration: CMAcceleration(x: userAcceleration.x, y: userAcceleration.y, z: userAcceleration.z),
+            magneticField: magneticField, heading: heading, timestamp: timestamp)
+    }
+
+    /// Compass heading of the device's top edge (its y-axis; the back camera's direction, -z, when the
+    /// top points straight up or down), degrees clockwise from the reference x-axis (north) in [0, 360).
+    /// - Parameter attitude: device → reference (x north, y west, z up).
+    static func heading(of attitude: Quaternion) -> Double {
+        var pointing = attitude.rotate(SIMD3(0, 1, 0))
+        if (pointing.x * pointing.x + pointing.y * pointing.y) < 1e-12 {
+            pointing = attitude.rotate(SIMD3(0, 0, -1))
+        }
+        // Clockwise from north means towards east, which is -y (west is +y).
+        var degrees = atan2(-pointing.y, pointing.x) * 180 / .pi
+        if degrees < 0 { degrees += 360 }
+        return degrees >= 360 ? 0 : degrees
+    }
+}

@@ -1,0 +1,29 @@
+@testable import CoreMotion
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `MOTION_DEVICE` fallback, on private hubs (the shared one is left to the device suite).
+@Suite(.serialized) struct MotionHubEnvironmentTests {
+    @Test func motionDeviceVariableChoosesTheDevice() {
+        setenv("MOTION_DEVICE", "sim:rate=500,motion=stationary", 1)
+        defer { unsetenv("MOTION_DEVICE") }
+        let info = MotionHub().deviceInfo
+        #expect(info?.driver == "sim")
+        #expect(info?.defaultSampleRate == 500)
+    }
+
+    @Test func withoutTheVariableThereIsNoDevice() {
+        unsetenv("MOTION_DEVICE")
+        #expect(MotionHub().deviceInfo == nil)
+    }
+
+    @Test func anInvalidSpecificationMeansNoDevice() {
+        setenv("MOTION_DEVICE", "sim:rate=fast", 1)
+        defer { unsetenv("MOTION_DEVICE") }
+        #expect(MotionHub().deviceInfo == nil)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import MotionHAL
+import Synchronization
+
+/// A test IMU whose events the test emits itself, synchronously, with chosen timestamps; it records
+/// how often it was started and whether it runs.
+final class ScriptedIMU: IMUDevice {
+    let info: IMUDeviceInfo
+    private let state = Mutex<(handler: (@Sendable (IMUDeviceEvent) -> Void)?, starts: Int)>((nil, 0))
+
+    /// Creates a device with `sensors` running at `sampleRate` Hz.
+    init(sensors: IMUSensors = .all, sampleRate: Double = 200) {
+        info = IMUDeviceInfo(
+            driver: "scripted", chip: "test script", sensors: sensors,
+            supportedSampleRates: sampleRate...sampleRate, defaultSampleRate: sampleRate)
+    }
+
+    func start(sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void) throws {
+        try state.withLock { state throws(IMUDeviceError) in
+            guard state.handler == nil else { throw .alreadyRunning }
+            state.handler = handler
+            state.starts += 1
+        }
+    }
+
+    func stop() {
+        state.withLock { $0.handler = nil }
+    }
+
+    /// Whether the device is started.
+    var isRunning: Bool { state.withLock { $0.handler != nil } }
+    /// How many times the device was started.
+    var startCount: Int { state.withLock { $0.starts } }
+
+    /// Delivers `event` now, on the caller's thread, if running.
+    func emit(_ event: IMUDeviceEvent) {
+        let handler = state.withLock { $0.handler }
+        handler?(event)
+    }
+
+    /// `count` samples of a device lying face up at rest in a field pointing north and down, `1/rate`
+    /// seconds apart from `start` ns.
+    func restingSamples(count: Int, from start: UInt64 = 1_000_000_000) -> [IMUSample] {
+        (0..<count).map { index in
+            IMUSample(
+                timestamp: start + UInt64((Double(index) * 1e9 / info.defaultSampleRate).rounded()),
+                acceleration: SIMD3(0, 0, 9.81), rotationRate: SIMD3(0, 0, 0), magneticField: SIMD3(0, 19.5, -44.5))
+        }
+    }
+}
+
+/// Thread-safe recorder of handler calls.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+
+    func append(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+    var count: Int { values.withLock { $0.count } }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it held.
+func waitUntil(timeout: Double = 3, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return condition()
+}
