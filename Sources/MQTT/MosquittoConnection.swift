@@ -179,7 +179,9 @@ final class MosquittoConnection: Sendable {
         }
         guard result.code == MOSQ_ERR_SUCCESS.rawValue else {
             var detail: String?
-            if result.code == MOSQ_ERR_INVAL.rawValue, mosquitto_pub_topic_check(message.topic) != MOSQ_ERR_SUCCESS.rawValue {
+            if result.code == MOSQ_ERR_INVAL.rawValue,
+                message.topic.isEmpty || mosquitto_pub_topic_check(message.topic) != MOSQ_ERR_SUCCESS.rawValue
+            {
                 detail = "\"\(message.topic)\" is not a valid topic name: it must be non-empty and contain no + or # wildcards"
             } else if result.code == MOSQ_ERR_NO_CONN.rawValue, message.qos != .atMostOnce {
                 detail = "libmosquitto may still send it after reconnecting"

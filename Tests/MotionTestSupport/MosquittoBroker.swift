@@ -22,13 +22,20 @@ public final class MosquittoBroker: Sendable {
         public var persistence: Bool
         /// Write `max_queued_messages 0` (no per-client queue limit), so a slow subscriber loses nothing.
         public var unlimitedQueues: Bool
+        /// `allow_anonymous`: with `false` and no password file the broker refuses every client
+        /// (CONNACK "not authorized"), which tests of refused connections need.
+        public var allowAnonymous: Bool
         /// Extra configuration lines appended verbatim.
         public var extraConfiguration: [String]
 
-        /// Options with the defaults: no persistence, unlimited queues, no extra lines.
-        public init(persistence: Bool = false, unlimitedQueues: Bool = true, extraConfiguration: [String] = []) {
+        /// Options with the defaults: no persistence, unlimited queues, anonymous clients allowed.
+        public init(
+            persistence: Bool = false, unlimitedQueues: Bool = true, allowAnonymous: Bool = true,
+            extraConfiguration: [String] = []
+        ) {
             self.persistence = persistence
             self.unlimitedQueues = unlimitedQueues
+            self.allowAnonymous = allowAnonymous
             self.extraConfiguration = extraConfiguration
         }
     }
@@ -198,8 +205,21 @@ public final class MosquittoBroker: Sendable {
         let arguments = [executablePath, "-c", configurationFile]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // The child inherits the spawning thread's signal mask and ignored signals; test runners may
+        // block SIGTERM, which would make `stop()` wait in vain. Start the broker with a clean slate.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2] { sigaddset(&defaultSignals, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executablePath, &fileActions, nil, &argv, environ)
+        let result = posix_spawn(&pid, executablePath, &fileActions, &attributes, &argv, environ)
         guard result == 0 else {
             throw StartError(description: "cannot run \(executablePath): \(String(cString: strerror(result)))")
         }
@@ -237,7 +257,7 @@ public final class MosquittoBroker: Sendable {
     ) throws {
         var lines = [
             "listener \(port) 127.0.0.1",
-            "allow_anonymous true",
+            "allow_anonymous \(options.allowAnonymous)",
             "set_tcp_nodelay true",
             "log_dest file \(logFile)",
             "log_type error",
