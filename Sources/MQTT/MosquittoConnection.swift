@@ -64,7 +64,7 @@ final class MosquittoConnection: Sendable {
     let configuration: MQTTClientConfiguration
     private let events: @Sendable (MQTTClientEvent) -> Void
     private let state = ConditionLock(State())
-    /// `pthread_self()` of libmosquitto's loop thread, recorded by its first callback (0 = unknown).
+    /// `pthread_self()` of libmosquitto's loop thread, recorded before each event is delivered (0 = unknown).
     private let loopThread = Atomic<UInt>(0)
 
     /// Creates the handle and applies the configuration (protocol version first, then options, will).
@@ -140,7 +140,7 @@ final class MosquittoConnection: Sendable {
         guard loopResult == MOSQ_ERR_SUCCESS.rawValue else {
             let systemErrno = errno
             state.withLock { state in
-                state.lifecycle = .created
+                if state.lifecycle == .running { state.lifecycle = .created }
                 state.retainedWhileLoopRuns = nil
             }
             throw MQTTError(code: loopResult, operation: "start network loop", systemErrno: systemErrno)
@@ -157,7 +157,8 @@ final class MosquittoConnection: Sendable {
             // A permanent error (invalid arguments, ...): stop the loop and return to `.created`.
             mosquitto_loop_stop(handle, true)
             state.withLock { state in
-                state.lifecycle = .created
+                // A concurrent `shutdown` may have begun meanwhile: leave its state alone.
+                if state.lifecycle == .running { state.lifecycle = .created }
                 state.retainedWhileLoopRuns = nil
             }
             throw MQTTError(code: connectResult, operation: "connect to \(broker)", systemErrno: systemErrno)
@@ -375,7 +376,6 @@ final class MosquittoConnection: Sendable {
     }
 
     private func didConnect(reasonCode: Int32, flags: Int32) {
-        loopThread.store(Self.currentThread(), ordering: .relaxed)
         guard reasonCode == 0 else {
             let reason = MQTTError.brokerReasonMessage(reasonCode, protocolVersion: configuration.protocolVersion)
             deliver(.connectionRefused(reasonCode: reasonCode, reason: reason))
@@ -396,7 +396,6 @@ final class MosquittoConnection: Sendable {
     }
 
     private func didDisconnect(reasonCode: Int32) {
-        loopThread.store(Self.currentThread(), ordering: .relaxed)
         state.withLockBroadcasting { state in
             state.sessionUp = false
             state.connected = false
@@ -433,6 +432,8 @@ final class MosquittoConnection: Sendable {
     /// Hands `event` to the handler unless shutdown has begun. The lock is not held while the handler
     /// runs, so the handler may publish or subscribe.
     private func deliver(_ event: MQTTClientEvent) {
+        // Lets `shutdown` recognise a call from inside the handler (this thread cannot join itself).
+        loopThread.store(Self.currentThread(), ordering: .relaxed)
         guard state.withLock({ $0.lifecycle == .running }) else { return }
         events(event)
     }
