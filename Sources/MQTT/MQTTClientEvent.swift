@@ -1,0 +1,20 @@
+/// What an ``MQTTClient`` reports to its event handler.
+///
+/// Events are delivered on libmosquitto's network thread, in the order they happen.
+public enum MQTTClientEvent: Sendable {
+    /// The broker accepted the connection (first connect or reconnect). `sessionPresent` is `true`
+    /// when the broker resumed a stored session (only possible with `cleanSession == false`).
+    case connected(sessionPresent: Bool)
+    /// The broker answered CONNECT with a refusal; the client keeps retrying.
+    /// `reasonCode` is the MQTT 5 reason code (or the 3.1.1 CONNACK return code), `reason` explains it.
+    case connectionRefused(reasonCode: Int32, reason: String)
+    /// The connection ended or a connection attempt failed. `reasonCode` 0 means this client
+    /// disconnected on purpose; otherwise it is a libmosquitto error (e.g. 7, connection lost) or the
+    /// broker's MQTT 5 DISCONNECT reason code. Unless the client is shutting down it reconnects by itself.
+    case disconnected(reasonCode: Int32, reason: String)
+    /// A message arrived on one of the client's subscriptions.
+    case message(MQTTMessage)
+    /// A publication is complete: QoS 0 written to the socket, QoS 1 acknowledged (PUBACK),
+    /// QoS 2 completed (PUBCOMP). `messageID` is what ``MQTTClient/publish(_:)`` returned.
+    case published(messageID: Int32)
+}
