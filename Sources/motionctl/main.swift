@@ -79,12 +79,10 @@ case "watch":
         let now = ProcessInfo.processInfo.systemUptime
         let finished = duration.map { now - start >= $0 } ?? false
         let table = board.render(now: now)
-        if interactive {
-            print("\u{1B}[H\u{1B}[2J" + "motionctl watch \(broker) \(filter)   (Ctrl-C to quit)\n\n" + table, terminator: "")
-        } else {
-            print(table + "----")
-        }
-        fflush(stdout)
+        let screen = interactive
+            ? "\u{1B}[H\u{1B}[2J" + "motionctl watch \(broker) \(filter)   (Ctrl-C to quit)\n\n" + table
+            : table + "----\n"
+        FileHandle.standardOutput.write(Data(screen.utf8))
         if finished { break }
         Thread.sleep(forTimeInterval: interactive ? 0.25 : 1)
     }

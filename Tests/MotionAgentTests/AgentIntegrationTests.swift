@@ -31,7 +31,10 @@ import Testing
 
     static let rates: [MotionService: Double] = [.accelerometer: 50, .gyro: 25, .magnetometer: 10, .deviceMotion: 40]
 
-    static func startAgent(services: [MotionService: Double] = rates, extraArguments: [String] = []) throws -> RunningAgent {
+    static func startAgent(
+        services: [MotionService: Double] = rates,
+        beforeTheAgentStarts prepare: (RecordingSubscriber, TopicLayout) throws -> Void = { _, _ in }
+    ) throws -> RunningAgent {
         let broker = try MosquittoBroker()
         let deviceID = "it-\(UUID().uuidString.prefix(8).lowercased())"
         var serviceEntries: [String] = []
@@ -42,9 +45,8 @@ import Testing
         try Data(#"{"device":"sim","services":{\#(serviceEntries.joined(separator: ","))}}"#.utf8).write(to: configurationURL)
         let topics = TopicLayout(prefix: "motion", deviceID: deviceID)
         let subscriber = try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#"])
-        let agent = try AgentProcess(arguments: [
-            "--config", configurationURL.path, "--broker", broker.url, "--id", deviceID,
-        ] + extraArguments)
+        try prepare(subscriber, topics)
+        let agent = try AgentProcess(arguments: ["--config", configurationURL.path, "--broker", broker.url, "--id", deviceID])
         return RunningAgent(broker: broker, agent: agent, topics: topics, subscriber: subscriber, configurationURL: configurationURL)
     }
 
@@ -150,30 +152,48 @@ import Testing
         #expect((8...12).contains(count), "\(count) gyro messages in 2 s at 5 Hz")
     }
 
-    @Test func malformedAndRetainedCommandsChangeNothing() throws {
+    @Test func malformedCommandsAreAnsweredAndChangeNothing() throws {
         let running = try Self.startAgent()
         defer { try? FileManager.default.removeItem(at: running.configurationURL) }
         let topics = running.topics
         #expect(running.subscriber.waitForCount(on: topics.data(.accelerometer), count: 5), "\(running.agent.log)")
+        #expect(running.subscriber.waitForCount(on: topics.status(.accelerometer), count: 1))
 
+        running.subscriber.clear()
         for bad in ["bogus", #"{"interval":-1}"#, #"{"active":"no"}"#, #"{"speed":3}"#, String(repeating: "x", count: 10_000)] {
-            running.subscriber.clear()
+            let answered = running.subscriber.messages(on: topics.error).count
             try running.send(bad, to: .accelerometer)
-            let answer = try #require(running.subscriber.waitForMessage(on: topics.error), "no answer to \(bad.prefix(20))")
-            let object = try #require(Self.statusObject(answer.message))
+            #expect(running.subscriber.waitForCount(on: topics.error, count: answered + 1), "no answer to \(bad.prefix(20))")
+            let answer = try #require(running.subscriber.messages(on: topics.error).last)
+            let object = try #require(Self.statusObject(answer))
             #expect((object["ok"] as? NSNumber)?.boolValue == false)
             #expect(object["service"] as? String == "accelerometer")
             #expect(!(object["error"] as? String ?? "").isEmpty)
         }
-        // A retained stop must not act (a stale command would otherwise replay on every reconnect).
-        try running.send("stop", to: .accelerometer, retain: true)
+        #expect(running.subscriber.messages(on: topics.status(.accelerometer)).isEmpty, "no status change")
+        running.subscriber.clear()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(running.subscriber.messages(on: topics.data(.accelerometer)).count >= 45, "the agent still publishes at 50 Hz")
+        #expect(running.agent.process.isRunning)
+    }
+
+    @Test func aStaleRetainedCommandDoesNotReplay() throws {
+        // A retained `stop` left on the broker before the agent connects reaches it, flagged retained, when it
+        // subscribes: it must be ignored, or every reconnect would replay it.
+        let running = try Self.startAgent { subscriber, topics in
+            let messageID = try subscriber.client.publish(
+                MQTTMessage(topic: topics.control(.accelerometer), string: "stop", qos: .atLeastOnce, retain: true))
+            #expect(subscriber.client.waitUntilPublished(messageID: messageID, timeout: .seconds(2)))
+        }
+        defer { try? FileManager.default.removeItem(at: running.configurationURL) }
+        let topics = running.topics
+        #expect(running.subscriber.waitForMessage(on: topics.status, where: Self.isOnline) != nil, "\(running.agent.log)")
         Thread.sleep(forTimeInterval: 0.5)
         running.subscriber.clear()
         Thread.sleep(forTimeInterval: 1)
-        #expect(running.subscriber.messages(on: topics.data(.accelerometer)).count > 30, "the agent still publishes")
-        #expect(running.subscriber.messages(on: topics.status(.accelerometer)).isEmpty, "no status change")
-        #expect(running.agent.process.isRunning)
-        try running.subscriber.client.publish(MQTTMessage(topic: topics.control(.accelerometer), string: "", qos: .atLeastOnce, retain: true))
+        #expect(running.subscriber.messages(on: topics.data(.accelerometer)).count >= 45, "the stale stop was obeyed")
+        #expect(running.agent.log.contains("ignored a retained command"), "\(running.agent.log)")
+        _ = try running.subscriber.client.publish(MQTTMessage(topic: topics.control(.accelerometer), payload: [], qos: .atLeastOnce, retain: true))
     }
 
     @Test func sigkillLeadsTheBrokerToDeliverTheLastWill() throws {

@@ -23,7 +23,7 @@ final class AgentProcess: @unchecked Sendable {
         process.executableURL = Self.productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(executable)-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: logURL)
         process.standardOutput = standardOutput
         try process.run()
