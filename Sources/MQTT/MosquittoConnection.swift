@@ -400,7 +400,12 @@ final class MosquittoConnection: Sendable {
             state.sessionUp = false
             state.connected = false
         }
-        let reason = reasonCode == 0 ? "disconnected by this client" : MQTTError.libraryMessage(reasonCode)
+        // libmosquitto 2.0.11 passes MOSQ_ERR_* codes here (a broker's DISCONNECT arrives as
+        // MOSQ_ERR_CONN_LOST); MQTT 5 reason codes (>= 0x80) are explained should a version pass them.
+        let reason =
+            reasonCode == 0
+            ? "disconnected by this client"
+            : reasonCode >= 0x80 ? MQTTError.brokerReasonMessage(reasonCode) : MQTTError.libraryMessage(reasonCode)
         deliver(.disconnected(reasonCode: reasonCode, reason: reason))
     }
 

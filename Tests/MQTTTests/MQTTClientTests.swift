@@ -85,7 +85,9 @@ struct MQTTClientTests {
             #expect(received?.retain == false)
             #expect(subscriber.messages(on: topic).count == 1)
         }
-        // One `published` event per message ID, in publication order.
+        // One `published` event per message ID, in publication order (the event follows the state
+        // change that `waitUntilPublished` sees, so wait for it).
+        #expect(events.wait(for: "published", count: payloads.count))
         let publishedIDs = events.all.compactMap { event -> Int32? in
             if case .published(let messageID) = event { return messageID }
             return nil
