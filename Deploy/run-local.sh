@@ -19,26 +19,31 @@ listener $port 127.0.0.1
 allow_anonymous true
 set_tcp_nodelay true
 persistence false
-log_dest file $PWD/run/mosquitto.log
+log_dest stdout
 CONF
 
 pids=()
 cleanup() {
     trap - EXIT INT TERM
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    # Newest first: the agent publishes `offline` and disconnects while the broker still runs.
+    for pid in "${pids[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
     echo "stopped the agent and the broker (logs in run/)"
 }
 trap cleanup EXIT
 trap 'exit 0' INT TERM
 
-/usr/sbin/mosquitto -c run/mosquitto.conf &
+# Own sessions (setsid): Ctrl-C in the terminal reaches only motionctl; cleanup then stops the agent
+# (which publishes `offline` and disconnects cleanly) before the broker.
+setsid /usr/sbin/mosquitto -c run/mosquitto.conf >run/mosquitto.log 2>&1 &
 pids=($! "${pids[@]}")
 for _ in $(seq 50); do port_in_use "$port" && break; sleep 0.1; done
 port_in_use "$port" || { echo "mosquitto did not start; see run/mosquitto.log" >&2; exit 1; }
 
 broker="mqtt://127.0.0.1:$port"
-"$bin/motion-agent" --config Config/agent.json --broker "$broker" --device sim --id demo 2>run/motion-agent.log &
+setsid "$bin/motion-agent" --config Config/agent.json --broker "$broker" --device sim --id demo 2>run/motion-agent.log &
 pids=($! "${pids[@]}")
 
 echo "broker $broker; agent log run/motion-agent.log; try: $bin/motionctl set demo gyro stop --broker $broker"

@@ -37,9 +37,13 @@ do {
     exit(1)
 }
 
-// SIGTERM and SIGINT: stop the services, publish `offline`, disconnect cleanly, exit 0.
+// SIGTERM and SIGINT: stop the services, publish `offline`, disconnect cleanly, exit 0. A parent may have
+// left them blocked in the inherited signal mask (test runners do): unblock them first.
+var shutdownSignals = sigset_t()
+sigemptyset(&shutdownSignals)
 var signalSources: [any DispatchSourceSignal] = []
 for signalNumber in [SIGTERM, SIGINT] {
+    sigaddset(&shutdownSignals, signalNumber)
     signal(signalNumber, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
     source.setEventHandler {
@@ -49,4 +53,5 @@ for signalNumber in [SIGTERM, SIGINT] {
     source.resume()
     signalSources.append(source)
 }
+pthread_sigmask(SIG_UNBLOCK, &shutdownSignals, nil)
 dispatchMain()
