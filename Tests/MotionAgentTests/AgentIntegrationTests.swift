@@ -68,7 +68,11 @@ import Testing
         let online = try #require(running.subscriber.waitForMessage(on: topics.status, where: Self.isOnline), "\(running.agent.log)")
         #expect(online.message.retain == false, "delivered live, since the subscriber was there first")
 
-        // A late subscriber gets the retained availability and statuses.
+        // A late subscriber (arriving after the agent announced everything) gets the retained messages.
+        #expect(running.subscriber.waitForMessage(on: topics.info) != nil)
+        for service in MotionService.allCases {
+            #expect(running.subscriber.waitForMessage(on: topics.status(service)) != nil, "no \(service) status")
+        }
         let late = try RecordingSubscriber(broker: running.broker.address, topicFilters: ["\(topics.base)/+/status", topics.status, topics.info])
         let retainedStatus = try #require(late.waitForMessage(on: topics.status))
         #expect(retainedStatus.message.retain && retainedStatus.message.payloadString == "online")
