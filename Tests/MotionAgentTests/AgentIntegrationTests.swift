@@ -98,11 +98,12 @@ import Testing
         Thread.sleep(forTimeInterval: 3)
         let window = Double(DispatchTime.now().uptimeNanoseconds - windowStart) / 1e9
         for (service, rate) in Self.rates {
-            let count = running.subscriber.messages(on: topics.data(service)).count
-            let measured = Double(count) / window
+            let messages = running.subscriber.messages(on: topics.data(service))
+            let measured = Double(messages.count) / window
             #expect(abs(measured - rate) <= 0.1 * rate, "\(service): \(measured) msg/s, configured \(rate)")
-            let sequence = running.objects(on: topics.data(service)).compactMap { ($0["seq"] as? NSNumber)?.uint64Value }
-            #expect(sequence.count == count && zip(sequence, sequence.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(service) seq has gaps")
+            let sequence = messages.compactMap { Self.statusObject($0)?["seq"] as? NSNumber }.map(\.uint64Value)
+            #expect(sequence.count == messages.count, "every \(service) payload is JSON with a seq")
+            #expect(zip(sequence, sequence.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(service) seq has gaps: \(sequence)")
         }
 
         // The values are physical: the accelerometer reads about 1 g, gravity is a unit vector in g.
