@@ -211,25 +211,13 @@ public final class MotionAgent: Sendable {
         switch service {
         case .accelerometer:
             motionManager.accelerometerUpdateInterval = interval
-            motionManager.startAccelerometerUpdates(to: dataQueue) { [weak self] data, error in
-                guard let self else { return }
-                guard let data else { return self.report(error, for: .accelerometer) }
-                self.publishSample(.accelerometer) { self.encoder.encode(data, seq: $0) }
-            }
+            motionManager.startAccelerometerUpdates(to: dataQueue, withHandler: publishingHandler(.accelerometer, MotionPayloadEncoder.encode))
         case .gyro:
             motionManager.gyroUpdateInterval = interval
-            motionManager.startGyroUpdates(to: dataQueue) { [weak self] data, error in
-                guard let self else { return }
-                guard let data else { return self.report(error, for: .gyro) }
-                self.publishSample(.gyro) { self.encoder.encode(data, seq: $0) }
-            }
+            motionManager.startGyroUpdates(to: dataQueue, withHandler: publishingHandler(.gyro, MotionPayloadEncoder.encode))
         case .magnetometer:
             motionManager.magnetometerUpdateInterval = interval
-            motionManager.startMagnetometerUpdates(to: dataQueue) { [weak self] data, error in
-                guard let self else { return }
-                guard let data else { return self.report(error, for: .magnetometer) }
-                self.publishSample(.magnetometer) { self.encoder.encode(data, seq: $0) }
-            }
+            motionManager.startMagnetometerUpdates(to: dataQueue, withHandler: publishingHandler(.magnetometer, MotionPayloadEncoder.encode))
         case .deviceMotion:
             let frameName = state.withLock { $0.services[.deviceMotion]!.referenceFrame } ?? ReferenceFrameName.defaultFrame
             let frame = ReferenceFrameName.frame(named: frameName) ?? .xArbitraryZVertical
@@ -238,11 +226,19 @@ public final class MotionAgent: Sendable {
                 return
             }
             motionManager.deviceMotionUpdateInterval = interval
-            motionManager.startDeviceMotionUpdates(using: frame, to: dataQueue) { [weak self] motion, error in
-                guard let self else { return }
-                guard let motion else { return self.report(error, for: .deviceMotion) }
-                self.publishSample(.deviceMotion) { self.encoder.encode(motion, seq: $0) }
-            }
+            motionManager.startDeviceMotionUpdates(
+                using: frame, to: dataQueue, withHandler: publishingHandler(.deviceMotion, MotionPayloadEncoder.encode))
+        }
+    }
+
+    /// A CoreMotion handler that publishes each sample of `service`, encoded by `encode`, and reports errors.
+    private func publishingHandler<Item: CMLogItem>(
+        _ service: MotionService, _ encode: @escaping (MotionPayloadEncoder) -> (Item, UInt64) -> String
+    ) -> (Item?, (any Error)?) -> Void {
+        { [weak self] item, error in
+            guard let self else { return }
+            guard let item else { return self.report(error, for: service) }
+            self.publishSample(service) { encode(self.encoder)(item, $0) }
         }
     }
 
