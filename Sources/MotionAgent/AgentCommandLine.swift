@@ -60,7 +60,7 @@ public struct AgentCommandLine: Sendable, Equatable {
         var configuration = try configPath.map { path throws(ConfigurationError) in try AgentConfiguration.load(path: path) }
             ?? AgentConfiguration()
         if let brokerURL {
-            configuration.broker = try AgentConfiguration.brokerAddress(brokerURL, fieldPath: "broker.url (--broker)")
+            configuration.broker.address = try AgentConfiguration.brokerAddress(brokerURL, fieldPath: "broker.url (--broker)")
         }
         if let device { configuration.device = device }
         if let deviceID { configuration.deviceID = deviceID }

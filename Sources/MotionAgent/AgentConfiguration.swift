@@ -9,37 +9,36 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var topicPrefix: String
     /// The IMU to read, as a device specification (`sim`, `sim:rate=500`, …).
     public var device: String
-    /// The broker to publish to.
-    public var broker: MQTTBrokerAddress
-    /// The MQTT client identifier; `nil` means `motion-agent-{device_id}`.
-    public var clientID: String?
-    /// MQTT keepalive, s (at least 5).
-    public var keepAlive: Int
+    /// The broker to publish to and how to connect.
+    public var broker: BrokerSettings
     /// Per-service publishing settings.
     public var services: [MotionService: ServiceSettings]
+    /// Seconds between `{base}/health` reports; 0 turns them off.
+    public var healthInterval: Double
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
         deviceID: String? = nil,
         topicPrefix: String = "motion",
         device: String = "sim",
-        broker: MQTTBrokerAddress = MQTTBrokerAddress(host: "127.0.0.1", port: 1883),
-        clientID: String? = nil,
-        keepAlive: Int = 30,
+        broker: BrokerSettings = BrokerSettings(),
         services: [MotionService: ServiceSettings] = Dictionary(
-            uniqueKeysWithValues: MotionService.allCases.map { ($0, ServiceSettings.defaults(for: $0)) })
+            uniqueKeysWithValues: MotionService.allCases.map { ($0, ServiceSettings.defaults(for: $0)) }),
+        healthInterval: Double = 10
     ) {
         self.deviceID = deviceID
         self.topicPrefix = topicPrefix
         self.device = device
         self.broker = broker
-        self.clientID = clientID
-        self.keepAlive = keepAlive
         self.services = services
+        self.healthInterval = healthInterval
     }
 
     /// The device identifier in use: the configured one or the host name.
     public var resolvedDeviceID: String { deviceID ?? DeviceIdentifier.fromHostName() }
+
+    /// The MQTT client identifier in use: the configured one or `motion-agent-{device_id}`.
+    public var clientID: String { broker.clientID ?? "motion-agent-\(resolvedDeviceID)" }
 
     /// The topics of this device.
     public var topics: TopicLayout { TopicLayout(prefix: topicPrefix, deviceID: resolvedDeviceID) }
@@ -62,7 +61,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public static func parse(_ data: Data) throws(ConfigurationError) -> AgentConfiguration {
         let root = try JSONObjectReader(data: data)
-        try root.rejectUnknownKeys(["device_id", "topic_prefix", "device", "broker", "services"])
+        try root.rejectUnknownKeys(["device_id", "topic_prefix", "device", "broker", "services", "health_interval"])
         var configuration = AgentConfiguration()
         if let deviceID = try root.string("device_id") {
             configuration.deviceID = deviceID
@@ -74,15 +73,9 @@ public struct AgentConfiguration: Sendable, Equatable {
             configuration.device = device
         }
         if let broker = try root.object("broker") {
-            try broker.rejectUnknownKeys(["url", "client_id", "keepalive"])
-            if let url = try broker.string("url") {
-                configuration.broker = try brokerAddress(url, fieldPath: broker.fieldPath("url"))
-            }
-            configuration.clientID = try broker.string("client_id")
-            if let keepAlive = try broker.integer("keepalive") {
-                configuration.keepAlive = keepAlive
-            }
+            configuration.broker = try BrokerSettings.parse(broker)
         }
+        configuration.healthInterval = try root.number("health_interval") ?? configuration.healthInterval
         if let services = try root.object("services") {
             try services.rejectUnknownKeys(Set(MotionService.allCases.map(\.topicName)))
             for service in MotionService.allCases {
@@ -121,7 +114,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         if device.isEmpty {
             throw ConfigurationError(fieldPath: "device", reason: "must name a device, for example \"sim\"")
         }
-        if !(5...65_535).contains(keepAlive) {
+        if !(5...65_535).contains(broker.keepAlive) {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }
         for (service, settings) in services {
@@ -129,6 +122,7 @@ public struct AgentConfiguration: Sendable, Equatable {
             if !(settings.rateHz > 0 && settings.rateHz <= 1_000) {
                 throw ConfigurationError(fieldPath: "\(path).rate_hz", reason: "must be a number in (0, 1000] Hz")
             }
+            try settings.validateSampling(fieldPath: path)
             if !(0...2).contains(settings.qos) {
                 throw ConfigurationError(fieldPath: "\(path).qos", reason: "must be 0, 1 or 2")
             }
@@ -138,19 +132,45 @@ public struct AgentConfiguration: Sendable, Equatable {
                     reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.map(\.name).joined(separator: ", ")))")
             }
         }
+        if !(healthInterval == 0 || (1...86_400).contains(healthInterval)) {
+            throw ConfigurationError(fieldPath: "health_interval", reason: "must be 0 (off) or 1…86400 seconds")
+        }
     }
 
     private static func serviceSettings(
         _ service: MotionService, from entry: JSONObjectReader
     ) throws(ConfigurationError) -> ServiceSettings {
-        var known: Set<String> = ["enabled", "rate_hz", "qos"]
+        var known: Set<String> = [
+            "enabled", "rate_hz", "interval", "qos", "mode", "batch", "deadband", "heartbeat", "message_expiry",
+        ]
         if service == .deviceMotion { known.insert("frame") }
         try entry.rejectUnknownKeys(known)
         var settings = ServiceSettings.defaults(for: service)
         settings.enabled = try entry.bool("enabled") ?? settings.enabled
-        settings.rateHz = try entry.number("rate_hz") ?? settings.rateHz
+        let rate = try entry.number("rate_hz")
+        let interval = try entry.number("interval")
+        if rate != nil && interval != nil {
+            throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "give rate_hz or interval, not both")
+        }
+        if let interval {
+            guard interval > 0 else {
+                throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "must be a number of seconds > 0")
+            }
+            settings.rateHz = 1 / interval
+        }
+        settings.rateHz = rate ?? settings.rateHz
         settings.qos = try entry.integer("qos") ?? settings.qos
         settings.referenceFrame = try entry.string("frame") ?? settings.referenceFrame
+        settings.mode = try entry.string("mode") ?? settings.mode
+        settings.batchSize = try entry.integer("batch") ?? settings.batchSize
+        settings.deadband = try entry.number("deadband")
+        settings.heartbeat = try entry.number("heartbeat")
+        if let expiry = try entry.integer("message_expiry") {
+            guard (0...4_294_967_295).contains(expiry) else {
+                throw ConfigurationError(fieldPath: entry.fieldPath("message_expiry"), reason: "must be 0…4294967295 seconds")
+            }
+            settings.messageExpiry = expiry == 0 ? nil : UInt32(expiry)
+        }
         return settings
     }
 }

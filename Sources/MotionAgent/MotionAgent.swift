@@ -68,16 +68,16 @@ public final class MotionAgent: Sendable {
         }
         let status = topics.status
         let clientConfiguration = MQTTClientConfiguration(
-            broker: configuration.broker,
-            clientID: configuration.clientID ?? "motion-agent-\(configuration.resolvedDeviceID)",
-            keepAlive: configuration.keepAlive,
+            broker: configuration.broker.address,
+            clientID: configuration.clientID,
+            keepAlive: configuration.broker.keepAlive,
             will: MQTTMessage(topic: status, string: "offline", qos: .atLeastOnce, retain: true))
         let client = try MQTTClient(configuration: clientConfiguration) { [weak self] event in
             self?.handle(event)
         }
         state.withLock { $0.client = client }
         try client.start()
-        AgentLog.info("motion-agent \(version): device \(configuration.device), broker \(configuration.broker), base topic \(topics.base)")
+        AgentLog.info("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
         controlQueue.sync {
             for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
                 startUpdates(service)
@@ -141,7 +141,7 @@ public final class MotionAgent: Sendable {
     /// On every (re)connect: `online`, `info`, every service status, and the control subscription.
     private func announce() {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
-        AgentLog.info("connected to \(configuration.broker)")
+        AgentLog.info("connected to \(configuration.broker.address)")
         do {
             try client.subscribe(topics.allControlTopics, qos: .atLeastOnce)
             try client.publish(MQTTMessage(topic: topics.status, string: "online", qos: .atLeastOnce, retain: true))

@@ -22,7 +22,7 @@ do {
     exit(ConfigurationError.exitStatus)
 }
 if commandLine.checkOnly {
-    print("configuration OK: device \(configuration.device), broker \(configuration.broker), base topic \(configuration.topics.base)")
+    print("configuration OK: device \(configuration.device), broker \(configuration.broker.address), base topic \(configuration.topics.base)")
     exit(0)
 }
 

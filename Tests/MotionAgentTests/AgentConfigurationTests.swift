@@ -24,8 +24,12 @@ import Testing
         let configuration = try parse("{}")
         #expect(configuration.topicPrefix == "motion")
         #expect(configuration.device == "sim")
-        #expect(configuration.broker == MQTTBrokerAddress(host: "127.0.0.1", port: 1883))
-        #expect(configuration.keepAlive == 30)
+        #expect(configuration.broker.address == MQTTBrokerAddress(host: "127.0.0.1", port: 1883))
+        #expect(configuration.broker.keepAlive == 30)
+        #expect(configuration.broker.cleanSession && configuration.broker.protocolVersion == .v5)
+        #expect(configuration.broker.offlineBufferMessages == 10_000 && configuration.broker.offlineBufferBytes == 8 << 20)
+        #expect(configuration.healthInterval == 10)
+        #expect(configuration.settings(for: .gyro).mode == "latest" && configuration.settings(for: .gyro).batchSize == 1)
         #expect(configuration.settings(for: .accelerometer).rateHz == 50)
         #expect(configuration.settings(for: .magnetometer).rateHz == 20)
         #expect(configuration.settings(for: .deviceMotion).referenceFrame == "xMagneticNorthZVertical")
@@ -50,9 +54,9 @@ import Testing
         #expect(configuration.resolvedDeviceID == "board-7")
         #expect(configuration.topics.base == "site/a/board-7")
         #expect(configuration.device == "sim:rate=500")
-        #expect(configuration.broker.port == 1999)
+        #expect(configuration.broker.address.port == 1999)
         #expect(configuration.clientID == "c1")
-        #expect(configuration.keepAlive == 12)
+        #expect(configuration.broker.keepAlive == 12)
         #expect(configuration.settings(for: .gyro) == ServiceSettings(enabled: false, rateHz: 12.5, qos: 1))
         #expect(configuration.settings(for: .deviceMotion).referenceFrame == "xArbitraryZVertical")
         #expect(configuration.settings(for: .deviceMotion).rateHz == 50)
@@ -79,6 +83,56 @@ import Testing
                     reasonContains: "xMagneticNorthZVertical")
     }
 
+    @Test func brokerConnectionSettings() throws {
+        let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID()).pem")
+        try Data("not checked here".utf8).write(to: caFile)
+        defer { try? FileManager.default.removeItem(at: caFile) }
+        let configuration = try parse("""
+            {"broker":{"clean_session":false,"protocol":"mqtt311","username":"board","password_env":"BOARD_SECRET",
+                       "tls":{"ca_file":"\(caFile.path)"},"reconnect":{"min_delay":2,"max_delay":60},
+                       "offline_buffer":{"max_messages":500,"max_bytes":65536}}}
+            """)
+        let broker = configuration.broker
+        #expect(!broker.cleanSession && broker.protocolVersion == .v311)
+        #expect(broker.username == "board" && broker.password == .environment("BOARD_SECRET"))
+        #expect(broker.tls == BrokerSettings.TLSSettings(caFile: caFile.path))
+        #expect(broker.reconnectDelay == 2...60)
+        #expect(broker.offlineBufferMessages == 500 && broker.offlineBufferBytes == 65_536)
+        #expect(try parse(#"{"broker":{"password_file":"/etc/motion/secret"}}"#).broker.password == .file("/etc/motion/secret"))
+
+        expectError(#"{"broker":{"protocol":"mqtt4"}}"#, field: "broker.protocol", reasonContains: "mqtt5 or mqtt311")
+        expectError(#"{"broker":{"password_file":"a","password_env":"B"}}"#, field: "broker.password_file", reasonContains: "not both")
+        expectError(#"{"broker":{"password":"hunter2"}}"#, field: "broker.password", reasonContains: "unknown field")
+        expectError(#"{"broker":{"tls":{}}}"#, field: "broker.tls.ca_file", reasonContains: "ca_file or ca_directory")
+        expectError(#"{"broker":{"tls":{"ca_file":"/nonexistent/ca.pem"}}}"#, field: "broker.tls.ca_file", reasonContains: "cannot read")
+        expectError(#"{"broker":{"tls":{"ca_file":"\#(caFile.path)","key_file":"\#(caFile.path)"}}}"#,
+                    field: "broker.tls.certificate_file", reasonContains: "go together")
+        expectError(#"{"broker":{"reconnect":{"min_delay":0}}}"#, field: "broker.reconnect.min_delay", reasonContains: "min_delay")
+        expectError(#"{"broker":{"offline_buffer":{"max_messages":-1}}}"#, field: "broker.offline_buffer.max_messages", reasonContains: "0…")
+    }
+
+    @Test func samplingSettingsPerService() throws {
+        let configuration = try parse("""
+            {"health_interval":5,
+             "services":{"accelerometer":{"interval":0.04,"mode":"mean","batch":5,"message_expiry":30},
+                         "gyro":{"deadband":0.01,"heartbeat":2}}}
+            """)
+        let accelerometer = configuration.settings(for: .accelerometer)
+        #expect(abs(accelerometer.rateHz - 25) < 1e-9 && accelerometer.mode == "mean" && accelerometer.batchSize == 5)
+        #expect(accelerometer.messageExpiry == 30)
+        #expect(configuration.settings(for: .gyro).deadband == 0.01 && configuration.settings(for: .gyro).heartbeat == 2)
+        #expect(configuration.healthInterval == 5)
+
+        expectError(#"{"services":{"gyro":{"rate_hz":10,"interval":0.1}}}"#, field: "services.gyro.interval", reasonContains: "not both")
+        expectError(#"{"services":{"gyro":{"interval":0}}}"#, field: "services.gyro.interval", reasonContains: "> 0")
+        expectError(#"{"services":{"gyro":{"mode":"median"}}}"#, field: "services.gyro.mode", reasonContains: "latest, mean")
+        expectError(#"{"services":{"gyro":{"batch":0}}}"#, field: "services.gyro.batch", reasonContains: "1…1000")
+        expectError(#"{"services":{"gyro":{"deadband":-1}}}"#, field: "services.gyro.deadband", reasonContains: ">= 0")
+        expectError(#"{"services":{"gyro":{"heartbeat":5}}}"#, field: "services.gyro.heartbeat", reasonContains: "needs a deadband")
+        expectError(#"{"services":{"gyro":{"message_expiry":-3}}}"#, field: "services.gyro.message_expiry", reasonContains: "0…")
+        expectError(#"{"health_interval":0.5}"#, field: "health_interval", reasonContains: "0 (off)")
+    }
+
     @Test func commandLineOptionsOverrideTheFile() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID()).json")
         try Data(#"{"device_id":"from-file","device":"sim:rate=100"}"#.utf8).write(to: file)
@@ -89,7 +143,7 @@ import Testing
         let configuration = try commandLine.configuration()
         #expect(configuration.resolvedDeviceID == "cli")
         #expect(configuration.device == "sim")
-        #expect(configuration.broker.port == 2000)
+        #expect(configuration.broker.address.port == 2000)
     }
 
     @Test func commandLineErrors() throws {

@@ -1,0 +1,167 @@
+import Foundation
+import MQTT
+
+/// How the agent connects to its broker (the `broker` object of the configuration file).
+public struct BrokerSettings: Sendable, Equatable {
+    /// Where the broker listens.
+    public var address: MQTTBrokerAddress
+    /// The MQTT client identifier; `nil` means `motion-agent-{device_id}`.
+    public var clientID: String?
+    /// MQTT keepalive, s (5…65535).
+    public var keepAlive: Int
+    /// `true` for a clean session; `false` keeps subscriptions and QoS ≥ 1 messages across reconnects.
+    public var cleanSession: Bool
+    /// The protocol tried first; MQTT 5 falls back to 3.1.1 by itself when the broker refuses it.
+    public var protocolVersion: MQTTProtocolVersion
+    /// The user name, if the broker wants one.
+    public var username: String?
+    /// Where the password comes from; never the password itself (it must not sit in a config file or a log).
+    public var password: PasswordSource?
+    /// TLS settings; `nil` for plain TCP.
+    public var tls: TLSSettings?
+    /// The first and the largest delay between reconnection attempts, s.
+    public var reconnectDelay: ClosedRange<Int>
+    /// The most QoS ≥ 1 messages kept while disconnected (0: keep none).
+    public var offlineBufferMessages: Int
+    /// The most bytes of QoS ≥ 1 payload kept while disconnected (0: keep none).
+    public var offlineBufferBytes: Int
+
+    /// The environment variable that, when set, overrides the configured password source.
+    public static let passwordEnvironmentVariable = "MOTION_AGENT_PASSWORD"
+
+    /// Creates settings; every parameter has the documented default.
+    public init(
+        address: MQTTBrokerAddress = MQTTBrokerAddress(host: "127.0.0.1", port: 1883),
+        clientID: String? = nil,
+        keepAlive: Int = 30,
+        cleanSession: Bool = true,
+        protocolVersion: MQTTProtocolVersion = .v5,
+        username: String? = nil,
+        password: PasswordSource? = nil,
+        tls: TLSSettings? = nil,
+        reconnectDelay: ClosedRange<Int> = 1...30,
+        offlineBufferMessages: Int = 10_000,
+        offlineBufferBytes: Int = 8 << 20
+    ) {
+        self.address = address
+        self.clientID = clientID
+        self.keepAlive = keepAlive
+        self.cleanSession = cleanSession
+        self.protocolVersion = protocolVersion
+        self.username = username
+        self.password = password
+        self.tls = tls
+        self.reconnectDelay = reconnectDelay
+        self.offlineBufferMessages = offlineBufferMessages
+        self.offlineBufferBytes = offlineBufferBytes
+    }
+
+    /// Where a password is read from.
+    public enum PasswordSource: Sendable, Equatable {
+        /// The first line of a file.
+        case file(String)
+        /// An environment variable.
+        case environment(String)
+    }
+
+    /// TLS files (PEM) and checks.
+    public struct TLSSettings: Sendable, Equatable {
+        /// The CA certificate file that signed the broker's certificate.
+        public var caFile: String?
+        /// A directory of CA certificates (hashed names, `c_rehash`).
+        public var caDirectory: String?
+        /// The client certificate, for brokers that require one.
+        public var certificateFile: String?
+        /// The client certificate's private key.
+        public var keyFile: String?
+        /// Skip the check that the broker's certificate names the host (testing only).
+        public var insecureSkipHostnameCheck: Bool
+
+        /// Creates TLS settings.
+        public init(
+            caFile: String? = nil, caDirectory: String? = nil, certificateFile: String? = nil,
+            keyFile: String? = nil, insecureSkipHostnameCheck: Bool = false
+        ) {
+            self.caFile = caFile
+            self.caDirectory = caDirectory
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+            self.insecureSkipHostnameCheck = insecureSkipHostnameCheck
+        }
+    }
+
+    /// Reads the `broker` object.
+    static func parse(_ object: JSONObjectReader) throws(ConfigurationError) -> BrokerSettings {
+        try object.rejectUnknownKeys([
+            "url", "client_id", "keepalive", "clean_session", "protocol", "username", "password_file",
+            "password_env", "tls", "reconnect", "offline_buffer",
+        ])
+        var settings = BrokerSettings()
+        if let url = try object.string("url") {
+            settings.address = try AgentConfiguration.brokerAddress(url, fieldPath: object.fieldPath("url"))
+        }
+        settings.clientID = try object.string("client_id")
+        settings.keepAlive = try object.integer("keepalive") ?? settings.keepAlive
+        settings.cleanSession = try object.bool("clean_session") ?? settings.cleanSession
+        switch try object.string("protocol") {
+        case nil, "mqtt5": break
+        case "mqtt311": settings.protocolVersion = .v311
+        case let other?:
+            throw ConfigurationError(fieldPath: object.fieldPath("protocol"), reason: "\"\(other)\" is not mqtt5 or mqtt311")
+        }
+        settings.username = try object.string("username")
+        let passwordFile = try object.string("password_file")
+        let passwordVariable = try object.string("password_env")
+        if passwordFile != nil && passwordVariable != nil {
+            throw ConfigurationError(fieldPath: object.fieldPath("password_file"), reason: "give password_file or password_env, not both")
+        }
+        settings.password = passwordFile.map(PasswordSource.file) ?? passwordVariable.map(PasswordSource.environment)
+        if let tls = try object.object("tls") {
+            try tls.rejectUnknownKeys(["ca_file", "ca_directory", "certificate_file", "key_file", "insecure_skip_hostname_check"])
+            settings.tls = TLSSettings(
+                caFile: try tls.string("ca_file"), caDirectory: try tls.string("ca_directory"),
+                certificateFile: try tls.string("certificate_file"), keyFile: try tls.string("key_file"),
+                insecureSkipHostnameCheck: try tls.bool("insecure_skip_hostname_check") ?? false)
+        }
+        if let reconnect = try object.object("reconnect") {
+            try reconnect.rejectUnknownKeys(["min_delay", "max_delay"])
+            let minimum = try reconnect.integer("min_delay") ?? settings.reconnectDelay.lowerBound
+            let maximum = try reconnect.integer("max_delay") ?? max(minimum, settings.reconnectDelay.upperBound)
+            guard minimum >= 1, maximum >= minimum, maximum <= 3_600 else {
+                throw ConfigurationError(
+                    fieldPath: reconnect.fieldPath("min_delay"), reason: "need 1 <= min_delay <= max_delay <= 3600 seconds")
+            }
+            settings.reconnectDelay = minimum...maximum
+        }
+        if let buffer = try object.object("offline_buffer") {
+            try buffer.rejectUnknownKeys(["max_messages", "max_bytes"])
+            settings.offlineBufferMessages = try buffer.integer("max_messages") ?? settings.offlineBufferMessages
+            settings.offlineBufferBytes = try buffer.integer("max_bytes") ?? settings.offlineBufferBytes
+            if settings.offlineBufferMessages < 0 || settings.offlineBufferMessages > 10_000_000 {
+                throw ConfigurationError(fieldPath: buffer.fieldPath("max_messages"), reason: "must be 0…10000000")
+            }
+            if settings.offlineBufferBytes < 0 || settings.offlineBufferBytes > 1 << 30 {
+                throw ConfigurationError(fieldPath: buffer.fieldPath("max_bytes"), reason: "must be 0…1073741824")
+            }
+        }
+        try settings.validateTLSFiles(fieldPath: object.fieldPath("tls"))
+        return settings
+    }
+
+    /// Checks that the TLS files named exist and are readable, naming the field of the first that is not.
+    func validateTLSFiles(fieldPath: String) throws(ConfigurationError) {
+        guard let tls else { return }
+        if tls.caFile == nil && tls.caDirectory == nil {
+            throw ConfigurationError(fieldPath: "\(fieldPath).ca_file", reason: "TLS needs ca_file or ca_directory")
+        }
+        if (tls.certificateFile == nil) != (tls.keyFile == nil) {
+            throw ConfigurationError(fieldPath: "\(fieldPath).certificate_file", reason: "certificate_file and key_file go together")
+        }
+        for (name, path) in [("ca_file", tls.caFile), ("ca_directory", tls.caDirectory),
+                             ("certificate_file", tls.certificateFile), ("key_file", tls.keyFile)] {
+            if let path, access(path, R_OK) != 0 {
+                throw ConfigurationError(fieldPath: "\(fieldPath).\(name)", reason: "cannot read \(path)")
+            }
+        }
+    }
+}
