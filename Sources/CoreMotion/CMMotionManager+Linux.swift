@@ -29,4 +29,12 @@ extension CMMotionManager {
     public static var linuxDeviceInfo: IMUDeviceInfo? {
         MotionHub.shared.deviceInfo
     }
+
+    /// Linux only: the health of the process's IMU (driver, configured and achieved rate, samples, fault
+    /// episodes, the current fault) and of the attitude filters in use, for status reports. Shared by every
+    /// ``CMMotionManager`` and ``CMBatchedSensorManager``. Faults also reach the handlers: an `NSError` in
+    /// ``CMErrorDomain`` once per fault episode, after which data simply resumes.
+    public static var linuxDiagnostics: CMLinuxMotionDiagnostics {
+        MotionHub.shared.diagnostics
+    }
 }

@@ -34,7 +34,7 @@ extension CMMotionManager {
                 code == CMErrorTrueNorthNotAvailable
                 ? "True north is not available: the magnetic declination is unknown on this system."
                 : "The attitude reference frame \(frame.rawValue) is not available on this device."
-            subscription.deliver(subscription, nil, code.nsError(description))
+            subscription.deliver(code.nsError(description))
             return
         }
         start(.deviceMotion(frame), slot: .deviceMotion, queue: queue, handler: handler)

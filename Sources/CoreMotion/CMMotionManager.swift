@@ -7,7 +7,10 @@ import Synchronization
 ///
 /// On Linux every manager reads the one IMU of the process (see ``useLinuxDevice(_:)``); the device runs while
 /// at least one service of any manager is active. Without a device every service is unavailable and the
-/// start methods do nothing, as on Apple's simulator.
+/// start methods do nothing, as on Apple's simulator. A device fault (a read error, a stall, a failed start,
+/// which is retried) reaches each handler once per fault episode as nil and an `NSError` in
+/// ``CMErrorDomain``; when samples flow again the handlers simply receive data again (see
+/// ``linuxDiagnostics``). For every sample in batches see ``CMBatchedSensorManager``.
 ///
 /// Thread safety: every property and method may be called from any thread (state is behind a mutex). Like
 /// Apple's, the class is not `Sendable`, so app subclasses compile unchanged in Swift 6. Handlers run only on

@@ -1,36 +1,66 @@
+import Dispatch
 import MotionHAL
 import Synchronization
 
-/// The one IMU of the process, shared by every ``CMMotionManager``: starts the device when the first
-/// service of any manager starts and stops it when the last one stops, runs one attitude filter per
-/// reference frame in use at the full sensor rate, decimates each subscription to its update interval, and
+/// The one IMU of the process, shared by every ``CMMotionManager`` and ``CMBatchedSensorManager``: starts the
+/// device when the first service of any manager starts and stops it when the last one stops, runs one
+/// attitude filter per reference frame in use at the full sensor rate, decimates each decimated
+/// subscription to its update interval, collects every sample into batches for batched subscriptions, and
 /// hands samples and faults to the subscriptions.
 ///
 /// Decimation uses the sample timestamps with next-due accumulation: a subscription with interval `T`
 /// receives the first sample, then the sample nearest each `t₀ + k·T`, so its long-run rate is exactly
 /// `1/T` (e.g. 33.3 updates/s at 0.03 s from a 200 Hz device). After a gap longer than `T` the schedule
 /// restarts from the next sample.
+///
+/// Batching also uses the sample timestamps: a batch closes with the sample that makes it span its interval
+/// (e.g. 50 samples for 0.25 s at 200 Hz), or, with interval 0, at the end of each device delivery. The
+/// arrays are built in the delivery path itself: one sink call per batch, none per sample.
+///
+/// Faults: a device `.fault`, a failed `start` (retried after 0.5 s, doubling to 8 s, while any service is
+/// active) and a stall (no delivery for 5 × the observed delivery interval + 0.5 s; checked every 0.1 s)
+/// each start a fault episode, reported once to every subscription as an `NSError` in ``CMErrorDomain``
+/// (``CMErrorNotAvailable`` for an unavailable device or a failed start, ``CMErrorUnknown`` otherwise).
+/// The episode ends when samples arrive again: data simply resumes. Pending batch samples are delivered
+/// before the error of a device fault.
 final class MotionHub: Sendable {
     /// The process-wide hub.
     static let shared = MotionHub()
 
+    /// How often the stall watchdog looks, s.
+    static let stallCheckInterval = 0.1
+    /// First delay before retrying a failed start, s; it doubles up to ``maximumRetryDelay``.
+    static let firstRetryDelay = 0.5
+    /// Longest delay between start retries, s.
+    static let maximumRetryDelay = 8.0
+
     /// Device choice and run state; held while starting or stopping the device. Never taken by the
     /// device's event handler, so `stop()` (which waits for a delivery in progress) cannot deadlock.
     private let lifecycle = Mutex(Lifecycle())
-    /// Subscriptions and fusion state; taken briefly by the event handler and by (un)subscribing.
+    /// Subscriptions, fusion and health; taken briefly by the event handler and by (un)subscribing.
     private let processing = Mutex(Processing())
+    /// Runs the stall watchdog and start retries.
+    private let supervisionQueue = DispatchQueue(label: "CoreMotion.MotionHub.supervision")
 
     private struct Lifecycle {
         var device: (any IMUDevice)?
         var isDeviceChosen = false
         var isRunning = false
         var generation: UInt64 = 0
+        /// The stall watchdog of the running device.
+        var watchdog: WatchdogTimer?
+        /// Delay before the next start retry, s.
+        var retryDelay = MotionHub.firstRetryDelay
     }
 
     private struct Entry {
         let subscription: MotionSubscription
-        /// Timestamp at which the next sample is due, s; nil before the first.
+        /// Timestamp at which the next sample is due, s; nil before the first (decimated entries).
         var nextDue: Double?
+        /// Samples of the open batch (batched entries).
+        var pending: [CMLogItem] = []
+        /// Timestamp of the first sample of the open batch, s.
+        var pendingStart: Double = 0
     }
 
     private struct Processing {
@@ -42,24 +72,43 @@ final class MotionHub: Sendable {
         var sampleRate: Double = 0
         /// Timestamp of the previous sample, s.
         var previousTimestamp: Double?
+        /// Counters, rate and fault episodes.
+        var health = MotionHealth()
+    }
+
+    /// What the hub hands a subscription after a delivery.
+    private enum Delivery {
+        case sample(MotionSubscription, CMLogItem)
+        case batch(MotionSubscription, [CMLogItem])
+
+        func send() {
+            switch self {
+            case .sample(let subscription, let item): subscription.deliver(item)
+            case .batch(let subscription, let items): subscription.deliver(batch: items)
+            }
+        }
     }
 
     // MARK: - Device choice
 
     /// Makes `device` the process's IMU (nil: none). A running device is stopped; if services are active
-    /// the new device is started for them.
+    /// the new device is started for them. Samples of open batches are dropped.
     func setDevice(_ device: (any IMUDevice)?) {
         lifecycle.withLock { lifecycle in
             if lifecycle.isRunning {
-                lifecycle.device?.stop()
-                lifecycle.isRunning = false
+                stopDevice(&lifecycle)
             }
+            lifecycle.generation &+= 1  // abandons a pending start retry of the previous device
+            lifecycle.retryDelay = Self.firstRetryDelay
             lifecycle.device = device
             lifecycle.isDeviceChosen = true
             let hasSubscribers = processing.withLock { processing in
                 processing.fusions = processing.fusions.map { ReferenceFrameFusion(frame: $0.frame) }
                 processing.previousTimestamp = nil
-                for index in processing.entries.indices { processing.entries[index].nextDue = nil }
+                for index in processing.entries.indices {
+                    processing.entries[index].nextDue = nil
+                    processing.entries[index].pending = []
+                }
                 return !processing.entries.isEmpty
             }
             if hasSubscribers { startDevice(&lifecycle) }
@@ -85,11 +134,36 @@ final class MotionHub: Sendable {
         }
     }
 
+    /// A snapshot of the device's health and the fusion state.
+    var diagnostics: CMLinuxMotionDiagnostics {
+        lifecycle.withLock { lifecycle in
+            resolveDevice(&lifecycle)
+            let info = lifecycle.device?.info
+            let isRunning = lifecycle.isRunning
+            let now = MonotonicClock.now()
+            return processing.withLock { processing in
+                CMLinuxMotionDiagnostics(
+                    driver: info?.driver,
+                    configuredSampleRate: isRunning ? processing.sampleRate : info?.defaultSampleRate ?? 0,
+                    isRunning: isRunning,
+                    achievedSampleRate: isRunning ? processing.health.achievedSampleRate(at: now) : 0,
+                    samplesReceived: processing.health.samplesReceived,
+                    faultsSeen: processing.health.faultsSeen,
+                    lastFault: processing.health.lastFault,
+                    fusion: processing.fusions.map { fusion in
+                        CMLinuxMotionDiagnostics.FusionState(
+                            referenceFrame: fusion.frame, isInitialized: fusion.isReady,
+                            gyroscopeBias: fusion.gyroscopeBias)
+                    })
+            }
+        }
+    }
+
     // MARK: - Subscriptions
 
     /// Adds a subscription and starts the device if it is the first. Returns false (and adds nothing) when
     /// there is no device or it lacks a sensor the service needs. If the device fails to start, the
-    /// subscription stays (a later device change may start it) and receives a ``CMErrorNotAvailable`` error.
+    /// subscription stays, receives a ``CMErrorNotAvailable`` error and the start is retried.
     @discardableResult
     func subscribe(_ subscription: MotionSubscription) -> Bool {
         lifecycle.withLock { lifecycle in
@@ -110,7 +184,8 @@ final class MotionHub: Sendable {
         }
     }
 
-    /// Removes a subscription (cancelling it) and stops the device if it was the last.
+    /// Removes a subscription (cancelling it; samples of its open batch are dropped) and stops the device
+    /// if it was the last.
     func unsubscribe(_ subscription: MotionSubscription) {
         subscription.cancel()
         lifecycle.withLock { lifecycle in
@@ -123,10 +198,10 @@ final class MotionHub: Sendable {
                 processing.fusions.removeAll { fusion in !framesInUse.contains { $0 == fusion.frame } }
                 return processing.entries.isEmpty
             }
-            if isEmpty, lifecycle.isRunning {
-                lifecycle.device?.stop()
-                lifecycle.isRunning = false
-            }
+            guard isEmpty else { return }
+            lifecycle.generation &+= 1  // abandons a pending start retry
+            lifecycle.retryDelay = Self.firstRetryDelay
+            if lifecycle.isRunning { stopDevice(&lifecycle) }
         }
     }
 
@@ -146,7 +221,10 @@ final class MotionHub: Sendable {
         }
     }
 
-    /// Starts the device at its default rate; on failure every subscriber gets an error.
+    // MARK: - Device lifecycle
+
+    /// Starts the device at its default rate and its stall watchdog; on failure every subscriber gets an
+    /// error (once per fault episode) and a retry is scheduled.
     private func startDevice(_ lifecycle: inout Lifecycle) {
         guard let device = lifecycle.device else { return }
         lifecycle.generation &+= 1
@@ -156,17 +234,95 @@ final class MotionHub: Sendable {
             processing.generation = generation
             processing.sampleRate = sampleRate
             processing.previousTimestamp = nil
+            processing.health.deviceStarted(at: MonotonicClock.now())
         }
         do {
             try device.start(sampleRate: sampleRate) { [weak self] event in
                 self?.handle(event, generation: generation)
             }
             lifecycle.isRunning = true
+            lifecycle.retryDelay = Self.firstRetryDelay
+            startWatchdog(&lifecycle, generation: generation)
         } catch {
-            let subscriptions = processing.withLock { $0.entries.map(\.subscription) }
-            let failure = CMErrorNotAvailable.nsError("The motion device could not be started: \(error)")
-            for subscription in subscriptions { subscription.deliver(subscription, nil, failure) }
+            let description = "The motion device could not be started: \(error)"
+            let subscriptions = processing.withLock { processing -> [MotionSubscription] in
+                processing.health.deviceStopped()
+                guard processing.health.beginFault(description) else { return [] }
+                return processing.entries.map(\.subscription)
+            }
+            let failure = CMErrorNotAvailable.nsError(description)
+            for subscription in subscriptions { subscription.deliver(failure) }
+            scheduleRetry(&lifecycle, generation: generation)
         }
+    }
+
+    /// Stops the running device and its watchdog.
+    private func stopDevice(_ lifecycle: inout Lifecycle) {
+        lifecycle.device?.stop()
+        lifecycle.isRunning = false
+        lifecycle.watchdog?.timer.cancel()
+        lifecycle.watchdog = nil
+        processing.withLock { $0.health.deviceStopped() }
+    }
+
+    /// Retries the start of run `generation` after the current back-off delay, then doubles the delay.
+    private func scheduleRetry(_ lifecycle: inout Lifecycle, generation: UInt64) {
+        let delay = lifecycle.retryDelay
+        lifecycle.retryDelay = min(delay * 2, Self.maximumRetryDelay)
+        supervisionQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            self?.retryStart(generation: generation)
+        }
+    }
+
+    /// Starts the device again unless it runs, its services all stopped, or the device changed since
+    /// run `generation` failed.
+    private func retryStart(generation: UInt64) {
+        lifecycle.withLock { lifecycle in
+            guard lifecycle.generation == generation, !lifecycle.isRunning else { return }
+            let hasSubscribers = processing.withLock { !$0.entries.isEmpty }
+            guard hasSubscribers else { return }
+            startDevice(&lifecycle)
+        }
+    }
+
+    private func startWatchdog(_ lifecycle: inout Lifecycle, generation: UInt64) {
+        lifecycle.watchdog?.timer.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: supervisionQueue)
+        let period = DispatchTimeInterval.milliseconds(Int(Self.stallCheckInterval * 1000))
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in self?.checkForStall(generation: generation) }
+        timer.resume()
+        lifecycle.watchdog = WatchdogTimer(timer: timer)
+    }
+
+    /// On the supervision queue: reports a stall of run `generation` once per episode.
+    private func checkForStall(generation: UInt64) {
+        let now = MonotonicClock.now()
+        let report = processing.withLock { processing -> (NSError, [MotionSubscription])? in
+            guard processing.generation == generation, let silence = processing.health.stallSilence(at: now)
+            else { return nil }
+            let fault = IMUDeviceError.readFailed("no samples for \(Self.format(seconds: silence)) s")
+            guard processing.health.beginFault(fault.description) else { return nil }
+            return (Self.error(for: fault), processing.entries.map(\.subscription))
+        }
+        guard let (error, subscriptions) = report else { return }
+        for subscription in subscriptions { subscription.deliver(error) }
+    }
+
+    /// `seconds` with one decimal.
+    private static func format(seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// The `NSError` in ``CMErrorDomain`` that reports `fault`.
+    private static func error(for fault: IMUDeviceError) -> NSError {
+        let code: CMError =
+            switch fault {
+            case .unavailable: CMErrorNotAvailable
+            default: CMErrorUnknown
+            }
+        return code.nsError("The motion device failed: \(fault)")
     }
 
     // MARK: - Events
@@ -174,31 +330,46 @@ final class MotionHub: Sendable {
     private func handle(_ event: IMUDeviceEvent, generation: UInt64) {
         switch event {
         case .samples(let samples):
-            let deliveries = processing.withLock { processing -> [(MotionSubscription, CMLogItem)] in
+            let now = MonotonicClock.now()
+            let deliveries = processing.withLock { processing -> [Delivery] in
                 guard processing.generation == generation else { return [] }
-                var deliveries: [(MotionSubscription, CMLogItem)] = []
+                _ = processing.health.recordDelivery(count: samples.count, at: now)
+                var deliveries: [Delivery] = []
                 for sample in samples { Self.process(sample, &processing, into: &deliveries) }
+                Self.closeBatches(&processing, all: false, into: &deliveries)
                 return deliveries
             }
-            for (subscription, item) in deliveries { subscription.deliver(subscription, item, nil) }
+            for delivery in deliveries { delivery.send() }
         case .fault(let fault):
-            let subscriptions = processing.withLock { processing in
-                processing.generation == generation ? processing.entries.map(\.subscription) : []
+            let report = processing.withLock { processing -> ([Delivery], [MotionSubscription])? in
+                guard processing.generation == generation,
+                    processing.health.beginFault(fault.description)
+                else { return nil }
+                var deliveries: [Delivery] = []
+                Self.closeBatches(&processing, all: true, into: &deliveries)
+                return (deliveries, processing.entries.map(\.subscription))
             }
-            let code: CMError =
-                switch fault {
-                case .unavailable: CMErrorNotAvailable
-                default: CMErrorUnknown
-                }
-            let error = code.nsError("The motion device failed: \(fault)")
-            for subscription in subscriptions { subscription.deliver(subscription, nil, error) }
+            guard let (deliveries, subscriptions) = report else { return }
+            for delivery in deliveries { delivery.send() }
+            let error = Self.error(for: fault)
+            for subscription in subscriptions { subscription.deliver(error) }
         }
     }
 
-    /// Runs fusion on one sample and collects the samples due for each subscription.
-    private static func process(
-        _ sample: IMUSample, _ processing: inout Processing, into deliveries: inout [(MotionSubscription, CMLogItem)]
-    ) {
+    /// Closes the open batches of batched entries: every non-empty one (`all`), or those with interval 0
+    /// (one batch per device delivery).
+    private static func closeBatches(_ processing: inout Processing, all: Bool, into deliveries: inout [Delivery]) {
+        for index in processing.entries.indices where !processing.entries[index].pending.isEmpty {
+            let subscription = processing.entries[index].subscription
+            guard all || subscription.interval <= 0 else { continue }
+            deliveries.append(.batch(subscription, processing.entries[index].pending))
+            processing.entries[index].pending = []
+        }
+    }
+
+    /// Runs fusion on one sample, collects the samples due for each decimated subscription and appends
+    /// the sample to the open batch of each batched one (closing a batch that now spans its interval).
+    private static func process(_ sample: IMUSample, _ processing: inout Processing, into deliveries: inout [Delivery]) {
         let timestamp = Double(sample.timestamp) / 1e9
         let deltaTime = processing.previousTimestamp.map { timestamp - $0 } ?? 0
         processing.previousTimestamp = timestamp
@@ -209,19 +380,39 @@ final class MotionHub: Sendable {
                     deltaTime: deltaTime)
             }
         }
-        let halfPeriod = processing.sampleRate > 0 ? 0.5 / processing.sampleRate : 0
+        let period = processing.sampleRate > 0 ? 1 / processing.sampleRate : 0
+        let halfPeriod = period / 2
         var made: [MadeSample] = []
         for index in processing.entries.indices {
-            let entry = processing.entries[index]
-            if let nextDue = entry.nextDue, timestamp < nextDue - halfPeriod { continue }
-            guard let item = makeSample(entry.subscription.service, sample, timestamp, processing, &made) else {
+            // Fields are read one by one: copying the entry would copy its open batch on every append.
+            let subscription = processing.entries[index].subscription
+            if subscription.isBatched {
+                guard let item = makeSample(subscription.service, sample, timestamp, processing, &made) else {
+                    continue
+                }
+                let interval = subscription.interval
+                if processing.entries[index].pending.isEmpty {
+                    processing.entries[index].pendingStart = timestamp
+                    let expected = interval > 0 && period > 0 ? Int(interval / period) + 1 : 64
+                    processing.entries[index].pending.reserveCapacity(min(expected, 8192))
+                }
+                processing.entries[index].pending.append(item)
+                if interval > 0, timestamp - processing.entries[index].pendingStart + period >= interval - halfPeriod {
+                    deliveries.append(.batch(subscription, processing.entries[index].pending))
+                    processing.entries[index].pending = []
+                }
                 continue
             }
-            let interval = entry.subscription.interval
-            var nextDue = (entry.nextDue ?? timestamp) + interval
+            let previousDue = processing.entries[index].nextDue
+            if let previousDue, timestamp < previousDue - halfPeriod { continue }
+            guard let item = makeSample(subscription.service, sample, timestamp, processing, &made) else {
+                continue
+            }
+            let interval = subscription.interval
+            var nextDue = (previousDue ?? timestamp) + interval
             if nextDue <= timestamp { nextDue = timestamp + interval }  // after a gap: restart the schedule
             processing.entries[index].nextDue = nextDue
-            deliveries.append((entry.subscription, item))
+            deliveries.append(.sample(subscription, item))
         }
     }
 
@@ -263,5 +454,10 @@ final class MotionHub: Sendable {
         }
         if let item { made.append(MadeSample(service: service, item: item)) }
         return item
+    }
+
+    /// The stall watchdog's timer, kept in the lifecycle state. Dispatch sources are thread-safe.
+    private struct WatchdogTimer: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
     }
 }

@@ -36,6 +36,9 @@ struct ReferenceFrameFusion {
     /// Whether the filter has an attitude (after its first usable accelerometer reading).
     var isReady: Bool { filter.isInitialized }
 
+    /// The filter's estimate of the gyroscope bias, rad/s (device axes).
+    var gyroscopeBias: SIMD3<Double> { filter.gyroscopeBias }
+
     /// Feeds one IMU sample.
     /// - Parameters:
     ///   - gyroscope: rad/s; accelerometer: specific force, m/s²; magnetometer: µT (device axes).

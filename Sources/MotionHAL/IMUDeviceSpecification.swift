@@ -16,6 +16,17 @@
 /// - `motion=demo|stationary|spin`: ``SimulatedMotion/demo`` (default); ``SimulatedMotion/stationary(attitude:)``
 ///   face up with y towards magnetic north; ``SimulatedMotion/spin`` (45 °/s about the vertical).
 /// - `seed=N`: seed of the noise generator, a decimal or `0x` hexadecimal unsigned 64-bit integer; default 1.
+/// - `batch=SECONDS`: how often the live simulator wakes up and delivers the samples that have come due
+///   (``SimulatedIMU/Configuration/deliveryInterval``), 0.0005...1 s; default 0.01. Larger values mean fewer
+///   wake-ups and more latency; timestamps are unaffected.
+/// - `fault_after=SECONDS`: fault injection (see ``SimulatedFaultInjection``): that many seconds (≥ 0) after
+///   `start` the device delivers one `.fault(.readFailed("simulated fault"))` and then no samples for
+///   `fault_duration` seconds, then resumes by itself. Samples stamped during the outage are lost (timestamps
+///   keep following the real clock).
+/// - `fault_duration=SECONDS`: length of the outage after each fault, ≥ 0; default 0 (a fault event without
+///   lost samples). Needs `fault_after`.
+/// - `fault_every=SECONDS`: repeat the fault with this period, > `fault_duration`; default: one fault. Needs
+///   `fault_after`.
 public enum IMUDeviceSpecification: Sendable, Equatable {
     /// The simulator with this configuration (`sim…`).
     case simulated(SimulatedIMU.Configuration)
@@ -94,6 +105,9 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         var configuration = SimulatedIMU.Configuration()
         guard !trimmed(options).isEmpty else { return configuration }
         var seen: Set<Substring> = []
+        var faultAfter: Double?
+        var faultDuration: Double?
+        var faultEvery: Double?
         for item in options.split(separator: ",", omittingEmptySubsequences: false) {
             let option = trimmed(item)
             guard let equals = option.firstIndex(of: "=") else {
@@ -133,11 +147,55 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                         "option 'seed' of driver sim: '\(value)' is not an unsigned 64-bit integer")
                 }
                 configuration.seed = seed
+            case "batch":
+                let interval = try seconds(value, option: "batch", range: 0.0005...1)
+                configuration.deliveryInterval = interval
+            case "fault_after":
+                faultAfter = try seconds(value, option: "fault_after", range: 0...Double.greatestFiniteMagnitude)
+            case "fault_duration":
+                faultDuration = try seconds(
+                    value, option: "fault_duration", range: 0...Double.greatestFiniteMagnitude)
+            case "fault_every":
+                faultEvery = try seconds(value, option: "fault_every", range: 0...Double.greatestFiniteMagnitude)
             default:
-                throw .invalidSpecification("unknown option '\(key)' of driver sim (known options: rate, motion, seed)")
+                throw .invalidSpecification(
+                    "unknown option '\(key)' of driver sim (known options: \(simulatorOptionNames.joined(separator: ", ")))")
             }
         }
+        if let faultAfter {
+            let duration = faultDuration ?? 0
+            if let faultEvery, faultEvery <= duration {
+                throw .invalidSpecification(
+                    "option 'fault_every' of driver sim: \(faultEvery) s must exceed fault_duration (\(duration) s)")
+            }
+            configuration.faultInjection = SimulatedFaultInjection(
+                after: faultAfter, duration: duration, every: faultEvery)
+        } else if faultDuration != nil || faultEvery != nil {
+            let option = faultDuration != nil ? "fault_duration" : "fault_every"
+            throw .invalidSpecification("option '\(option)' of driver sim needs 'fault_after'")
+        }
         return configuration
+    }
+
+    /// The options of driver `sim`, in the order the documentation lists them.
+    private static let simulatorOptionNames = [
+        "rate", "motion", "seed", "batch", "fault_after", "fault_duration", "fault_every",
+    ]
+
+    /// `value` as a finite number of seconds inside `range`.
+    private static func seconds(_ value: Substring, option: String, range: ClosedRange<Double>)
+        throws(IMUDeviceError) -> Double
+    {
+        guard let seconds = Double(value), seconds.isFinite else {
+            throw .invalidSpecification("option '\(option)' of driver sim: '\(value)' is not a number of seconds")
+        }
+        guard range.contains(seconds) else {
+            let bounds =
+                range.upperBound == .greatestFiniteMagnitude
+                ? "must be ≥ \(range.lowerBound) s" : "is outside \(range.lowerBound)...\(range.upperBound) s"
+            throw .invalidSpecification("option '\(option)' of driver sim: \(value) s \(bounds)")
+        }
+        return seconds
     }
 
     private static func requiredArgument(_ argument: Substring?, driver: String, form: String)

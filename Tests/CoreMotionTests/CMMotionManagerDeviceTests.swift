@@ -121,6 +121,11 @@ struct GyroCall: Sendable {
             device.emit(.samples(Array(samples[start..<start + 50])))
         }
         queue.waitUntilAllOperationsAreFinished()
+        // The Linux diagnostics show the filter's bias estimate: the simulator's bias (rad/s).
+        let fusion = try #require(CMMotionManager.linuxDiagnostics.fusion.first { $0.referenceFrame == .xMagneticNorthZVertical })
+        #expect(fusion.isInitialized)
+        let bias = fusion.gyroscopeBias
+        #expect(abs(bias.x - 0.01) < 0.005 && abs(bias.y + 0.02) < 0.005 && abs(bias.z - 0.03) < 0.005, "bias \(bias)")
         manager.stopGyroUpdates()
         manager.stopDeviceMotionUpdates()
         // Mean of the last 5 s (50 updates at 0.1 s).

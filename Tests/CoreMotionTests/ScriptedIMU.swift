@@ -3,25 +3,42 @@ import MotionHAL
 import Synchronization
 
 /// A test IMU whose events the test emits itself, synchronously, with chosen timestamps; it records
-/// how often it was started and whether it runs.
+/// how often it was started and whether it runs, and can refuse its first starts.
 final class ScriptedIMU: IMUDevice {
     let info: IMUDeviceInfo
-    private let state = Mutex<(handler: (@Sendable (IMUDeviceEvent) -> Void)?, starts: Int)>((nil, 0))
+    private struct State {
+        var handler: (@Sendable (IMUDeviceEvent) -> Void)?
+        var starts = 0
+        var failuresLeft: Int
+        /// `CLOCK_MONOTONIC` time of every start attempt, s.
+        var attemptTimes: [Double] = []
+    }
+    private let state: Mutex<State>
 
-    /// Creates a device with `sensors` running at `sampleRate` Hz.
-    init(sensors: IMUSensors = .all, sampleRate: Double = 200) {
+    /// Creates a device with `sensors` running at `sampleRate` Hz whose first `failingStarts` starts throw
+    /// ``IMUDeviceError/unavailable(_:)``.
+    init(sensors: IMUSensors = .all, sampleRate: Double = 200, failingStarts: Int = 0) {
         info = IMUDeviceInfo(
             driver: "scripted", chip: "test script", sensors: sensors,
             supportedSampleRates: sampleRate...sampleRate, defaultSampleRate: sampleRate)
+        state = Mutex(State(failuresLeft: failingStarts))
     }
 
     func start(sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void) throws {
         try state.withLock { state throws(IMUDeviceError) in
+            state.attemptTimes.append(Double(MonotonicClock.now()) / 1e9)
+            guard state.failuresLeft == 0 else {
+                state.failuresLeft -= 1
+                throw .unavailable("scripted start failure")
+            }
             guard state.handler == nil else { throw .alreadyRunning }
             state.handler = handler
             state.starts += 1
         }
     }
+
+    /// When each start was attempted (failed ones included), s of `CLOCK_MONOTONIC`.
+    var startAttemptTimes: [Double] { state.withLock { $0.attemptTimes } }
 
     func stop() {
         state.withLock { $0.handler = nil }

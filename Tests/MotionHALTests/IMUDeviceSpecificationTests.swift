@@ -39,6 +39,28 @@ import Testing
         #expect(try IMUDeviceSpecification.parse("sim:") == .simulated(SimulatedIMU.Configuration()))
     }
 
+    @Test func batchAndFaultOptionsConfigureTheSimulator() throws {
+        let specification = try IMUDeviceSpecification.parse(
+            "sim:batch=0.25,fault_after=0.3,fault_duration=0.5,fault_every=2")
+        var expected = SimulatedIMU.Configuration()
+        expected.deliveryInterval = 0.25
+        expected.faultInjection = SimulatedFaultInjection(after: 0.3, duration: 0.5, every: 2)
+        #expect(specification == .simulated(expected))
+
+        // Without fault_duration: a fault event without an outage; without fault_every: a single fault.
+        let single = try IMUDeviceSpecification.parse("sim:fault_after=1.5")
+        expected = SimulatedIMU.Configuration()
+        expected.faultInjection = SimulatedFaultInjection(after: 1.5, duration: 0, every: nil)
+        #expect(single == .simulated(expected))
+
+        // The documented batch range is inclusive at both ends.
+        for (text, interval) in [("0.0005", 0.0005), ("1", 1.0)] {
+            let device = try #require(try IMUDeviceSpecification.open("sim:batch=\(text)") as? SimulatedIMU)
+            #expect(device.configuration.deliveryInterval == interval)
+        }
+        #expect(try IMUDeviceSpecification.parse("sim") == .simulated(SimulatedIMU.Configuration()))
+    }
+
     @Test func unknownDriverIsNamed() {
         let message = invalidSpecificationMessage { _ = try IMUDeviceSpecification.open("bogus:rate=5") }
         #expect(message?.contains("unknown driver 'bogus'") == true, "\(message ?? "no error")")
@@ -59,6 +81,14 @@ import Testing
         ("i2c:/dev/i2c-1@0x99", "'0x99'"),
         ("i2c:/dev/i2c-1", "BUS@ADDRESS"),
         ("replay", "replay"),
+        ("sim:batch=0", "'batch'"),
+        ("sim:batch=2", "'batch'"),
+        ("sim:batch=soon", "'batch'"),
+        ("sim:fault_after=-1", "'fault_after'"),
+        ("sim:fault_duration=1", "needs 'fault_after'"),
+        ("sim:fault_every=2", "needs 'fault_after'"),
+        ("sim:fault_after=1,fault_duration=2,fault_every=2", "'fault_every'"),
+        ("sim:fault_after=1,fault_duration=inf", "'fault_duration'"),
     ])
     func badOptionsAreRejectedNamingTheField(specification: String, namedPart: String) {
         let message = invalidSpecificationMessage { _ = try IMUDeviceSpecification.open(specification) }

@@ -13,7 +13,8 @@ import Synchronization
 /// `t0 + n / rate` (ns of `CLOCK_MONOTONIC`, t0 read in `start`), so the long-run rate is exact whatever
 /// the timer jitter. A timer on a private serial queue wakes every ``Configuration/deliveryInterval``
 /// seconds and delivers every sample whose timestamp has passed as one `.samples` event. Each `start`
-/// begins the trajectory again at time 0.
+/// begins the trajectory again at time 0. ``Configuration/faultInjection`` scripts faults and outages of the
+/// live device (see ``SimulatedFaultInjection``).
 ///
 /// Noise comes from a generator seeded by ``Configuration/seed`` and the sample index, so
 /// ``sample(index:sampleRate:startTimestamp:)`` is a pure function: tests and benchmarks get exactly the
@@ -36,7 +37,8 @@ public final class SimulatedIMU: IMUDevice {
     /// Creates a simulated device.
     /// - Parameter configuration: trajectory, sensor errors and environment; see ``Configuration``.
     /// - Precondition: `configuration.sampleRate` lies in ``supportedSampleRates``, the delivery interval is
-    ///   finite and > 0, and the noise deviations are ≥ 0. (``IMUDeviceSpecification`` checks user input
+    ///   finite and > 0, the noise deviations are ≥ 0, and fault injection times are ≥ 0 with a period
+    ///   longer than the outage. (``IMUDeviceSpecification`` checks user input
     ///   and throws instead.)
     public init(configuration: Configuration = Configuration()) {
         precondition(
@@ -49,6 +51,15 @@ public final class SimulatedIMU: IMUDevice {
             configuration.accelerometerNoise >= 0 && configuration.gyroscopeNoise >= 0
                 && configuration.magnetometerNoise >= 0,
             "SimulatedIMU noise standard deviations must be ≥ 0")
+        if let injection = configuration.faultInjection {
+            precondition(
+                injection.after >= 0 && injection.duration >= 0 && injection.after.isFinite
+                    && injection.duration.isFinite,
+                "SimulatedIMU fault injection times must be finite and ≥ 0 s")
+            precondition(
+                injection.every.map { $0.isFinite && $0 > injection.duration } ?? true,
+                "SimulatedIMU fault period must exceed the fault duration")
+        }
         self.configuration = configuration
         self.info = IMUDeviceInfo(
             driver: "sim", chip: "simulated 9-axis IMU", sensors: .all,
@@ -135,9 +146,11 @@ public final class SimulatedIMU: IMUDevice {
             let interval = DispatchTimeInterval.nanoseconds(max(Int(configuration.deliveryInterval * 1e9), 100_000))
             timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(1))
             timer.setEventHandler { [weak self] in self?.deliverDueSamples(generation: generation) }
+            let startTimestamp = MonotonicClock.now()
             state.run = Run(
                 generation: generation, timer: TimerBox(timer), sampleRate: sampleRate,
-                startTimestamp: MonotonicClock.now(), nextIndex: 0, handler: handler)
+                startTimestamp: startTimestamp, nextIndex: 0, handler: handler,
+                nextFault: configuration.faultInjection.map { startTimestamp + Self.nanoseconds($0.after) })
             timer.resume()
         }
     }
@@ -158,22 +171,68 @@ public final class SimulatedIMU: IMUDevice {
         }
     }
 
-    /// On the queue: delivers every sample of run `generation` whose timestamp has passed.
+    /// On the queue: delivers every sample of run `generation` whose timestamp has passed, and an injected
+    /// fault that has come due (samples stamped before it first, none during its outage).
     private func deliverDueSamples(generation: UInt64) {
         let now = MonotonicClock.now()
-        let due = state.withLock { state -> (Range<Int>, Run)? in
+        let injection = configuration.faultInjection
+        let plan = state.withLock { state -> (DeliveryPlan, Run)? in
             guard var run = state.run, run.generation == generation else { return nil }
-            let first = run.nextIndex
             func timestamp(_ index: Int) -> UInt64 {
                 Self.timestamp(ofSample: index, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp)
             }
+            // Samples stamped inside an outage are lost; once it is over, delivery resumes after it.
+            func skipOutage() {
+                guard let end = run.outageEnd else { return }
+                if now < end {
+                    while timestamp(run.nextIndex) <= now { run.nextIndex += 1 }
+                } else {
+                    while timestamp(run.nextIndex) < end { run.nextIndex += 1 }
+                    run.outageEnd = nil
+                }
+            }
+            skipOutage()
+            let firstDue = run.nextIndex
+            var plan = DeliveryPlan(beforeFault: firstDue..<firstDue, isFaulted: false, afterFault: firstDue..<firstDue)
+            if let injection, let fault = run.nextFault, fault <= now {
+                while timestamp(run.nextIndex) < fault { run.nextIndex += 1 }
+                plan.beforeFault = firstDue..<run.nextIndex
+                plan.isFaulted = true
+                run.nextFault = injection.every.map { fault + Self.nanoseconds($0) }
+                if injection.duration > 0 { run.outageEnd = fault + Self.nanoseconds(injection.duration) }
+                skipOutage()
+            }
+            let resumeFrom = run.nextIndex
             while timestamp(run.nextIndex) <= now { run.nextIndex += 1 }
+            if plan.isFaulted {
+                plan.afterFault = resumeFrom..<run.nextIndex
+            } else {
+                plan.beforeFault = resumeFrom..<run.nextIndex
+            }
             state.run = run
-            return (first..<run.nextIndex, run)
+            return (plan, run)
         }
-        guard let (indices, run) = due, !indices.isEmpty else { return }
-        let batch = indices.map { sample(index: $0, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp) }
-        run.handler(.samples(batch))
+        guard let (plan, run) = plan else { return }
+        func deliver(_ indices: Range<Int>) {
+            guard !indices.isEmpty else { return }
+            run.handler(
+                .samples(indices.map { sample(index: $0, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp) }))
+        }
+        deliver(plan.beforeFault)
+        if plan.isFaulted { run.handler(.fault(.readFailed(SimulatedFaultInjection.faultText))) }
+        deliver(plan.afterFault)
+    }
+
+    /// `seconds` as whole nanoseconds (≥ 0).
+    private static func nanoseconds(_ seconds: Double) -> UInt64 {
+        UInt64(max(seconds, 0) * 1e9)
+    }
+
+    /// What one timer tick delivers: samples, then possibly an injected fault and the samples after it.
+    private struct DeliveryPlan {
+        var beforeFault: Range<Int>
+        var isFaulted: Bool
+        var afterFault: Range<Int>
     }
 
     /// What the device is doing; guarded by `state`.
@@ -190,6 +249,10 @@ public final class SimulatedIMU: IMUDevice {
         var startTimestamp: UInt64
         var nextIndex: Int
         var handler: @Sendable (IMUDeviceEvent) -> Void
+        /// When the next injected fault is due, ns of `CLOCK_MONOTONIC`; nil for none.
+        var nextFault: UInt64? = nil
+        /// When the current injected outage ends, ns; nil outside an outage.
+        var outageEnd: UInt64? = nil
     }
 
     /// A dispatch timer handed between threads; dispatch sources are thread-safe.

@@ -28,6 +28,8 @@ extension SimulatedIMU {
         /// must be > 0 (intervals under 0.1 ms are raised to 0.1 ms). Only the wake-up rate depends on it, not
         /// the sample timestamps.
         public var deliveryInterval: Double = 0.01
+        /// Scripted faults of the live device (default nil: none); see ``SimulatedFaultInjection``.
+        public var faultInjection: SimulatedFaultInjection?
 
         /// Creates a configuration with the documented defaults except for the given values; change the
         /// other fields afterwards as needed.

@@ -1,0 +1,88 @@
+/// Linux-only additions: the batch interval, the raw gyroscope and magnetometer (which Apple's batched
+/// manager lacks), and device motion in a chosen reference frame.
+extension CMBatchedSensorManager {
+    /// How much data a batch spans, s (default 1, about Apple's once per second): a batch closes with the
+    /// sample that makes it span this interval (judged by sample timestamps, e.g. 50 samples for 0.25 s at
+    /// 200 Hz). 0 delivers a batch with every delivery of the device (its own FIFO batch), for the lowest
+    /// latency. Negative and NaN values count as 0. A change applies to running updates from their next
+    /// batch.
+    public var linuxBatchInterval: TimeInterval {
+        get { storage.state.withLock { $0.batchInterval } }
+        set {
+            let interval = newValue.isNaN ? 0 : max(newValue, 0)
+            let subscriptions = storage.state.withLock { state in
+                state.batchInterval = interval
+                return state.services.values.map(\.subscription)
+            }
+            for subscription in subscriptions { subscription.interval = interval }
+        }
+    }
+
+    /// Whether raw gyroscope batches are being delivered (Linux).
+    public var isLinuxGyroActive: Bool { storage.state.withLock { $0.services[.gyro] != nil } }
+
+    /// Whether raw magnetometer batches are being delivered (Linux).
+    public var isLinuxMagnetometerActive: Bool { storage.state.withLock { $0.services[.magnetometer] != nil } }
+
+    /// Starts batches of raw gyroscope samples (Linux), with the handler on the manager's serial queue, like
+    /// ``startAccelerometerUpdates(handler:)``. Does nothing without a gyroscope.
+    /// - Parameter handler: receives each batch (rotation rate in rad/s including the gyroscope's bias,
+    ///   oldest first, every sample once), or nil and an `NSError` in ``CMErrorDomain`` once per fault
+    ///   episode.
+    public func startLinuxGyroUpdates(handler: @escaping ([CMGyroData]?, (any Error)?) -> Void) {
+        start(.gyroscope, slot: .gyro, handler: QueuedBatchHandler(handler: handler))
+    }
+
+    /// Stops raw gyroscope batches. No handler call starts after it returns.
+    public func stopLinuxGyroUpdates() {
+        Self.stop(.gyro, in: storage)
+    }
+
+    /// Starts batches of raw magnetometer samples (Linux), with the handler on the manager's serial queue,
+    /// like ``startAccelerometerUpdates(handler:)``. Does nothing without a magnetometer.
+    /// - Parameter handler: receives each batch (magnetic field in µT, uncalibrated, oldest first, every
+    ///   sample once), or nil and an `NSError` in ``CMErrorDomain`` once per fault episode.
+    public func startLinuxMagnetometerUpdates(handler: @escaping ([CMMagnetometerData]?, (any Error)?) -> Void) {
+        start(.magnetometer, slot: .magnetometer, handler: QueuedBatchHandler(handler: handler))
+    }
+
+    /// Stops raw magnetometer batches. No handler call starts after it returns.
+    public func stopLinuxMagnetometerUpdates() {
+        Self.stop(.magnetometer, in: storage)
+    }
+
+    /// Starts batched device-motion updates in `referenceFrame` (Linux; Apple's batched device motion has no
+    /// frame and uses ``CMAttitudeReferenceFrame/xArbitraryZVertical``), with the handler on the manager's
+    /// serial queue. Does nothing without an accelerometer and a gyroscope. A frame that is not exactly one
+    /// of ``CMMotionManager/availableAttitudeReferenceFrames()`` starts nothing: the handler receives one
+    /// `NSError` in ``CMErrorDomain`` (``CMErrorTrueNorthNotAvailable``, ``CMErrorNotAvailable`` or
+    /// ``CMErrorInvalidParameter``) and the service stays inactive.
+    /// - Parameters:
+    ///   - referenceFrame: the frame attitudes are reported in.
+    ///   - handler: receives each batch, or nil and an error.
+    public func startDeviceMotionUpdates(
+        using referenceFrame: CMAttitudeReferenceFrame, handler: @escaping ([CMDeviceMotion]?, (any Error)?) -> Void
+    ) {
+        guard Self.isDeviceMotionSupported else { return }
+        let queued = QueuedBatchHandler(handler: handler)
+        let isSingleFrame = referenceFrame.rawValue != 0 && referenceFrame.rawValue & (referenceFrame.rawValue - 1) == 0
+        guard isSingleFrame, CMMotionManager.availableAttitudeReferenceFrames().contains(referenceFrame) else {
+            let error: NSError =
+                if !isSingleFrame {
+                    CMErrorInvalidParameter.nsError("\(referenceFrame.rawValue) is not a single reference frame.")
+                } else if referenceFrame == .xTrueNorthZVertical {
+                    CMErrorTrueNorthNotAvailable.nsError(
+                        "True north is not available: the magnetic declination is unknown on this system.")
+                } else {
+                    CMErrorNotAvailable.nsError(
+                        "The attitude reference frame \(referenceFrame.rawValue) is not available on this device.")
+                }
+            Self.stop(.deviceMotion, in: storage)
+            // A subscription the hub never sees, so that stopping later still cancels the queued call.
+            let inert = MotionSubscription(service: .deviceMotion(referenceFrame), interval: 0, sink: .batch { _, _, _ in })
+            queued.enqueue(on: storage.queue, batch: nil, error: error, subscription: inert)
+            return
+        }
+        start(.deviceMotion(referenceFrame), slot: .deviceMotion, handler: queued)
+    }
+}

@@ -1,0 +1,137 @@
+import Dispatch
+import MotionHAL
+import Synchronization
+
+// How CMBatchedSensorManager's start and stop methods subscribe to the shared MotionHub.
+extension CMBatchedSensorManager {
+    /// Which service of the manager.
+    enum Slot: Hashable, Sendable {
+        case accelerometer, gyro, magnetometer, deviceMotion
+    }
+
+    /// One running service: its hub subscription and, for an async sequence, how to end it.
+    struct ActiveService: Sendable {
+        let subscription: MotionSubscription
+        /// Finishes the async sequence fed by the service (nil for handlers and pull mode).
+        let finish: (@Sendable () -> Void)?
+    }
+
+    /// Everything a batched manager holds; see the public properties.
+    struct State {
+        var batchInterval: TimeInterval = CMBatchedSensorManager.defaultBatchInterval
+        var services: [Slot: ActiveService] = [:]
+        /// The latest batch of each slot (items of the slot's sample class).
+        var latestBatches: [Slot: LatestBatch] = [:]
+    }
+
+    /// The latest batch of one slot, as the manager keeps it for pull mode (same justification as
+    /// ``LatestSample``).
+    struct LatestBatch: @unchecked Sendable {
+        let items: [CMLogItem]
+    }
+
+    /// Starts `service` in `slot`, replacing what ran there. Returns false (and starts nothing) when the
+    /// device lacks the service.
+    @discardableResult
+    func start<Sample: CMLogItem>(
+        _ service: MotionService, slot: Slot, handler: QueuedBatchHandler<Sample>?,
+        finish: (@Sendable () -> Void)? = nil
+    ) -> MotionSubscription? {
+        let subscription = makeSubscription(service, slot: slot, handler: handler)
+        let previous = storage.state.withLock { state in
+            state.services.updateValue(ActiveService(subscription: subscription, finish: finish), forKey: slot)
+        }
+        // Hub calls happen outside the manager's lock: stopping the device waits for a delivery in
+        // progress, and deliveries take that lock.
+        if let previous { Self.end(previous) }
+        guard MotionHub.shared.subscribe(subscription) else {
+            storage.state.withLock { state in
+                if state.services[slot]?.subscription === subscription { state.services[slot] = nil }
+            }
+            return nil
+        }
+        return subscription
+    }
+
+    private func makeSubscription<Sample: CMLogItem>(
+        _ service: MotionService, slot: Slot, handler: QueuedBatchHandler<Sample>?
+    ) -> MotionSubscription {
+        let interval = storage.state.withLock { $0.batchInterval }
+        let storage = self.storage
+        return MotionSubscription(
+            service: service, interval: interval,
+            sink: .batch { [weak storage] subscription, items, error in
+                guard let storage else { return }
+                if let items {
+                    storage.state.withLock { state in
+                        if state.services[slot]?.subscription === subscription {
+                            state.latestBatches[slot] = LatestBatch(items: items)
+                        }
+                    }
+                }
+                // The hub makes the samples of a service from its class only, so the casts cannot fail.
+                let batch = items.map { items in items.map { unsafeDowncast($0, to: Sample.self) } }
+                handler?.enqueue(on: storage.queue, batch: batch, error: error, subscription: subscription)
+            })
+    }
+
+    /// Stops the service of `slot` (if `subscription` is given: only if it is still that one).
+    static func stop(_ slot: Slot, in storage: BatchedManagerStorage, ifStill subscription: MotionSubscription? = nil) {
+        let previous = storage.state.withLock { state -> ActiveService? in
+            guard let active = state.services[slot] else { return nil }
+            if let subscription, active.subscription !== subscription { return nil }
+            state.services[slot] = nil
+            return active
+        }
+        if let previous { end(previous) }
+    }
+
+    /// Unsubscribes a replaced or stopped service and ends its async sequence.
+    static func end(_ service: ActiveService) {
+        MotionHub.shared.unsubscribe(service.subscription)
+        service.finish?()
+    }
+
+    /// Starts `service` in `slot` feeding a new async sequence: batches are yielded in order; stopping the
+    /// service finishes the sequence; a fault finishes it by throwing (and stops the service); ending the
+    /// iteration (or its task being cancelled) stops the service.
+    func makeUpdateStream<Sample: CMLogItem>(_ service: MotionService, slot: Slot)
+        -> AsyncThrowingStream<SampleBatch<Sample>, any Error>
+    {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: SampleBatch<Sample>.self, throwing: (any Error).self)
+        let handler = QueuedBatchHandler<Sample> { batch, error in
+            if let batch {
+                continuation.yield(SampleBatch(samples: batch))
+            } else if let error {
+                continuation.finish(throwing: error)
+            }
+        }
+        guard let subscription = start(service, slot: slot, handler: handler, finish: { continuation.finish() })
+        else {
+            continuation.finish(
+                throwing: CMErrorNotAvailable.nsError("This motion service is not available on this device."))
+            return stream
+        }
+        let storage = self.storage
+        continuation.onTermination = { [weak storage] _ in
+            guard let storage else { return }
+            Self.stop(slot, in: storage, ifStill: subscription)
+        }
+        return stream
+    }
+
+    /// The latest batch of `slot`, as `Sample`s.
+    func latestBatch<Sample: CMLogItem>(_ slot: Slot, as type: Sample.Type) -> [Sample]? {
+        storage.state.withLock { $0.latestBatches[slot] }?.items.map { unsafeDowncast($0, to: Sample.self) }
+    }
+}
+
+/// The state of a ``CMBatchedSensorManager`` behind a mutex, and the serial queue its handlers run on,
+/// reachable from deliveries on the device's thread without retaining the manager.
+final class BatchedManagerStorage: Sendable {
+    /// The state.
+    let state = Mutex(CMBatchedSensorManager.State())
+    /// The serial queue every handler of the manager runs on.
+    let queue = DispatchQueue(label: "CoreMotion.CMBatchedSensorManager")
+}
