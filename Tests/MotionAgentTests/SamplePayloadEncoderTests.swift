@@ -96,6 +96,37 @@ import Testing
         }
     }
 
+    @Test func aMeanDeviceMotionTopicFromSamplesToPayloads() throws {
+        // Turning about the vertical at 1 rad/s, sampled at 1 kHz: yaw = t − 100 rad. The mean of a window of
+        // evenly spaced turns about one axis is its middle turn, so each published yaw equals its timestamp − 100.
+        let samples = (0..<1000).map { index in
+            let time = 100 + Double(index) * 0.001
+            let half = (time - 100) / 2
+            return DeviceMotionSample(
+                timestamp: time, attitude: CMQuaternion(x: 0, y: 0, z: sin(half), w: cos(half)), rotationRate: SIMD3(0, 0, 1),
+                gravity: SIMD3(0, 0, -1), userAcceleration: .zero, magneticField: SIMD3(20, 0, -40),
+                magneticAccuracy: .high, heading: (350 + Double(index) * 0.02).truncatingRemainder(dividingBy: 360))
+        }
+        var topic = try TopicSampler<DeviceMotionSample>(settings: TopicSamplingSettings(interval: 0.02, mode: .mean, batchSize: 5))
+        let messages = topic.add(samples)
+        #expect(messages.count == 9, "49 closed windows: 9 full batches of 5, 4 values waiting")
+        for (seq, message) in messages.enumerated() {
+            let parsed = try object(encoder.encode(message, seq: UInt64(seq + 1), batched: true))
+            #expect((parsed["seq"] as? NSNumber)?.intValue == seq + 1)
+            let list = try #require(parsed["samples"] as? [[String: Any]])
+            #expect(list.count == 5)
+            for entry in list {
+                let timestamp = try #require(number(entry, "timestamp"))
+                let attitude = try #require(entry["attitude"] as? [String: Any])
+                #expect(abs((number(attitude, "yaw") ?? .nan) - (timestamp - 100)) < 1e-9)
+                let heading = try #require(number(entry, "heading"))
+                let difference = abs(heading - (350 + (timestamp - 100) * 20)).truncatingRemainder(dividingBy: 360)
+                #expect((0..<360).contains(heading))
+                #expect(min(difference, 360 - difference) < 1e-6, "headings wrap through north")
+            }
+        }
+    }
+
     @Test func vectorSamplesComeFromCoreMotionData() {
         let accelerometer = CMAccelerometerData(acceleration: CMAcceleration(x: 0.1, y: 0.2, z: -1), timestamp: 5)
         #expect(VectorSample(accelerometer) == VectorSample(timestamp: 5, value: SIMD3(0.1, 0.2, -1)))
