@@ -1,0 +1,106 @@
+/// Encodes down-sampled values (``VectorSample``, ``DeviceMotionSample``) as the JSON payloads of the
+/// MQTT contract, in the same names and units as ``MotionPayloadEncoder``.
+///
+/// A message of one value is `{"seq","timestamp","ts",…values}`; a batch is
+/// `{"seq":n,"samples":[{"timestamp","ts",…values},…]}`. `seq` counts messages per topic from 1,
+/// `timestamp` is seconds since boot (as `CMLogItem`), `ts` Unix time in seconds with fraction.
+public struct SamplePayloadEncoder: Sendable {
+    /// Unix time minus seconds-since-boot time, s: `ts = timestamp + wallClockOffset`.
+    public let wallClockOffset: Double
+
+    /// Creates an encoder.
+    /// - Parameter wallClockOffset: Unix time minus `CMLogItem` time (seconds since boot), s.
+    public init(wallClockOffset: Double) {
+        self.wallClockOffset = wallClockOffset
+    }
+
+    /// The field holding a vector service's value: `acceleration` (g), `rotationRate` (rad/s) or
+    /// `magneticField` (µT); `nil` for device motion, which has several.
+    public static func valueName(of service: MotionService) -> String? {
+        switch service {
+        case .accelerometer: "acceleration"
+        case .gyro: "rotationRate"
+        case .magnetometer: "magneticField"
+        case .deviceMotion: nil
+        }
+    }
+
+    /// Encodes one message of an accelerometer, gyro or magnetometer topic.
+    /// - Parameters:
+    ///   - values: the message's values (as returned by ``TopicSampler/add(_:)``).
+    ///   - service: `accelerometer`, `gyro` or `magnetometer` (not `deviceMotion`: a precondition).
+    ///   - seq: the message's sequence number on its topic.
+    ///   - batched: write the batch form even for one value (pass `batchSize > 1`, so that a last partial
+    ///     batch keeps the topic's format); more or fewer than one value is always a batch.
+    public func encode(_ values: [VectorSample], service: MotionService, seq: UInt64, batched: Bool = false) -> String {
+        guard let name = Self.valueName(of: service) else {
+            preconditionFailure("device motion is encoded from DeviceMotionSample values")
+        }
+        return encode(values, seq: seq, batched: batched) { sample, writer in
+            writer.vector(name, x: sample.value.x, y: sample.value.y, z: sample.value.z)
+        }
+    }
+
+    /// Encodes one message of the device-motion topic: attitude (quaternion; roll, pitch, yaw in rad with
+    /// ``CMAttitude``'s conventions), rotation rate (rad/s), gravity and user acceleration (g), calibrated
+    /// magnetic field (µT) with its accuracy, heading (degrees).
+    /// - Parameters:
+    ///   - values: the message's values (as returned by ``TopicSampler/add(_:)``).
+    ///   - seq: the message's sequence number on its topic.
+    ///   - batched: write the batch form even for one value; more or fewer than one value is always a batch.
+    public func encode(_ values: [DeviceMotionSample], seq: UInt64, batched: Bool = false) -> String {
+        encode(values, seq: seq, batched: batched) { sample, writer in
+            let quaternion = sample.attitude
+            let angles = sample.eulerAngles
+            writer.object("attitude") { attitude in
+                attitude.object("quaternion") { components in
+                    components.field("x", quaternion.x)
+                    components.field("y", quaternion.y)
+                    components.field("z", quaternion.z)
+                    components.field("w", quaternion.w)
+                }
+                attitude.field("roll", angles.roll)
+                attitude.field("pitch", angles.pitch)
+                attitude.field("yaw", angles.yaw)
+            }
+            Self.vector("rotationRate", sample.rotationRate, into: &writer)
+            Self.vector("gravity", sample.gravity, into: &writer)
+            Self.vector("userAcceleration", sample.userAcceleration, into: &writer)
+            writer.object("magneticField") { field in
+                Self.vector("field", sample.magneticField, into: &field)
+                field.field("accuracy", MotionPayloadEncoder.name(of: sample.magneticAccuracy))
+            }
+            writer.field("heading", sample.heading)
+        }
+    }
+
+    private func encode<Value: DownsampledValue>(
+        _ values: [Value], seq: UInt64, batched: Bool, writeValues: (Value, inout JSONWriter) -> Void
+    ) -> String {
+        var writer = JSONWriter()
+        writer.field("seq", seq)
+        if values.count == 1, !batched {
+            writeSample(values[0], into: &writer, writeValues: writeValues)
+        } else {
+            let samples = values.map { value in
+                var sampleWriter = JSONWriter()
+                writeSample(value, into: &sampleWriter, writeValues: writeValues)
+                return sampleWriter.finished()
+            }
+            writer.array("samples", encodedElements: samples)
+        }
+        return writer.finished()
+    }
+
+    private func writeSample<Value: DownsampledValue>(
+        _ value: Value, into writer: inout JSONWriter, writeValues: (Value, inout JSONWriter) -> Void
+    ) {
+        writer.field("timestamp", value.timestamp)
+        writer.field("ts", value.timestamp + wallClockOffset)
+        writeValues(value, &writer)
+    }
+
+    private static func vector(_ name: String, _ value: SIMD3<Double>, into writer: inout JSONWriter) {
+        writer.vector(name, x: value.x, y: value.y, z: value.z)
+    }
+}
