@@ -122,7 +122,7 @@ public struct AgentConfiguration: Sendable, Equatable {
             if !(settings.rateHz > 0 && settings.rateHz <= 1_000) {
                 throw ConfigurationError(fieldPath: "\(path).rate_hz", reason: "must be a number in (0, 1000] Hz")
             }
-            try settings.validateSampling(fieldPath: path)
+            try settings.sampling.validate(fieldPrefix: "\(path).")
             if !(0...2).contains(settings.qos) {
                 throw ConfigurationError(fieldPath: "\(path).qos", reason: "must be 0, 1 or 2")
             }
@@ -152,19 +152,26 @@ public struct AgentConfiguration: Sendable, Equatable {
         if rate != nil && interval != nil {
             throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "give rate_hz or interval, not both")
         }
-        if let interval {
-            guard interval > 0 else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "must be a number of seconds > 0")
+        if let rate {
+            guard rate > 0 && rate <= 1_000 else {
+                throw ConfigurationError(fieldPath: entry.fieldPath("rate_hz"), reason: "must be a number in (0, 1000] Hz")
             }
-            settings.rateHz = 1 / interval
+            settings.sampling.interval = 1 / rate
         }
-        settings.rateHz = rate ?? settings.rateHz
+        if let interval {
+            guard interval >= 0.001 && interval <= 86_400 else {
+                throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "must be 0.001…86400 seconds")
+            }
+            settings.sampling.interval = interval
+        }
+        if let mode = try entry.string("mode") {
+            settings.sampling.mode = try SamplingMode.named(mode, fieldPath: entry.fieldPath("mode"))
+        }
+        settings.sampling.batchSize = try entry.integer("batch") ?? settings.sampling.batchSize
+        settings.sampling.deadband = try entry.number("deadband")
+        settings.sampling.heartbeat = try entry.number("heartbeat")
         settings.qos = try entry.integer("qos") ?? settings.qos
         settings.referenceFrame = try entry.string("frame") ?? settings.referenceFrame
-        settings.mode = try entry.string("mode") ?? settings.mode
-        settings.batchSize = try entry.integer("batch") ?? settings.batchSize
-        settings.deadband = try entry.number("deadband")
-        settings.heartbeat = try entry.number("heartbeat")
         if let expiry = try entry.integer("message_expiry") {
             guard (0...4_294_967_295).contains(expiry) else {
                 throw ConfigurationError(fieldPath: entry.fieldPath("message_expiry"), reason: "must be 0…4294967295 seconds")

@@ -4,31 +4,37 @@ import MQTT
 import MotionHAL
 import Synchronization
 
-/// The bridge: reads the IMU through CoreMotion and publishes the MQTT contract's topics.
+/// The bridge: reads every IMU sample through CoreMotion and publishes the MQTT contract's topics, each
+/// at its own rate.
 ///
-/// Threads: libmosquitto's loop thread delivers broker events, which are handed to the serial control
-/// queue at once; CoreMotion delivers samples on the data queue, where they are encoded and published.
-/// The motion manager is touched only on the control queue.
+/// Threads: libmosquitto's network thread delivers broker events, which are handed to the serial control
+/// queue at once; CoreMotion delivers sample batches on the batched manager's own queue, where they are
+/// down-sampled, encoded and published. The CoreMotion managers are started and stopped only on the
+/// control queue.
 public final class MotionAgent: Sendable {
-    /// The configuration the agent runs with.
-    public let configuration: AgentConfiguration
     /// The agent's version, reported in `{base}/info`.
     public let version: String
     /// The topics of this device.
     public let topics: TopicLayout
 
     private let controlQueue = DispatchQueue(label: "motion-agent.control")
-    private let dataQueue: OperationQueue
-    // Touched only on `controlQueue` (start, stop, intervals); CoreMotion calls back on `dataQueue`.
+    // Both touched only on `controlQueue` (start, stop, availability); data arrives on the batched manager's queue.
     nonisolated(unsafe) private let motionManager: CMMotionManager
-    private let encoder: MotionPayloadEncoder
-    private let startTime = Date()
+    nonisolated(unsafe) private let batchedManager: CMBatchedSensorManager
+    private let encoder: SamplePayloadEncoder
+    private let startUptime = ProcessInfo.processInfo.systemUptime
+    private let startDate = Date()
     private let state: Mutex<State>
+    private let pipelines: Mutex<ServicePipelines>
+    // Touched only on `controlQueue`.
+    nonisolated(unsafe) private var healthTimer: (any DispatchSourceTimer)?
 
     private struct State: Sendable {
+        var configuration: AgentConfiguration
         var client: MQTTClient?
         var services: [MotionService: ServiceState]
         var deviceError: String?
+        var lastHealth: (uptime: Double, messages: [MotionService: UInt64])?
         var shuttingDown = false
     }
 
@@ -36,27 +42,32 @@ public final class MotionAgent: Sendable {
     /// - Parameters:
     ///   - configuration: a validated configuration.
     ///   - version: the agent's version for `{base}/info`.
-    public init(configuration: AgentConfiguration, version: String) {
-        self.configuration = configuration
+    /// - Throws: ``ConfigurationError`` when a service's sampling settings are unusable.
+    public init(configuration: AgentConfiguration, version: String) throws(ConfigurationError) {
         self.version = version
         topics = configuration.topics
-        let queue = OperationQueue()
-        queue.name = "motion-agent.data"
-        queue.maxConcurrentOperationCount = 1
-        dataQueue = queue
         motionManager = CMMotionManager()
-        encoder = MotionPayloadEncoder(
+        batchedManager = CMBatchedSensorManager()
+        batchedManager.linuxBatchInterval = 0
+        encoder = SamplePayloadEncoder(
             wallClockOffset: Date().timeIntervalSince1970 - Double(MonotonicClock.now()) / 1e9)
-        state = Mutex(State(services: Dictionary(uniqueKeysWithValues: MotionService.allCases.map {
-            ($0, ServiceState(settings: configuration.settings(for: $0)))
-        })))
+        state = Mutex(State(
+            configuration: configuration,
+            services: Dictionary(uniqueKeysWithValues: MotionService.allCases.map {
+                ($0, ServiceState(settings: configuration.settings(for: $0)))
+            })))
+        pipelines = Mutex(try ServicePipelines(settings: configuration.settings(for:)))
     }
+
+    /// The configuration in force (the file's, changed by reloads).
+    public var configuration: AgentConfiguration { state.withLock { $0.configuration } }
 
     /// Opens the device, connects to the broker (retrying in the background while it is down) and
     /// starts the enabled services.
     /// - Throws: ``ConfigurationError`` when the device specification is malformed, or the MQTT client's
     ///   error when the client cannot be created.
     public func start() throws {
+        let configuration = self.configuration
         do {
             try CMMotionManager.useLinuxDevice(specification: configuration.device)
         } catch let error as IMUDeviceError {
@@ -66,12 +77,11 @@ public final class MotionAgent: Sendable {
             AgentLog.info("device \(configuration.device): \(error)")
             state.withLock { $0.deviceError = error.description }
         }
-        let status = topics.status
         let clientConfiguration = MQTTClientConfiguration(
             broker: configuration.broker.address,
             clientID: configuration.clientID,
             keepAlive: configuration.broker.keepAlive,
-            will: MQTTMessage(topic: status, string: "offline", qos: .atLeastOnce, retain: true))
+            will: MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true))
         let client = try MQTTClient(configuration: clientConfiguration) { [weak self] event in
             self?.handle(event)
         }
@@ -82,6 +92,7 @@ public final class MotionAgent: Sendable {
             for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
                 startUpdates(service)
             }
+            scheduleHealthReports(every: configuration.healthInterval)
         }
     }
 
@@ -95,11 +106,11 @@ public final class MotionAgent: Sendable {
                 state.shuttingDown = true
                 return state.client
             }
+            healthTimer?.cancel()
             for service in MotionService.allCases { stopUpdates(service) }
             return client
         }
         guard let client else { return }
-        dataQueue.waitUntilAllOperationsAreFinished()
         if client.isConnected,
            let messageID = try? client.publish(MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true))
         {
@@ -109,16 +120,37 @@ public final class MotionAgent: Sendable {
         AgentLog.info("stopped")
     }
 
-    /// The status `service` would publish now (control queue only: it asks the motion manager).
-    private func status(of service: MotionService) -> ServiceStatus {
-        let (serviceState, deviceError) = state.withLock { ($0.services[service]!, $0.deviceError) }
-        let unavailableReason = deviceError ?? (isAvailable(service) ? nil : "the device has no \(Self.sensorName(service))")
-        return ServiceStatus(
-            available: unavailableReason == nil,
-            active: serviceState.active && unavailableReason == nil && serviceState.error == nil,
-            interval: effectiveInterval(serviceState.interval),
-            referenceFrame: service == .deviceMotion ? serviceState.referenceFrame : nil,
-            error: unavailableReason ?? serviceState.error)
+    /// Applies a new configuration without dropping the connection: service settings and the health
+    /// interval take effect at once; changes that need a restart (device, identity, broker) are kept
+    /// as they are and returned as notes.
+    /// - Returns: one line per setting that was not applied.
+    @discardableResult
+    public func reload(_ new: AgentConfiguration) -> [String] {
+        controlQueue.sync {
+            let old = configuration
+            var notes: [String] = []
+            if new.device != old.device { notes.append("device changed: restart to apply") }
+            if new.topics != old.topics { notes.append("device_id or topic_prefix changed: restart to apply") }
+            if new.broker != old.broker { notes.append("broker settings changed: restart to apply") }
+            state.withLock { state in
+                state.configuration.services = new.services
+                state.configuration.healthInterval = new.healthInterval
+            }
+            for service in MotionService.allCases {
+                let settings = new.settings(for: service)
+                let changed = state.withLock { state -> Bool in
+                    let current = state.services[service]!
+                    guard current.settings != settings || current.active != settings.enabled else { return false }
+                    state.services[service]!.settings = settings
+                    state.services[service]!.active = settings.enabled
+                    return true
+                }
+                if changed { restart(service) }
+            }
+            scheduleHealthReports(every: new.healthInterval)
+            AgentLog.info("configuration reloaded" + (notes.isEmpty ? "" : "; not applied: " + notes.joined(separator: "; ")))
+            return notes
+        }
     }
 
     // MARK: - Broker events (libmosquitto's thread: hand over at once)
@@ -167,21 +199,32 @@ public final class MotionAgent: Sendable {
             answerError(error.description, service: service, payload: message.payload)
             return
         }
-        if command.active == true, let reason = status(of: service).error, !status(of: service).available {
-            answerError("\(service.topicName) is unavailable: \(reason)", service: service, payload: message.payload)
+        if command.active == true, case let status = status(of: service), !status.available {
+            answerError("\(service.topicName) is unavailable: \(status.error ?? "unknown reason")", service: service, payload: message.payload)
             return
         }
-        let wasActive = state.withLock { $0.services[service]!.active }
         state.withLock { state in
-            if let interval = command.interval { state.services[service]!.interval = interval }
-            if let frame = command.referenceFrame { state.services[service]!.referenceFrame = frame }
+            if let interval = command.interval { state.services[service]!.settings.sampling.interval = interval }
+            if let frame = command.referenceFrame { state.services[service]!.settings.referenceFrame = frame }
             if let active = command.active { state.services[service]!.active = active }
-            state.services[service]!.error = nil
         }
-        let nowActive = command.active ?? wasActive
-        if wasActive { stopUpdates(service) }
-        if nowActive { startUpdates(service) }
-        AgentLog.info("\(service.topicName): \(nowActive ? "active" : "stopped"), interval \(status(of: service).interval) s")
+        restart(service)
+        AgentLog.info("\(service.topicName): \(state.withLock { $0.services[service]!.active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
+    }
+
+    /// Stops `service` and starts it again with its current settings if it is active; publishes its status.
+    private func restart(_ service: MotionService) {
+        stopUpdates(service)
+        let (active, sampling) = state.withLock { state in
+            state.services[service]!.error = nil
+            return (state.services[service]!.active, state.services[service]!.settings.sampling)
+        }
+        do {
+            try pipelines.withLock { try $0.reconfigure(service, sampling) }
+        } catch {
+            state.withLock { $0.services[service]!.error = "\(error)" }
+        }
+        if active { startUpdates(service) }
         if let client = state.withLock({ $0.client }) {
             try? publishStatus(service, on: client)
         }
@@ -203,67 +246,104 @@ public final class MotionAgent: Sendable {
             topic: topics.status(service), string: status(of: service).json(), qos: .atLeastOnce, retain: true))
     }
 
+    /// The status `service` would publish now (control queue only: it asks the motion manager).
+    private func status(of service: MotionService) -> ServiceStatus {
+        let (serviceState, deviceError) = state.withLock { ($0.services[service]!, $0.deviceError) }
+        let unavailableReason = deviceError ?? serviceState.error
+            ?? (isAvailable(service) ? nil : "the device has no \(Self.sensorName(service))")
+        return ServiceStatus(
+            available: unavailableReason == nil,
+            active: serviceState.active,
+            interval: effectiveInterval(serviceState.settings.sampling.interval),
+            referenceFrame: service == .deviceMotion ? serviceState.settings.referenceFrame : nil,
+            error: unavailableReason)
+    }
+
     // MARK: - CoreMotion (control queue)
 
     private func startUpdates(_ service: MotionService) {
-        guard status(of: service).available else { return }
-        let interval = state.withLock { $0.services[service]!.interval }
+        guard isAvailable(service), state.withLock({ $0.deviceError == nil }) else { return }
         switch service {
         case .accelerometer:
-            motionManager.accelerometerUpdateInterval = interval
-            motionManager.startAccelerometerUpdates(to: dataQueue, withHandler: publishingHandler(.accelerometer, MotionPayloadEncoder.encode))
+            batchedManager.startAccelerometerUpdates { [weak self] batch, error in
+                self?.receive(batch.map { $0.map(VectorSample.init) }, error: error, from: .accelerometer)
+            }
         case .gyro:
-            motionManager.gyroUpdateInterval = interval
-            motionManager.startGyroUpdates(to: dataQueue, withHandler: publishingHandler(.gyro, MotionPayloadEncoder.encode))
+            batchedManager.startLinuxGyroUpdates { [weak self] batch, error in
+                self?.receive(batch.map { $0.map(VectorSample.init) }, error: error, from: .gyro)
+            }
         case .magnetometer:
-            motionManager.magnetometerUpdateInterval = interval
-            motionManager.startMagnetometerUpdates(to: dataQueue, withHandler: publishingHandler(.magnetometer, MotionPayloadEncoder.encode))
+            batchedManager.startLinuxMagnetometerUpdates { [weak self] batch, error in
+                self?.receive(batch.map { $0.map(VectorSample.init) }, error: error, from: .magnetometer)
+            }
         case .deviceMotion:
-            let frameName = state.withLock { $0.services[.deviceMotion]!.referenceFrame } ?? ReferenceFrameName.defaultFrame
+            let frameName = state.withLock { $0.services[.deviceMotion]!.settings.referenceFrame } ?? ReferenceFrameName.defaultFrame
             let frame = ReferenceFrameName.frame(named: frameName) ?? .xArbitraryZVertical
             guard CMMotionManager.availableAttitudeReferenceFrames().contains(frame) else {
                 state.withLock { $0.services[.deviceMotion]!.error = "reference frame \(frameName) is not available on this device" }
                 return
             }
-            motionManager.deviceMotionUpdateInterval = interval
-            motionManager.startDeviceMotionUpdates(
-                using: frame, to: dataQueue, withHandler: publishingHandler(.deviceMotion, MotionPayloadEncoder.encode))
-        }
-    }
-
-    /// A CoreMotion handler that publishes each sample of `service`, encoded by `encode`, and reports errors.
-    private func publishingHandler<Item: CMLogItem>(
-        _ service: MotionService, _ encode: @escaping (MotionPayloadEncoder) -> (Item, UInt64) -> String
-    ) -> (Item?, (any Error)?) -> Void {
-        { [weak self] item, error in
-            guard let self else { return }
-            guard let item else { return self.report(error, for: service) }
-            self.publishSample(service) { encode(self.encoder)(item, $0) }
+            batchedManager.startDeviceMotionUpdates(using: frame) { [weak self] batch, error in
+                self?.receiveDeviceMotion(batch.map { $0.map(DeviceMotionSample.init) }, error: error)
+            }
         }
     }
 
     private func stopUpdates(_ service: MotionService) {
         switch service {
-        case .accelerometer: motionManager.stopAccelerometerUpdates()
-        case .gyro: motionManager.stopGyroUpdates()
-        case .magnetometer: motionManager.stopMagnetometerUpdates()
-        case .deviceMotion: motionManager.stopDeviceMotionUpdates()
+        case .accelerometer: batchedManager.stopAccelerometerUpdates()
+        case .gyro: batchedManager.stopLinuxGyroUpdates()
+        case .magnetometer: batchedManager.stopLinuxMagnetometerUpdates()
+        case .deviceMotion: batchedManager.stopDeviceMotionUpdates()
         }
     }
 
-    // MARK: - Data (data queue)
+    // MARK: - Data (the batched manager's queue)
 
-    private func publishSample(_ service: MotionService, encode: (UInt64) -> String) {
-        let next = state.withLock { state -> (MQTTClient, UInt64, MQTTQoS)? in
-            guard !state.shuttingDown, let client = state.client, state.services[service]!.active else { return nil }
-            state.services[service]!.sequence += 1
-            return (client, state.services[service]!.sequence, state.services[service]!.qos)
+    private func receive(_ samples: [VectorSample]?, error: (any Error)?, from service: MotionService) {
+        guard let samples else { return report(error, for: service) }
+        guard let (client, qos, expiry) = readyToPublish(service) else { return }
+        let path = ServicePipelines.vectorPipeline(service)
+        let (messages, batched) = pipelines.withLock { ($0[keyPath: path].add(samples), $0[keyPath: path].isBatched) }
+        for message in messages {
+            publish(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched),
+                    to: topics.data(service), qos: qos, expiry: expiry, on: client)
         }
-        guard let (client, sequence, qos) = next else { return }
-        // Publishing while disconnected fails for QoS 0: the sample is gone, and `seq` shows the gap.
-        _ = try? client.publish(MQTTMessage(topic: topics.data(service), string: encode(sequence), qos: qos, retain: false))
     }
 
+    private func receiveDeviceMotion(_ samples: [DeviceMotionSample]?, error: (any Error)?) {
+        guard let samples else { return report(error, for: .deviceMotion) }
+        guard let (client, qos, expiry) = readyToPublish(.deviceMotion) else { return }
+        let (messages, batched) = pipelines.withLock { ($0.deviceMotion.add(samples), $0.deviceMotion.isBatched) }
+        for message in messages {
+            publish(encoder.encode(message.values, seq: message.sequence, batched: batched),
+                    to: topics.data(.deviceMotion), qos: qos, expiry: expiry, on: client)
+        }
+    }
+
+    /// The client and the topic's QoS and expiry when `service` should publish; clears a fault that data
+    /// arriving again has ended.
+    private func readyToPublish(_ service: MotionService) -> (MQTTClient, MQTTQoS, UInt32?)? {
+        let (ready, recovered) = state.withLock { state -> ((MQTTClient, MQTTQoS, UInt32?)?, Bool) in
+            guard !state.shuttingDown, let client = state.client, let serviceState = state.services[service],
+                  serviceState.active else { return (nil, false) }
+            let recovered = serviceState.error != nil
+            state.services[service]!.error = nil
+            return ((client, serviceState.qos, serviceState.settings.messageExpiry), recovered)
+        }
+        if recovered, let (client, _, _) = ready {
+            AgentLog.info("\(service.topicName): data flows again")
+            controlQueue.async { try? self.publishStatus(service, on: client) }
+        }
+        return ready
+    }
+
+    private func publish(_ payload: String, to topic: String, qos: MQTTQoS, expiry: UInt32?, on client: MQTTClient) {
+        // Publishing while disconnected fails for QoS 0: the message is gone, and `seq` shows the gap.
+        _ = try? client.publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: false))
+    }
+
+    /// A sensor fault: the service is unavailable with the reason until data flows again.
     private func report(_ error: (any Error)?, for service: MotionService) {
         let reason = error.map { ($0 as NSError).localizedDescription } ?? "no data"
         controlQueue.async {
@@ -272,11 +352,47 @@ public final class MotionAgent: Sendable {
                 state.services[service]!.error = reason
                 return true
             }
-            AgentLog.info("\(service.topicName): \(reason)")
-            if changed, let client = self.state.withLock({ $0.client }) {
+            guard changed else { return }
+            AgentLog.info("\(service.topicName): unavailable: \(reason)")
+            if let client = self.state.withLock({ $0.client }) {
                 try? self.publishStatus(service, on: client)
             }
         }
+    }
+
+    // MARK: - Health (control queue)
+
+    private func scheduleHealthReports(every interval: Double) {
+        healthTimer?.cancel()
+        healthTimer = nil
+        guard interval > 0 else { return }
+        let timer = DispatchSource.makeTimerSource(queue: controlQueue)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in self?.publishHealth() }
+        timer.resume()
+        healthTimer = timer
+    }
+
+    private func publishHealth() {
+        let uptime = ProcessInfo.processInfo.systemUptime - startUptime
+        let counters = pipelines.withLock { pipelines in
+            Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
+        }
+        let (client, services, last) = state.withLock { state in
+            let last = state.lastHealth
+            state.lastHealth = (uptime, counters.mapValues(\.messages))
+            return (state.client, state.services, last)
+        }
+        guard let client else { return }
+        var report = HealthReport(uptime: uptime, connected: client.isConnected, diagnostics: CMMotionManager.linuxDiagnostics)
+        for service in MotionService.allCases {
+            let messages = counters[service]!.messages
+            let rate = last.map { Double(messages - ($0.messages[service] ?? 0)) / max(uptime - $0.uptime, 1e-3) }
+            report.services.append(.init(
+                service: service, active: services[service]!.active, messages: messages,
+                samples: counters[service]!.samples, messageRate: rate, error: services[service]!.error))
+        }
+        _ = try? client.publish(MQTTMessage(topic: topics.health, string: report.json(), qos: .atMostOnce, retain: false))
     }
 
     // MARK: - Helpers
@@ -306,6 +422,7 @@ public final class MotionAgent: Sendable {
     }
 
     private func infoPayload() -> String {
+        let configuration = self.configuration
         var writer = JSONWriter()
         writer.field("agent", "motion-agent")
         writer.field("version", version)
@@ -323,10 +440,11 @@ public final class MotionAgent: Sendable {
                 services.object(service.topicName) { entry in
                     entry.field("topic", topics.data(service))
                     entry.field("units", Self.units(service))
+                    entry.field("mode", configuration.settings(for: service).sampling.mode.rawValue)
                 }
             }
         }
-        writer.field("started", startTime.ISO8601Format())
+        writer.field("started", startDate.ISO8601Format())
         return writer.finished()
     }
 

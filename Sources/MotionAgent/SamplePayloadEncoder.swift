@@ -1,5 +1,8 @@
+import CoreMotion
+
 /// Encodes down-sampled values (``VectorSample``, ``DeviceMotionSample``) as the JSON payloads of the
-/// MQTT contract, in the same names and units as ``MotionPayloadEncoder``.
+/// MQTT contract, in Apple's names and units (acceleration in g, rotation rate in rad/s, field in µT,
+/// angles in rad, heading in degrees).
 ///
 /// A message of one value is `{"seq","timestamp","ts",…values}`; a batch is
 /// `{"seq":n,"samples":[{"timestamp","ts",…values},…]}`. `seq` counts messages per topic from 1,
@@ -68,7 +71,7 @@ public struct SamplePayloadEncoder: Sendable {
             Self.vector("userAcceleration", sample.userAcceleration, into: &writer)
             writer.object("magneticField") { field in
                 Self.vector("field", sample.magneticField, into: &field)
-                field.field("accuracy", MotionPayloadEncoder.name(of: sample.magneticAccuracy))
+                field.field("accuracy", Self.name(of: sample.magneticAccuracy))
             }
             writer.field("heading", sample.heading)
         }
@@ -102,5 +105,15 @@ public struct SamplePayloadEncoder: Sendable {
 
     private static func vector(_ name: String, _ value: SIMD3<Double>, into writer: inout JSONWriter) {
         writer.vector(name, x: value.x, y: value.y, z: value.z)
+    }
+
+    /// The contract's name of a calibration accuracy: `uncalibrated`, `low`, `medium` or `high`.
+    public static func name(of accuracy: CMMagneticFieldCalibrationAccuracy) -> String {
+        switch accuracy {
+        case .uncalibrated: "uncalibrated"
+        case .low: "low"
+        case .medium: "medium"
+        case .high: "high"
+        }
     }
 }

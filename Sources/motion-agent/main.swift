@@ -26,8 +26,9 @@ if commandLine.checkOnly {
     exit(0)
 }
 
-let agent = MotionAgent(configuration: configuration, version: AgentVersion.current)
+let agent: MotionAgent
 do {
+    agent = try MotionAgent(configuration: configuration, version: AgentVersion.current)
     try agent.start()
 } catch let error as ConfigurationError {
     FileHandle.standardError.write(Data("motion-agent: \(error)\n".utf8))
@@ -53,5 +54,17 @@ for signalNumber in [SIGTERM, SIGINT] {
     source.resume()
     signalSources.append(source)
 }
+// SIGHUP: re-read the configuration (with the same options on top) and apply it without reconnecting.
+signal(SIGHUP, SIG_IGN)
+let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+reloadSource.setEventHandler {
+    do {
+        agent.reload(try commandLine.configuration())
+    } catch {
+        AgentLog.info("reload refused, the running configuration stays: \(error)")
+    }
+}
+reloadSource.resume()
+sigaddset(&shutdownSignals, SIGHUP)
 pthread_sigmask(SIG_UNBLOCK, &shutdownSignals, nil)
 dispatchMain()
