@@ -124,7 +124,7 @@ struct BenchReport: Codable {
             let targets: [TargetCheck]
         }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(Document(report: self, targets: targets))
         return String(decoding: data, as: UTF8.self) + "\n"
     }

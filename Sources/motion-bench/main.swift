@@ -107,6 +107,10 @@ func run(_ options: BenchCommandLine) throws {
     withExtendedLifetime(privateBroker) {}
 }
 
+if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
+    print(BenchCommandLine.usage)
+    exit(0)
+}
 do {
     let options = try BenchCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
     try run(options)
