@@ -50,6 +50,12 @@ struct PublisherProcessBenchmark {
     /// Where the process's output goes.
     let logFile: String
 
+    /// The end of the process's output, for error messages (the log's directory is removed on exit).
+    private func logTail() -> String {
+        let text = ProcFS.read(logFile) ?? ""
+        return text.isEmpty ? "no output" : String(text.suffix(1000))
+    }
+
     func run() throws -> Result {
         let subscriber = try MonitoringSubscriber(
             broker: broker, topicFilters: topics, measuresLatency: true,
@@ -61,20 +67,20 @@ struct PublisherProcessBenchmark {
         // Warm-up starts with the first data message.
         let deadline = Clock.monotonicNanoseconds() + 15_000_000_000
         while subscriber.receivedCount == 0 {
-            if process.hasExited { throw BenchError("\(name) exited during start-up; see \(logFile)") }
+            if process.hasExited { throw BenchError("\(name) exited during start-up: \(logTail())") }
             guard Clock.monotonicNanoseconds() < deadline else {
-                throw BenchError("\(name) published nothing on \(topics) within 15 s; see \(logFile)")
+                throw BenchError("\(name) published nothing on \(topics) within 15 s: \(logTail())")
             }
             Clock.sleep(seconds: 0.01)
         }
         Clock.sleep(seconds: warmUpSeconds)
 
-        guard let before = ProcessSnapshot(pid: process.pid) else { throw BenchError("\(name) exited; see \(logFile)") }
+        guard let before = ProcessSnapshot(pid: process.pid) else { throw BenchError("\(name) exited: \(logTail())") }
         let brokerBefore = brokerPID.flatMap { ProcessSnapshot(pid: $0) }
         subscriber.beginRecording()
         Clock.sleep(seconds: seconds)
         let recording = subscriber.endRecording()
-        guard let after = ProcessSnapshot(pid: process.pid) else { throw BenchError("\(name) exited; see \(logFile)") }
+        guard let after = ProcessSnapshot(pid: process.pid) else { throw BenchError("\(name) exited: \(logTail())") }
         let brokerAfter = brokerPID.flatMap { ProcessSnapshot(pid: $0) }
         let elapsed = Double(after.takenAt - before.takenAt) / 1e9
         let clean = process.terminate(grace: 5)

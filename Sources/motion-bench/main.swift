@@ -111,12 +111,15 @@ if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "
     print(BenchCommandLine.usage)
     exit(0)
 }
+let options: BenchCommandLine
 do {
-    let options = try BenchCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
-    try run(options)
-} catch let error as BenchError {
+    options = try BenchCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
     FileHandle.standardError.write(Data("motion-bench: \(error)\n\(BenchCommandLine.usage)\n".utf8))
     exit(64)
+}
+do {
+    try run(options)
 } catch {
     FileHandle.standardError.write(Data("motion-bench: \(error)\n".utf8))
     exit(1)
