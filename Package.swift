@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MotionAgent", targets: ["MotionAgent"]),
         .executable(name: "motion-agent", targets: ["motion-agent"]),
         .executable(name: "motionctl", targets: ["motionctl"]),
+        .executable(name: "motion-bench", targets: ["motion-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MQTT"]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT"]),
+        // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
+        .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent"]),
 
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber.
         .target(name: "MotionTestSupport", dependencies: ["MQTT"], path: "Tests/MotionTestSupport"),

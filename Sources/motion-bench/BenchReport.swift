@@ -1,0 +1,154 @@
+import Foundation
+
+/// Everything one `motion-bench` invocation measured, printed as a text table or JSON.
+struct BenchReport: Codable {
+    /// One of the issue's targets, with the measured figures beside it.
+    struct TargetCheck: Codable {
+        /// What is measured.
+        let name: String
+        /// The goal, as written in the issue.
+        let goal: String
+        /// The Swift figure (agent or MQTTClient).
+        let measured: String
+        /// The C floor's figure, when it was measured.
+        let floor: String?
+        /// Whether the Swift figure meets the goal.
+        let pass: Bool
+    }
+
+    /// Host, core count and load when the run started.
+    var machine: String
+    /// The agent run.
+    var agent: PublisherProcessBenchmark.Result?
+    /// The C floor's agent-like run.
+    var floor: PublisherProcessBenchmark.Result?
+    /// The Swift QoS 0 burst.
+    var throughputSwift: ThroughputBenchmark.Result?
+    /// The C QoS 0 burst.
+    var throughputC: ThroughputBenchmark.Result?
+
+    /// The issue's targets judged on whatever was measured.
+    var targets: [TargetCheck] {
+        var checks: [TargetCheck] = []
+        if let agent {
+            checks.append(
+                TargetCheck(
+                    name: "agent CPU, % of one core", goal: "< 2 %", measured: Self.format(agent.cpuPercent, "%"),
+                    floor: floor.map { Self.format($0.cpuPercent, "%") }, pass: agent.cpuPercent < 2))
+            checks.append(
+                TargetCheck(
+                    name: "agent resident memory (peak VmHWM)", goal: "< 20 MB",
+                    measured: Self.format(agent.peakResidentMegabytes, "MB"),
+                    floor: floor.map { Self.format($0.peakResidentMegabytes, "MB") },
+                    pass: agent.peakResidentMegabytes < 20))
+            checks.append(
+                TargetCheck(
+                    name: "sample-to-subscriber latency p99", goal: "< 5 ms",
+                    measured: Self.format(agent.latency.p99, "ms"), floor: floor.map { Self.format($0.latency.p99, "ms") },
+                    pass: agent.latency.count > 0 && agent.latency.p99 < 5))
+            let minimumRate = agent.ratesByTopic.values.min() ?? 0
+            checks.append(
+                TargetCheck(
+                    name: "rate on each of the 4 topics", goal: "100 msg/s", measured: Self.format(minimumRate, "/s (min)"),
+                    floor: floor.map { Self.format($0.ratesByTopic.values.min() ?? 0, "/s (min)") },
+                    pass: minimumRate >= 99))
+        }
+        if let swift = throughputSwift {
+            checks.append(
+                TargetCheck(
+                    name: "QoS 0 msg/s, 1 connection (received)", goal: ">= 50 000/s",
+                    measured: Self.format(swift.receivedRate, "/s"), floor: throughputC.map { Self.format($0.receivedRate, "/s") },
+                    pass: swift.receivedRate >= 50_000 && swift.lost == 0))
+        }
+        return checks
+    }
+
+    /// The report as a text table.
+    func text() -> String {
+        var out = "motion-bench: \(machine)\n"
+        if agent != nil || floor != nil {
+            let runs = [agent, floor].compactMap { $0 }
+            let seconds = runs.first.map { Self.format($0.seconds, "s") } ?? ""
+            out += "\nSimulated IMU at 1 kHz, 4 topics at 100 Hz, QoS 0 (measured over \(seconds) after the warm-up)\n"
+            var rows = [[""] + runs.map(\.name)]
+            rows.append(["CPU, % of one core"] + runs.map { Self.format($0.cpuPercent, "%") })
+            rows.append(["RSS now / peak (MB)"] + runs.map {
+                "\(Self.format($0.residentMegabytes)) / \(Self.format($0.peakResidentMegabytes))"
+            })
+            rows.append(["RSS anonymous / file-backed (MB)"] + runs.map {
+                "\(Self.format($0.anonymousResidentMegabytes)) / \(Self.format($0.residentMegabytes - $0.anonymousResidentMegabytes))"
+            })
+            rows.append(["rate per topic min-max (msg/s)"] + runs.map {
+                "\(Self.format($0.ratesByTopic.values.min() ?? 0))-\(Self.format($0.ratesByTopic.values.max() ?? 0))"
+            })
+            rows.append(["latency p50 / p90 (ms)"] + runs.map { "\(Self.format($0.latency.p50)) / \(Self.format($0.latency.p90))" })
+            rows.append(["latency p99 / max (ms)"] + runs.map { "\(Self.format($0.latency.p99)) / \(Self.format($0.latency.max))" })
+            rows.append(["latency samples"] + runs.map { "\($0.latency.count)" })
+            rows.append(["broker CPU, % of one core"] + runs.map { $0.brokerCPUPercent.map { Self.format($0, "%") } ?? "-" })
+            rows.append(["clean exit on SIGTERM"] + runs.map { $0.cleanExit ? "yes" : "NO" })
+            out += Self.table(rows)
+            for run in runs {
+                let busy = run.threads.filter { $0.cpuPercent >= 0.05 }.prefix(8)
+                let listed = busy.map { "\($0.name)[\($0.threadID)] \(Self.format($0.cpuPercent, "%"))" }
+                out += "  \(run.name) threads (\(run.threads.count)): \(listed.isEmpty ? "all idle" : listed.joined(separator: ", "))\n"
+            }
+        }
+        let bursts = [throughputSwift, throughputC].compactMap { $0 }
+        if let first = bursts.first {
+            out += "\nQoS 0 burst over one connection: \(first.messages) x \(first.payloadBytes) B, "
+            out += first.window > 0 ? "at most \(first.window) unwritten\n" : "unpaced\n"
+            var rows = [[""] + bursts.map(\.publisher)]
+            rows.append(["published (written), msg/s"] + bursts.map { Self.format($0.publishRate) })
+            rows.append(["received by subscriber, msg/s"] + bursts.map { Self.format($0.receivedRate) })
+            rows.append(["lost / publish errors"] + bursts.map { "\($0.lost) / \($0.publishErrors)" })
+            rows.append(["publisher peak RSS (MB)"] + bursts.map { Self.format($0.publisherPeakRSSMegabytes) })
+            rows.append(["broker CPU, % of one core"] + bursts.map { $0.brokerCPUPercent.map { Self.format($0, "%") } ?? "-" })
+            out += Self.table(rows)
+        }
+        let checks = targets
+        if !checks.isEmpty {
+            out += "\nTargets\n"
+            var rows = [["target", "goal", "Swift", "C floor", "result"]]
+            for check in checks {
+                rows.append([check.name, check.goal, check.measured, check.floor ?? "-", check.pass ? "PASS" : "FAIL"])
+            }
+            out += Self.table(rows)
+        }
+        return out
+    }
+
+    /// The report as pretty-printed JSON (figures and target checks).
+    func json() throws -> String {
+        struct Document: Encodable {
+            let report: BenchReport
+            let targets: [TargetCheck]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(Document(report: self, targets: targets))
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// `value` with a precision that suits its size, and an optional unit.
+    static func format(_ value: Double, _ unit: String = "") -> String {
+        let magnitude = abs(value)
+        let text =
+            magnitude >= 1000
+            ? String(Int(value.rounded()))
+            : magnitude >= 10 ? String(format: "%.1f", value) : String(format: "%.2f", value)
+        guard !unit.isEmpty else { return text }
+        return unit.hasPrefix("/") || unit == "%" ? text + unit : text + " " + unit
+    }
+
+    /// Left-aligned columns separated by two spaces.
+    static func table(_ rows: [[String]]) -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

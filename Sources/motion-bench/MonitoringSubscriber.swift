@@ -1,0 +1,156 @@
+import MQTT
+import Synchronization
+
+/// A second MQTT connection that counts what arrives and, while recording, measures each message's
+/// latency: arrival time (`CLOCK_MONOTONIC`, taken first thing in the message callback on
+/// libmosquitto's loop thread) minus the payload's `timestamp` (the sample's `CLOCK_MONOTONIC` time, s).
+final class MonitoringSubscriber: Sendable {
+    /// What was received while recording.
+    struct Recording: Sendable {
+        /// Messages per topic.
+        let countsByTopic: [String: Int]
+        /// Latencies, ms (messages without a readable `timestamp` are not included).
+        let latenciesMilliseconds: [Double]
+        /// Messages whose payload had no readable `timestamp`.
+        let missingTimestamps: Int
+    }
+
+    private struct State: Sendable {
+        var recording = false
+        var countsByTopic: [String: Int] = [:]
+        var latencies: [Double] = []
+        var missingTimestamps = 0
+    }
+
+    /// The connection.
+    let client: MQTTClient
+    private let measuresLatency: Bool
+    private let syncTopic: String
+    private let received = Atomic<Int>(0)
+    private let firstArrival = Atomic<UInt64>(0)
+    private let lastArrival = Atomic<UInt64>(0)
+    private let syncTokens = Atomic<Int>(0)
+    private let state = Mutex(State())
+
+    /// Connects, subscribes to `topicFilters` at QoS 0 and waits until the broker has applied the
+    /// subscriptions (a token published to a private topic comes back).
+    /// - Parameters:
+    ///   - broker: the broker.
+    ///   - topicFilters: what to count.
+    ///   - measuresLatency: parse `timestamp` and record per-topic counts while recording; `false` only
+    ///     counts (the cheapest possible subscriber, for the throughput run).
+    ///   - clientID: the MQTT client ID.
+    /// - Throws: ``BenchError`` or ``MQTTError`` when it is not connected and subscribed within 5 s.
+    init(broker: MQTTBrokerAddress, topicFilters: [String], measuresLatency: Bool, clientID: String) throws {
+        self.measuresLatency = measuresLatency
+        let syncTopic = "motion-bench/sync/\(clientID)"
+        self.syncTopic = syncTopic
+        let configuration = MQTTClientConfiguration(broker: broker, clientID: clientID, keepAlive: 30)
+        // The handler needs `self`, which does not exist before `client`: route through a box.
+        let box = Mutex<MonitoringSubscriber?>(nil)
+        client = try MQTTClient(configuration: configuration) { event in
+            guard case .message(let message) = event else { return }
+            let arrival = Clock.monotonicNanoseconds()
+            box.withLock { $0 }?.receive(message, arrival: arrival)
+        }
+        box.withLock { $0 = self }
+        for filter in topicFilters { try client.subscribe(filter, qos: .atMostOnce) }
+        try client.subscribe(syncTopic, qos: .atMostOnce)
+        try client.start()
+        guard client.waitUntilConnected(timeout: .seconds(5)) else {
+            client.shutdown(timeout: .seconds(1))
+            throw BenchError("subscriber could not connect to \(broker)")
+        }
+        for _ in 0..<50 where syncTokens.load(ordering: .acquiring) == 0 {
+            try client.publish(MQTTMessage(topic: syncTopic, string: "sync"))
+            Clock.sleep(seconds: 0.1)
+        }
+        guard syncTokens.load(ordering: .acquiring) > 0 else {
+            client.shutdown(timeout: .seconds(1))
+            throw BenchError("subscriber's subscriptions were not confirmed by \(broker) within 5 s")
+        }
+    }
+
+    /// Messages received so far (sync tokens excluded).
+    var receivedCount: Int { received.load(ordering: .acquiring) }
+
+    /// Arrival of the first and the latest counted message, ns of `CLOCK_MONOTONIC` (0 = none yet).
+    var arrivalSpan: (first: UInt64, last: UInt64) {
+        (firstArrival.load(ordering: .acquiring), lastArrival.load(ordering: .acquiring))
+    }
+
+    /// Starts a recording (clears the previous one).
+    func beginRecording() {
+        state.withLock { $0 = State(recording: true) }
+    }
+
+    /// Ends the recording and returns it.
+    func endRecording() -> Recording {
+        state.withLock { state in
+            state.recording = false
+            return Recording(
+                countsByTopic: state.countsByTopic, latenciesMilliseconds: state.latencies,
+                missingTimestamps: state.missingTimestamps)
+        }
+    }
+
+    /// Waits until `count` messages have arrived, or no new one for `quietPeriod` seconds.
+    func waitForMessages(_ count: Int, quietPeriod: Double) {
+        var seen = receivedCount
+        var lastProgress = Clock.monotonicNanoseconds()
+        while seen < count {
+            Clock.sleep(seconds: 0.01)
+            let now = receivedCount
+            if now != seen {
+                seen = now
+                lastProgress = Clock.monotonicNanoseconds()
+            } else if Double(Clock.monotonicNanoseconds() - lastProgress) / 1e9 > quietPeriod {
+                return
+            }
+        }
+    }
+
+    /// Disconnects.
+    func shutdown() {
+        client.shutdown(timeout: .seconds(2))
+    }
+
+    private func receive(_ message: MQTTMessage, arrival: UInt64) {
+        if message.topic == syncTopic {
+            syncTokens.add(1, ordering: .releasing)
+            return
+        }
+        if received.add(1, ordering: .relaxed).newValue == 1 { firstArrival.store(arrival, ordering: .releasing) }
+        lastArrival.store(arrival, ordering: .releasing)
+        guard measuresLatency else { return }
+        let timestamp = Self.timestamp(in: message.payload)
+        state.withLock { state in
+            guard state.recording else { return }
+            state.countsByTopic[message.topic, default: 0] += 1
+            if let timestamp {
+                state.latencies.append((Double(arrival) / 1e9 - timestamp) * 1000)
+            } else {
+                state.missingTimestamps += 1
+            }
+        }
+    }
+
+    /// The number after the first `"timestamp":` in a JSON payload (a sample, or the first sample of a
+    /// batch), in seconds.
+    static func timestamp(in payload: [UInt8]) -> Double? {
+        let key = Array("\"timestamp\":".utf8)
+        guard payload.count > key.count else { return nil }
+        var index = 0
+        while index + key.count <= payload.count {
+            if payload[index] == key[0], Array(payload[index..<(index + key.count)]) == key {
+                var end = index + key.count
+                while end < payload.count, payload[end] == UInt8(ascii: " ") { end += 1 }
+                let start = end
+                while end < payload.count, "0123456789.eE+-".utf8.contains(payload[end]) { end += 1 }
+                return Double(String(decoding: payload[start..<end], as: UTF8.self))
+            }
+            index += 1
+        }
+        return nil
+    }
+}

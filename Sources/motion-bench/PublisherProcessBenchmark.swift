@@ -1,0 +1,102 @@
+import Foundation
+import MQTT
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a publisher process (the agent or the C floor) against the broker and measures it from outside:
+/// CPU and memory from `/proc/PID`, per-topic message rates and sample-to-subscriber latency from a
+/// ``MonitoringSubscriber``.
+struct PublisherProcessBenchmark {
+    /// The figures of one run.
+    struct Result: Sendable, Codable {
+        /// `motion-agent` or `C floor`.
+        let name: String
+        /// The command that was measured.
+        let commandLine: [String]
+        /// Length of the measurement (after the warm-up), s.
+        let seconds: Double
+        /// User + system CPU of the process, percent of one core.
+        let cpuPercent: Double
+        /// The process's threads, busiest first.
+        let threads: [ThreadCPU]
+        /// `VmRSS` at the end of the measurement, MB.
+        let residentMegabytes: Double
+        /// `RssAnon` at the end (heap, stacks; the rest of RSS is mapped files such as libraries), MB.
+        let anonymousResidentMegabytes: Double
+        /// `VmHWM` (peak RSS since start) at the end, MB.
+        let peakResidentMegabytes: Double
+        /// Received messages per second on each data topic.
+        let ratesByTopic: [String: Double]
+        /// Latency from the sample's timestamp to the subscriber's arrival time, ms.
+        let latency: LatencyStatistics
+        /// Messages without a readable `timestamp`.
+        let missingTimestamps: Int
+        /// Broker CPU during the measurement, percent of one core (`nil` with an external broker).
+        let brokerCPUPercent: Double?
+        /// Whether SIGTERM stopped it with exit status 0.
+        let cleanExit: Bool
+    }
+
+    let name: String
+    let executable: String
+    let arguments: [String]
+    /// The data topics the process publishes.
+    let topics: [String]
+    let broker: MQTTBrokerAddress
+    let brokerPID: pid_t?
+    let warmUpSeconds: Double
+    let seconds: Double
+    /// Where the process's output goes.
+    let logFile: String
+
+    /// The end of the process's output, for error messages (the log's directory is removed on exit).
+    private func logTail() -> String {
+        let text = ProcFS.read(logFile) ?? ""
+        return text.isEmpty ? "no output" : String(text.suffix(1000))
+    }
+
+    func run() throws -> Result {
+        let subscriber = try MonitoringSubscriber(
+            broker: broker, topicFilters: topics, measuresLatency: true,
+            clientID: "bench-monitor-\(name.filter { $0.isLetter })")
+        defer { subscriber.shutdown() }
+        let process = try ChildProcess(executable: executable, arguments: arguments, logFile: logFile)
+        defer { process.terminate(grace: 5) }
+
+        // Warm-up starts with the first data message.
+        let deadline = Clock.monotonicNanoseconds() + 15_000_000_000
+        while subscriber.receivedCount == 0 {
+            if process.hasExited { throw BenchError("\(name) exited during start-up: \(logTail())") }
+            guard Clock.monotonicNanoseconds() < deadline else {
+                throw BenchError("\(name) published nothing on \(topics) within 15 s: \(logTail())")
+            }
+            Clock.sleep(seconds: 0.01)
+        }
+        Clock.sleep(seconds: warmUpSeconds)
+
+        guard let before = ProcessSnapshot(pid: process.pid) else { throw BenchError("\(name) exited: \(logTail())") }
+        let brokerBefore = brokerPID.flatMap { ProcessSnapshot(pid: $0) }
+        subscriber.beginRecording()
+        Clock.sleep(seconds: seconds)
+        let recording = subscriber.endRecording()
+        guard let after = ProcessSnapshot(pid: process.pid) else { throw BenchError("\(name) exited: \(logTail())") }
+        let brokerAfter = brokerPID.flatMap { ProcessSnapshot(pid: $0) }
+        let elapsed = Double(after.takenAt - before.takenAt) / 1e9
+        let clean = process.terminate(grace: 5)
+
+        var brokerCPU: Double?
+        if let brokerBefore, let brokerAfter { brokerCPU = brokerAfter.cpuPercent(since: brokerBefore) }
+        var rates: [String: Double] = [:]
+        for topic in topics { rates[topic] = Double(recording.countsByTopic[topic] ?? 0) / elapsed }
+        return Result(
+            name: name, commandLine: process.commandLine, seconds: elapsed,
+            cpuPercent: after.cpuPercent(since: before),
+            threads: after.threadCPUPercent(since: before),
+            residentMegabytes: Double(after.residentKilobytes) / 1024,
+            anonymousResidentMegabytes: Double(after.anonymousResidentKilobytes) / 1024,
+            peakResidentMegabytes: Double(after.peakResidentKilobytes) / 1024,
+            ratesByTopic: rates, latency: LatencyStatistics(milliseconds: recording.latenciesMilliseconds),
+            missingTimestamps: recording.missingTimestamps, brokerCPUPercent: brokerCPU, cleanExit: clean)
+    }
+}

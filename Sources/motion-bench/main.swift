@@ -1,0 +1,126 @@
+// motion-bench: measures motion-agent and the MQTT client against the issue's targets, beside a minimal
+// C libmosquitto publisher as the floor. See docs/BENCHMARKS.md.
+import Foundation
+import MQTT
+import MotionAgent
+
+/// The directory holding this executable (release build products sit side by side).
+func executableDirectory() -> String {
+    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return (path as NSString).deletingLastPathComponent
+}
+
+/// The C floor program: `--floor`, else `motion-floor` next to this executable, else built from
+/// `Benchmarks/c-floor/floor.c` (relative to the working directory) with gcc.
+func floorExecutable(_ option: String?) throws -> String {
+    if let option { return option }
+    let path = executableDirectory() + "/motion-floor"
+    if FileManager.default.isExecutableFile(atPath: path) { return path }
+    let source = FileManager.default.currentDirectoryPath + "/Benchmarks/c-floor/floor.c"
+    guard FileManager.default.fileExists(atPath: source) else {
+        throw BenchError("\(path) is missing and \(source) not found: run Benchmarks/run.sh or pass --floor")
+    }
+    let compiler = try ChildProcess(
+        executable: "/usr/bin/gcc", arguments: ["-O2", "-o", path, source, "-lmosquitto"], logFile: "/dev/stderr")
+    guard compiler.waitForExit(timeout: 60) == 0 else { throw BenchError("gcc could not build \(source)") }
+    return path
+}
+
+/// Host name, cores and load average, so readers know how busy the machine was.
+func machineDescription() -> String {
+    let load = (ProcFS.read("/proc/loadavg") ?? "").split(separator: " ").prefix(3).joined(separator: " ")
+    return "\(ProcessInfo.processInfo.hostName), \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(load) at start"
+}
+
+/// The agent run: a temporary config with the device and four services at 100 Hz, QoS 0.
+func runAgent(_ options: BenchCommandLine, broker: MQTTBrokerAddress, brokerPID: pid_t?, directory: String) throws
+    -> PublisherProcessBenchmark.Result
+{
+    let agent = options.agentPath ?? executableDirectory() + "/motion-agent"
+    guard FileManager.default.isExecutableFile(atPath: agent) else {
+        throw BenchError("\(agent) not found: build it with `swift build -c release` or pass --agent")
+    }
+    let deviceID = "bench"
+    let services = MotionService.allCases.map { "\"\($0.topicName)\": {\"enabled\": true, \"rate_hz\": 100, \"qos\": 0}" }
+    let configuration = """
+        {"device_id": "\(deviceID)", "topic_prefix": "motion", "device": "\(options.device)",
+         "broker": {"url": "\(broker)"}, "services": {\(services.joined(separator: ", "))}}
+        """
+    let configurationPath = directory + "/agent.json"
+    try configuration.write(toFile: configurationPath, atomically: true, encoding: .utf8)
+    let topics = TopicLayout(prefix: "motion", deviceID: deviceID)
+    return try PublisherProcessBenchmark(
+        name: "motion-agent", executable: agent, arguments: ["--config", configurationPath],
+        topics: MotionService.allCases.map { topics.data($0) }, broker: broker, brokerPID: brokerPID,
+        warmUpSeconds: options.warmUpSeconds, seconds: options.seconds, logFile: directory + "/motion-agent.log"
+    ).run()
+}
+
+/// The C floor's agent-like run (1 kHz wake-ups, four topics at 100 Hz).
+func runFloor(_ options: BenchCommandLine, floor: String, broker: MQTTBrokerAddress, brokerPID: pid_t?, directory: String)
+    throws -> PublisherProcessBenchmark.Result
+{
+    let base = "motion/floor"
+    return try PublisherProcessBenchmark(
+        name: "C floor", executable: floor,
+        arguments: ["--host", broker.host, "--port", String(broker.port), "--base", base, "--rate", "1000", "--decimation", "10"],
+        topics: MotionService.allCases.map { "\(base)/\($0.topicName)" }, broker: broker, brokerPID: brokerPID,
+        warmUpSeconds: options.warmUpSeconds, seconds: options.seconds, logFile: directory + "/motion-floor.log"
+    ).run()
+}
+
+func run(_ options: BenchCommandLine) throws {
+    let directory = NSTemporaryDirectory() + "motion-bench-\(getpid())"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var report = BenchReport(machine: machineDescription())
+
+    var privateBroker: BenchBroker?
+    let address: MQTTBrokerAddress
+    if let url = options.brokerURL {
+        address = try MQTTBrokerAddress(url: url)
+    } else {
+        let broker = try BenchBroker()
+        privateBroker = broker
+        address = broker.address
+    }
+    let brokerPID = privateBroker?.process.pid
+    let throughput = ThroughputBenchmark(
+        broker: address, brokerPID: brokerPID, messages: options.messages, payloadBytes: options.payloadBytes,
+        window: options.window)
+    let needsFloor = options.command == .floor || options.command == .all
+    let floor = needsFloor ? try floorExecutable(options.floorPath) : ""
+
+    if options.command == .agent || options.command == .all {
+        report.agent = try runAgent(options, broker: address, brokerPID: brokerPID, directory: directory)
+    }
+    if needsFloor {
+        report.floor = try runFloor(options, floor: floor, broker: address, brokerPID: brokerPID, directory: directory)
+    }
+    if options.command == .throughput || options.command == .all {
+        report.throughputSwift = try throughput.runSwift()
+    }
+    if needsFloor {
+        report.throughputC = try throughput.runC(floorExecutable: floor, logDirectory: directory)
+    }
+    print(options.json ? try report.json() : report.text(), terminator: "")
+    withExtendedLifetime(privateBroker) {}
+}
+
+if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
+    print(BenchCommandLine.usage)
+    exit(0)
+}
+let options: BenchCommandLine
+do {
+    options = try BenchCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("motion-bench: \(error)\n\(BenchCommandLine.usage)\n".utf8))
+    exit(64)
+}
+do {
+    try run(options)
+} catch {
+    FileHandle.standardError.write(Data("motion-bench: \(error)\n".utf8))
+    exit(1)
+}
