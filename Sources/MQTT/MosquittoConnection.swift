@@ -83,6 +83,8 @@ final class MosquittoConnection: Sendable {
         /// The network thread, until it is joined.
         var networkThread: pthread_t?
         var networkThreadExited = false
+        /// The disconnect callback ran for the current connection attempt.
+        var disconnectReported = false
         /// The last error line libmosquitto logged (OpenSSL explains TLS failures there).
         var lastLibraryError: String?
         /// The strong self-reference that keeps the object alive while callbacks are possible.
@@ -130,12 +132,9 @@ final class MosquittoConnection: Sendable {
         self.state = ConditionLock(
             State(buffer: OfflineMessageBuffer(limits: configuration.offlineBuffer), protocolVersion: configuration.protocolVersion))
 
-        do {
-            try Self.apply(configuration, to: handle)
-        } catch {
-            mosquitto_destroy(handle)
-            throw error
-        }
+        // Every stored property is set: if this throws, `deinit` runs and destroys the handle (destroying
+        // it here as well would free it twice).
+        try Self.apply(configuration, to: handle)
         // Not retained: the strong reference is taken in `start`, when callbacks become possible.
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         installCallbacks()
@@ -213,8 +212,10 @@ final class MosquittoConnection: Sendable {
         let connectResult = mosquitto_connect_async(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive))
         let systemErrno = errno
         switch connectResult {
-        case MOSQ_ERR_SUCCESS.rawValue, MOSQ_ERR_ERRNO.rawValue, MOSQ_ERR_EAI.rawValue:
-            // ERRNO (e.g. connection refused) and EAI (name lookup failed): the thread reports it and retries.
+        case MOSQ_ERR_SUCCESS.rawValue, MOSQ_ERR_ERRNO.rawValue, MOSQ_ERR_EAI.rawValue, MOSQ_ERR_TLS.rawValue:
+            // ERRNO (e.g. connection refused), EAI (name lookup failed) and TLS (on loopback the handshake
+            // can fail inside the call, e.g. certificate verify failed): the thread reports it and retries,
+            // since the broker or its certificate may change.
             break
         default:
             // A permanent error (invalid arguments, unusable TLS files, ...): back to `.created`.
@@ -491,17 +492,29 @@ final class MosquittoConnection: Sendable {
         var closedBeforeConnack = 0
         while true {
             var loopResult = connectResult
+            var loopErrno = connectErrno
             if connectResult == MOSQ_ERR_SUCCESS.rawValue {
                 while true {
                     loopResult = mosquitto_loop(handle, Self.loopTimeoutMilliseconds, 1)
+                    loopErrno = errno
                     if state.withLock({ $0.stopNetworkThread }) { break }
                     if loopResult != MOSQ_ERR_SUCCESS.rawValue { break }
                     flushBufferedMessages()
                 }
-            } else {
-                // The attempt failed before a socket existed: no callback reports it, so report it here.
-                let reason = MQTTError(code: connectResult, operation: "connect to \(configuration.broker)", systemErrno: connectErrno).description
-                deliver(.disconnected(reasonCode: connectResult, reason: reason))
+            }
+            // Failures before a socket existed, and TLS handshake failures inside mosquitto_loop, reach
+            // no callback: report them here so every failed attempt is seen.
+            let (unreported, libraryError) = state.withLock { state in
+                defer {
+                    state.disconnectReported = false
+                    state.lastLibraryError = nil
+                }
+                return (!state.disconnectReported && !state.stopNetworkThread, state.lastLibraryError)
+            }
+            if unreported, loopResult != MOSQ_ERR_SUCCESS.rawValue {
+                var reason = MQTTError(code: loopResult, operation: "connect to \(configuration.broker)", systemErrno: loopErrno).description
+                if loopResult == MOSQ_ERR_TLS.rawValue, let libraryError { reason += ": \(libraryError)" }
+                deliver(.disconnected(reasonCode: loopResult, reason: reason))
             }
             let (stop, connack, version) = state.withLock { state in
                 defer { state.connackReasonCode = nil }
@@ -688,6 +701,7 @@ final class MosquittoConnection: Sendable {
         let libraryError = state.withLockBroadcasting { state in
             state.sessionUp = false
             state.connected = false
+            state.disconnectReported = true
             defer { state.lastLibraryError = nil }
             return state.lastLibraryError
         }

@@ -40,22 +40,19 @@ struct MQTTClientLifecycleTests {
     @Test("the broker publishes a retained last will when a client dies (SIGKILL of mosquitto_sub)")
     func willDeliveredWhenClientDies() throws {
         let broker = try MosquittoBroker()
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        child.arguments = [
+        // posix_spawn rather than Foundation's Process, which races with sockets opened by other tests.
+        let child = try CommandLineTool.spawn("/usr/bin/mosquitto_sub", [
             "-h", "127.0.0.1", "-p", String(broker.port), "-i", "doomed", "-t", "ignored",
             "--will-topic", "fleet/doomed/status", "--will-payload", "offline", "--will-retain", "--will-qos", "1",
-        ]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        ])
+        var childStatus: Int32 = 0
+        defer { if waitpid(child, &childStatus, WNOHANG) == 0 { kill(child, SIGKILL); waitpid(child, &childStatus, 0) } }
         #expect(broker.waitForLog(containing: "as doomed ("), "\(broker.log())")
 
         let watcher = try RecordingSubscriber(broker: broker.address, topicFilters: ["fleet/+/status"])
         #expect(watcher.messages(on: "fleet/doomed/status").isEmpty)
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        kill(child, SIGKILL)
+        waitpid(child, &childStatus, 0)
 
         let live = watcher.waitForMessage(on: "fleet/doomed/status")?.message
         #expect(live?.payloadString == "offline")

@@ -45,20 +45,9 @@ enum TestClient {
         try client.unsubscribe(syncTopic)
     }
 
-    /// Runs a mosquitto command-line tool and returns its standard output (fails after `timeout`).
-    static func run(_ tool: String, _ arguments: [String], timeout: TimeInterval = 5) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning, Date() < deadline { usleep(5_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    /// Runs a mosquitto command-line tool and returns its output (killed after `timeout`).
+    static func run(_ tool: String, _ arguments: [String], timeout: Duration = .seconds(5)) throws -> String {
+        try CommandLineTool.run(tool, arguments, timeout: timeout).output
     }
 
     /// Why a test client could not be set up.

@@ -40,18 +40,14 @@ public final class MQTTVersionFilteringProxy: Sendable {
     /// How MQTT 5 connections are refused.
     public let refusal: Refusal
 
-    private let listener: Int32
-    private let openSockets = Mutex<Set<Int32>>([])
-    private let stopped = Atomic<Bool>(false)
-    private let refusedCount = Atomic<Int>(0)
-    private let forwardedCount = Atomic<Int>(0)
+    private let core: Core
 
     /// The address for an ``MQTTClientConfiguration``.
     public var address: MQTTBrokerAddress { MQTTBrokerAddress(host: "127.0.0.1", port: port) }
     /// MQTT 5 CONNECTs refused so far.
-    public var refusedConnections: Int { refusedCount.load(ordering: .relaxed) }
+    public var refusedConnections: Int { core.refusedCount.load(ordering: .relaxed) }
     /// Connections forwarded to the broker so far.
-    public var forwardedConnections: Int { forwardedCount.load(ordering: .relaxed) }
+    public var forwardedConnections: Int { core.forwardedCount.load(ordering: .relaxed) }
 
     /// Starts listening on a free loopback port and accepting connections.
     /// - Parameters:
@@ -63,7 +59,7 @@ public final class MQTTVersionFilteringProxy: Sendable {
         self.refusal = refusal
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw StartError(description: "socket(): \(String(cString: strerror(errno)))") }
-        var address = Self.loopback(port: 0)
+        var address = Core.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
@@ -76,37 +72,58 @@ public final class MQTTVersionFilteringProxy: Sendable {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
-        self.listener = listener
         self.port = Int(UInt16(bigEndian: address.sin_port))
-        Thread.detachNewThread { [self] in acceptConnections() }
+        // The threads hold the core, not the proxy, so releasing the proxy stops everything.
+        let core = Core(listener: listener, upstreamPort: upstreamPort, refusal: refusal)
+        self.core = core
+        Thread.detachNewThread { core.acceptConnections() }
     }
 
     deinit {
-        stop()
+        core.stop()
     }
 
     /// Stops accepting and closes every connection (abruptly, without MQTT DISCONNECT). Idempotent.
     public func stop() {
-        guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))  // wakes the accepting thread
-        close(listener)
-        let sockets = openSockets.withLock { sockets in
-            defer { sockets.removeAll() }
-            return sockets
-        }
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+        core.stop()
+    }
+}
+
+/// The proxy's sockets and threads.
+private final class Core: Sendable {
+    let listener: Int32
+    let upstreamPort: Int
+    let refusal: MQTTVersionFilteringProxy.Refusal
+    /// Open connection sockets; closed and shut down only with this lock held, so `stop` never
+    /// touches a descriptor number that has been closed and reused elsewhere.
+    private let openSockets = Mutex<Set<Int32>>([])
+    private let stopped = Atomic<Bool>(false)
+    let refusedCount = Atomic<Int>(0)
+    let forwardedCount = Atomic<Int>(0)
+
+    init(listener: Int32, upstreamPort: Int, refusal: MQTTVersionFilteringProxy.Refusal) {
+        self.listener = listener
+        self.upstreamPort = upstreamPort
+        self.refusal = refusal
     }
 
-    // MARK: Connections
+    func stop() {
+        openSockets.withLock { sockets in
+            guard !stopped.exchange(true, ordering: .relaxed) else { return }
+            shutdown(listener, Int32(SHUT_RDWR))  // wakes the accepting thread, which closes it
+            for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
+    }
 
-    private func acceptConnections() {
+    func acceptConnections() {
+        defer { close(listener) }
         while !stopped.load(ordering: .relaxed) {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
                 return
             }
-            Thread.detachNewThread { [self] in handle(client) }
+            Thread.detachNewThread { self.handle(client) }
         }
     }
 
@@ -120,10 +137,7 @@ public final class MQTTVersionFilteringProxy: Sendable {
             return
         }
         let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard upstream >= 0, track(upstream) else {
-            if upstream >= 0 { close(upstream) }
-            return
-        }
+        guard upstream >= 0, track(upstream) else { return }
         defer { untrackAndClose(upstream) }
         var address = Self.loopback(port: upstreamPort)
         let connected = withUnsafePointer(to: &address) {
@@ -152,8 +166,10 @@ public final class MQTTVersionFilteringProxy: Sendable {
     }
 
     private func untrackAndClose(_ socket: Int32) {
-        openSockets.withLock { _ = $0.remove(socket) }
-        close(socket)
+        openSockets.withLock { sockets in
+            sockets.remove(socket)
+            close(socket)
+        }
     }
 
     /// Copies bytes until either side closes, then shuts both down so the opposite pump ends too.
@@ -221,7 +237,7 @@ public final class MQTTVersionFilteringProxy: Sendable {
         return true
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
