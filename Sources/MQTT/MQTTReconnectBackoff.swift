@@ -1,14 +1,18 @@
 /// The reconnect schedule: exponential backoff with a per-client random start and ±20 % jitter, so a
 /// fleet that lost its broker at the same instant does not come back in lock-step.
 ///
-/// With `min` and `max` the configured bounds and `u(k)` a uniform number in [0, 1) drawn from a
+/// With `min` and `max` the configured bounds and `u(k)` uniform numbers in [0, 1) drawn from a
 /// generator seeded by the client ID (the same client gets the same schedule on every run):
 /// - base delay `b = min · (1 + u(0))`, in [min, 2·min);
-/// - after the n-th consecutive failed attempt (n ≥ 1) the client waits
-///   `d(n) = clamp(min(b · 2^(n−1), max) · (0.8 + 0.4 · u(n)), min, max)`.
+/// - after the n-th consecutive failed attempt (n ≥ 1) the nominal delay is `b · 2^(n−1)` and the client
+///   waits `d(n) = b · 2^(n−1) · (0.8 + 0.4 · u(n))` (±20 %);
+/// - above `max` it waits `max · (1 − 0.2 · u(n))` instead (but not less than `min`), in (0.8·max, max];
+///   below `min` (possible only for n = 1) `min · (1 + 0.2 · u(n))`, in [min, 1.2·min). The bounds are
+///   kept without piling clients up on exactly `min` or `max`, as plain clamping would.
 ///
 /// The counter restarts after a successful connection, so the first retry after losing a working
-/// connection waits `d(1)`, between `min` and `2.4·min` (at most `max`).
+/// connection waits `d(1)`, between `min` and `2.4·min` (at most `max`). With the default 1...30 s:
+/// 1–2.4 s, 1.6–4.8 s, 3.2–9.6 s, 6.4–19.2 s, 12.8–30 s, then 24–30 s (seconds per attempt).
 public struct MQTTReconnectBackoff: Sendable, Equatable {
     /// The shortest delay, in seconds.
     public let minimumDelay: Double
@@ -55,10 +59,12 @@ public struct MQTTReconnectBackoff: Sendable, Equatable {
     /// - Returns: the delay in seconds, within [``minimumDelay``, ``maximumDelay``].
     public func delay(afterFailedAttempts failedAttempts: Int) -> Double {
         let attempt = max(1, failedAttempts)
-        let growth = Double(1 << UInt64(min(attempt - 1, 40)))
-        let nominal = min(baseDelay * growth, maximumDelay)
-        let jittered = nominal * (1 - Self.jitterFraction + 2 * Self.jitterFraction * uniform(UInt64(attempt)))
-        return min(max(jittered, minimumDelay), maximumDelay)
+        let jitter = uniform(UInt64(attempt))
+        let nominal = baseDelay * Double(1 << UInt64(min(attempt - 1, 40)))
+        let jittered = nominal * (1 - Self.jitterFraction + 2 * Self.jitterFraction * jitter)
+        if jittered > maximumDelay { return max(minimumDelay, maximumDelay * (1 - Self.jitterFraction * jitter)) }
+        if jittered < minimumDelay { return min(maximumDelay, minimumDelay * (1 + Self.jitterFraction * jitter)) }
+        return jittered
     }
 
     /// `delay(afterFailedAttempts:)` as a `Duration`.
