@@ -10,6 +10,12 @@ public struct MQTTClientConfiguration: Sendable {
     public var keepAlive: Int
     /// MQTT 3.1.1 clean session / MQTT 5 clean start: `true` (default) starts without stored state.
     public var cleanSession: Bool
+    /// MQTT 5 session expiry interval in seconds: how long the broker keeps the session after the
+    /// connection closes. `nil` (default) means: with `cleanSession == false` never expire
+    /// (0xFFFFFFFF, what 3.1.1 does), otherwise 0. Without it an MQTT 5 broker discards a "persistent"
+    /// session at disconnect. Not sent under 3.1.1. Note: libmosquitto can send it only with a
+    /// blocking connect, so ``MQTTClient/start()`` waits for the first TCP connect when it is sent.
+    public var sessionExpiryInterval: UInt32?
     /// The last will the broker publishes if this client vanishes without a clean disconnect.
     public var will: MQTTMessage?
     /// The protocol version, MQTT 5 by default. See ``allowsProtocolFallback``.
@@ -57,6 +63,7 @@ public struct MQTTClientConfiguration: Sendable {
     ///   - offlineBuffer: offline buffer bounds, 10,000 messages / 8 MiB by default.
     ///   - sendMaximum: in-flight limit for QoS ≥ 1, 20 by default.
     ///   - allowsProtocolFallback: fall back to MQTT 3.1.1 when the broker refuses MQTT 5, `true` by default.
+    ///   - sessionExpiryInterval: MQTT 5 session expiry in seconds; `nil` derives it from `cleanSession`.
     public init(
         broker: MQTTBrokerAddress,
         clientID: String,
@@ -71,7 +78,8 @@ public struct MQTTClientConfiguration: Sendable {
         tls: MQTTTLSConfiguration? = nil,
         offlineBuffer: MQTTOfflineBufferLimits = .default,
         sendMaximum: Int = 20,
-        allowsProtocolFallback: Bool = true
+        allowsProtocolFallback: Bool = true,
+        sessionExpiryInterval: UInt32? = nil
     ) {
         self.broker = broker
         self.clientID = clientID
@@ -87,6 +95,12 @@ public struct MQTTClientConfiguration: Sendable {
         self.offlineBuffer = offlineBuffer
         self.sendMaximum = sendMaximum
         self.allowsProtocolFallback = allowsProtocolFallback
+        self.sessionExpiryInterval = sessionExpiryInterval
+    }
+
+    /// The session expiry interval actually sent (see ``sessionExpiryInterval``), in seconds.
+    var effectiveSessionExpiryInterval: UInt32? {
+        sessionExpiryInterval ?? (cleanSession ? nil : UInt32.max)
     }
 
     /// The reconnect schedule these settings give (bounds from ``reconnectDelay``, jitter from ``clientID``).

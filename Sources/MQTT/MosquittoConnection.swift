@@ -209,7 +209,17 @@ final class MosquittoConnection: Sendable {
         defer { state.withLockBroadcasting { $0.callsInProgress -= 1 } }
 
         let broker = configuration.broker
-        let connectResult = mosquitto_connect_async(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive))
+        let connectResult: Int32
+        if let list = Self.sessionProperties(configuration) {
+            var properties: OpaquePointer? = list
+            // libmosquitto 2.0.11 has no asynchronous connect taking CONNECT properties: this blocks for
+            // the TCP connect (and TLS handshake). The properties are kept for every reconnect.
+            connectResult = mosquitto_connect_bind_v5(
+                handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, properties)
+            mosquitto_property_free_all(&properties)
+        } else {
+            connectResult = mosquitto_connect_async(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive))
+        }
         let systemErrno = errno
         switch connectResult {
         case MOSQ_ERR_SUCCESS.rawValue, MOSQ_ERR_ERRNO.rawValue, MOSQ_ERR_EAI.rawValue, MOSQ_ERR_TLS.rawValue:
@@ -244,6 +254,22 @@ final class MosquittoConnection: Sendable {
         state.withLockBroadcasting { $0.networkThread = thread }
     }
 
+    /// The CONNECT properties: an MQTT 5 session expiry interval for a persistent session (without it
+    /// an MQTT 5 broker ends the session when the connection closes, whatever `cleanSession` says).
+    private static func sessionProperties(_ configuration: MQTTClientConfiguration) -> OpaquePointer? {
+        guard configuration.protocolVersion == .v5, let expiry = configuration.effectiveSessionExpiryInterval, expiry > 0 else {
+            return nil
+        }
+        var properties: OpaquePointer?
+        guard mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), expiry)
+            == MOSQ_ERR_SUCCESS.rawValue
+        else {
+            mosquitto_property_free_all(&properties)
+            return nil
+        }
+        return properties
+    }
+
     /// Publishes now, or buffers while disconnected (or while the buffer is being flushed).
     func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
         let operation = "publish to \(message.topic)"
@@ -276,7 +302,10 @@ final class MosquittoConnection: Sendable {
             }
             let id = state.nextBufferedID
             state.nextBufferedID = id == Int32.min ? -1 : id - 1
-            let dropped = state.buffer.append(.init(message: message, id: id, size: message.bufferedSize))
+            // While connected the buffer is only being flushed: new messages wait behind it without
+            // pushing older ones out (the bounds protect against long outages, not a reconnect).
+            let dropped = state.buffer.append(
+                .init(message: message, id: id, size: message.bufferedSize), enforcingLimits: !state.sessionUp)
             for entry in dropped {
                 state.statistics.droppedFromBuffer += 1
                 state.pendingPublications.remove(entry.id)
@@ -544,7 +573,14 @@ final class MosquittoConnection: Sendable {
                 let stopped = state.wait(timeout: delay) { $0.stopNetworkThread || $0.lifecycle != .running }
                 if stopped { break }
             }
-            connectResult = mosquitto_reconnect_async(handle)
+            if fallBack, configuration.protocolVersion == .v5, (configuration.effectiveSessionExpiryInterval ?? 0) > 0 {
+                // The stored MQTT 5 CONNECT properties would make every 3.1.1 reconnect fail
+                // (NOT_SUPPORTED): connecting again without properties replaces them.
+                let broker = configuration.broker
+                connectResult = mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, nil)
+            } else {
+                connectResult = mosquitto_reconnect_async(handle)
+            }
             connectErrno = errno
         }
         state.withLockBroadcasting { $0.networkThreadExited = true }

@@ -22,9 +22,16 @@ struct OfflineMessageBuffer {
     var first: Entry? { isEmpty ? nil : storage[head] }
 
     /// Appends `entry`, first dropping the oldest entries until it fits.
+    /// - Parameter enforcingLimits: `false` appends without dropping anything (used while connected and
+    ///   flushing, when the buffer drains at network speed and new messages only wait behind it).
     /// - Returns: the dropped entries, oldest first; `entry` itself when it alone exceeds the byte bound
     ///   (then nothing else is dropped).
-    mutating func append(_ entry: Entry) -> [Entry] {
+    mutating func append(_ entry: Entry, enforcingLimits: Bool = true) -> [Entry] {
+        guard enforcingLimits else {
+            storage.append(entry)
+            bytes += entry.size
+            return []
+        }
         guard entry.size <= limits.maximumBytes else { return [entry] }
         var dropped: [Entry] = []
         while count > 0, count + 1 > limits.maximumMessages || bytes + entry.size > limits.maximumBytes {

@@ -45,17 +45,23 @@ struct MQTTProtocolFallbackTests {
         client.shutdown(timeout: .seconds(1))
     }
 
-    @Test("a broker that closes the connection after an MQTT 5 CONNECT (twice in a row) also leads to 3.1.1")
+    @Test("a broker that closes the connection after an MQTT 5 CONNECT (twice in a row) also leads to 3.1.1, also with a persistent session")
     func fallsBackWhenClosedAfterConnect() throws {
         let broker = try MosquittoBroker()
         let proxy = try MQTTVersionFilteringProxy(upstreamPort: broker.port, refusal: .closeConnection)
         let events = EventLog()
-        let client = try TestClient.started(to: proxy.address, clientID: "closed-twice", configure: { $0.reconnectDelay = 1...1 }, events: events)
+        // cleanSession false: the MQTT 5 CONNECT carries a session expiry property, which must not
+        // survive into the 3.1.1 CONNECT.
+        let client = try TestClient.started(to: proxy.address, clientID: "closed-twice", configure: { configuration in
+            configuration.reconnectDelay = 1...1
+            configuration.cleanSession = false
+        }, events: events)
         #expect(client.waitUntilConnected(timeout: .seconds(5)))
         #expect(client.negotiatedProtocolVersion == .v311)
         #expect(proxy.refusedConnections == 2)
         #expect(events.wait(for: "connected"))
         #expect(events.kinds.filter { $0 == "disconnected" }.count == 2)
+        #expect(broker.waitForLog(containing: "as closed-twice (p2, c0"), "\(broker.log())")
         client.shutdown(timeout: .seconds(1))
     }
 
