@@ -12,8 +12,9 @@ import CMosquitto
 /// client.shutdown(timeout: .seconds(2))
 /// ```
 ///
-/// **Threads.** Every method may be called from any thread. Events are delivered on libmosquitto's
-/// network thread while it holds its callback lock: the handler must return quickly (hand work to
+/// **Threads.** Every method may be called from any thread. Events are delivered on the client's network
+/// thread (which drives libmosquitto) while libmosquitto holds its callback lock: the handler must
+/// return quickly, since no network I/O or buffer flush happens meanwhile (hand work to
 /// another thread or queue); it may call ``publish(_:)``, ``subscribe(_:qos:retainAsPublished:noLocal:)``
 /// and ``unsubscribe(_:)``.
 /// Calling ``shutdown(timeout:)`` from the handler is allowed but finishes asynchronously.
@@ -38,7 +39,7 @@ public final class MQTTClient: Sendable {
     /// Creates the client and applies the configuration; nothing is sent before ``start()``.
     /// - Parameters:
     ///   - configuration: broker, client ID, keep-alive, will, protocol version, credentials, TLS, ...
-    ///   - events: called on libmosquitto's network thread for every ``MQTTClientEvent``; keep it short.
+    ///   - events: called on the client's network thread for every ``MQTTClientEvent``; keep it short.
     /// - Throws: ``MQTTError`` when the configuration is invalid (for example keep-alive below 5 s) or
     ///   libmosquitto refuses it.
     public init(
@@ -53,7 +54,9 @@ public final class MQTTClient: Sendable {
         connection.shutdown(timeout: .seconds(2))
     }
 
-    /// Starts the network thread and begins connecting; returns without waiting for the broker.
+    /// Starts the network thread and begins connecting; returns without waiting for the broker (except
+    /// for an MQTT 5 persistent session: libmosquitto sends the session expiry interval only with a
+    /// blocking connect, so then it waits for the TCP connect and TLS handshake of the first attempt).
     ///
     /// If the broker is down or refuses, the client keeps retrying (``MQTTReconnectBackoff``) and reports
     /// each failure as ``MQTTClientEvent/disconnected(reasonCode:reason:)`` (a refusal also as

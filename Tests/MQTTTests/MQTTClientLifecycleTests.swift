@@ -192,4 +192,31 @@ struct MQTTClientLifecycleTests {
         #expect(throws: MQTTError.self) { try client.publish(MQTTMessage(topic: "t", string: "x")) }
         clientBox.withLock { $0 = nil }
     }
+
+    @Test("an MQTT 5 persistent session (cleanSession false) survives a clean disconnect: messages published meanwhile arrive on return")
+    func persistentSessionSurvivesDisconnect() throws {
+        let broker = try MosquittoBroker()
+        func connectSubscriber(_ events: EventLog) throws -> MQTTClient {
+            try TestClient.connected(to: broker.address, clientID: "persistent-v5", configure: { $0.cleanSession = false }, events: events)
+        }
+        let firstEvents = EventLog()
+        let first = try connectSubscriber(firstEvents)
+        try TestClient.subscribe(first, events: firstEvents, to: "kept/#")
+        first.shutdown(timeout: .seconds(2))
+        #expect(broker.waitForLog(containing: "Client persistent-v5 disconnected."), "\(broker.log())")
+
+        let publisher = try TestClient.connected(to: broker.address, clientID: "while-away")
+        let id = try publisher.publish(MQTTMessage(topic: "kept/x", string: "queued for you", qos: .atLeastOnce))
+        #expect(publisher.waitUntilPublished(messageID: id, timeout: .seconds(5)))
+
+        let events = EventLog()
+        let again = try connectSubscriber(events)
+        #expect(events.waitForMessage(on: "kept/x")?.payloadString == "queued for you")
+        guard case .connected(let sessionPresent)? = events.all.first else {
+            Issue.record("first event: \(events.kinds)")
+            return
+        }
+        #expect(sessionPresent)
+        again.shutdown(timeout: .seconds(1))
+    }
 }
