@@ -58,6 +58,19 @@ struct MQTTAuthenticationTests {
         }
         #expect(!untrusting.waitUntilConnected(timeout: .milliseconds(200)))
         untrusting.shutdown(timeout: .seconds(1))
+
+        // The certificate names IP 127.0.0.1 only: as "localhost" the broker fails the host name check,
+        // unless the check is switched off.
+        let localhost = MQTTBrokerAddress(host: "localhost", port: broker.port)
+        let checkedEvents = EventLog()
+        let checked = try TestClient.started(to: localhost, clientID: "tls-localhost", configure: { $0.tls = trusted }, events: checkedEvents)
+        #expect(checkedEvents.wait(for: "disconnected"))
+        #expect(!checked.isConnected)
+        checked.shutdown(timeout: .seconds(1))
+        let unchecked = try TestClient.connected(to: localhost, clientID: "tls-localhost-insecure") { configuration in
+            configuration.tls = MQTTTLSConfiguration(caFile: certificates.caCertificatePath, insecureSkipHostnameCheck: true)
+        }
+        #expect(unchecked.isConnected)
     }
 
     @Test("a broker requiring client certificates accepts ours and rejects a client without one")

@@ -82,6 +82,7 @@ struct MQTTReconnectBackoffTests {
             let gap = times[attempt - 1].duration(to: times[attempt])
             let seconds = Double(gap.components.seconds) + Double(gap.components.attoseconds) / 1e18
             #expect(abs(seconds - schedule.delay(afterFailedAttempts: attempt)) < 0.25, "attempt \(attempt): \(seconds) s")
+            print("retry gap \(attempt): measured \(seconds) s, schedule \(schedule.delay(afterFailedAttempts: attempt)) s")
         }
     }
 
@@ -100,6 +101,7 @@ struct MQTTReconnectBackoffTests {
         let took = back.duration(to: .now)
         #expect(took < .seconds(3), "reconnected \(took) after the broker returned")
         #expect(client.statistics.reconnects == 1)
+        print("reconnected \(took) after the broker returned (first retry delay \(client.configuration.reconnectBackoff.delay(afterFailedAttempts: 1)) s)")
         client.shutdown(timeout: .seconds(1))
     }
 }
