@@ -29,7 +29,8 @@ public struct MQTTBrokerAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `mqtt://HOST:PORT`, `HOST:PORT`, `HOST`, `mqtt://[::1]:1883` or `[::1]`.
     ///
-    /// The port defaults to 1883. Only the `mqtt` and `tcp` schemes are accepted (TLS comes later);
+    /// The port defaults to 1883. Only the `mqtt` and `tcp` schemes are accepted (for TLS set
+    /// ``MQTTClientConfiguration/tls`` and the broker's TLS port);
     /// user names, passwords and paths are rejected rather than silently ignored.
     /// - Throws: ``ParseError`` naming what is wrong.
     public init(url: String) throws(ParseError) {

@@ -1,3 +1,5 @@
+import CMosquitto
+
 /// An MQTT client over libmosquitto: connects in the background, reconnects by itself, publishes,
 /// subscribes, and reports what happens to an event handler.
 ///
@@ -10,10 +12,19 @@
 /// client.shutdown(timeout: .seconds(2))
 /// ```
 ///
-/// **Threads.** Every method may be called from any thread. Events are delivered on libmosquitto's
-/// network thread while it holds its callback lock: the handler must return quickly (hand work to
-/// another thread or queue); it may call ``publish(_:)``, ``subscribe(_:qos:)`` and ``unsubscribe(_:)``.
+/// **Threads.** Every method may be called from any thread. Events are delivered on the client's network
+/// thread (which drives libmosquitto) while libmosquitto holds its callback lock: the handler must
+/// return quickly, since no network I/O or buffer flush happens meanwhile (hand work to
+/// another thread or queue); it may call ``publish(_:)``, ``subscribe(_:qos:retainAsPublished:noLocal:)``
+/// and ``unsubscribe(_:)``.
 /// Calling ``shutdown(timeout:)`` from the handler is allowed but finishes asynchronously.
+///
+/// **Reconnecting.** After a lost or failed connection the client waits a jittered, exponentially
+/// growing delay (``MQTTReconnectBackoff``) and tries again; when the broker refuses MQTT 5 it falls back
+/// to MQTT 3.1.1 (``MQTTClientConfiguration/allowsProtocolFallback``, ``negotiatedProtocolVersion``).
+///
+/// **Offline buffer.** QoS ≥ 1 messages published while disconnected wait in a bounded buffer and go
+/// out in order after reconnecting, before anything published later (see ``publish(_:)``).
 ///
 /// **Subscriptions** are remembered and sent again after every reconnect that did not resume a session,
 /// so a subscriber survives a broker restart.
@@ -27,8 +38,8 @@ public final class MQTTClient: Sendable {
 
     /// Creates the client and applies the configuration; nothing is sent before ``start()``.
     /// - Parameters:
-    ///   - configuration: broker, client ID, keep-alive, will, protocol version, ...
-    ///   - events: called on libmosquitto's network thread for every ``MQTTClientEvent``; keep it short.
+    ///   - configuration: broker, client ID, keep-alive, will, protocol version, credentials, TLS, ...
+    ///   - events: called on the client's network thread for every ``MQTTClientEvent``; keep it short.
     /// - Throws: ``MQTTError`` when the configuration is invalid (for example keep-alive below 5 s) or
     ///   libmosquitto refuses it.
     public init(
@@ -43,22 +54,34 @@ public final class MQTTClient: Sendable {
         connection.shutdown(timeout: .seconds(2))
     }
 
-    /// Starts the network thread and begins connecting; returns without waiting for the broker.
+    /// Starts the network thread and begins connecting; returns without waiting for the broker (except
+    /// for an MQTT 5 persistent session: libmosquitto sends the session expiry interval only with a
+    /// blocking connect, so then it waits for the TCP connect and TLS handshake of the first attempt).
     ///
-    /// If the broker is down or refuses, the client keeps retrying after the configured
-    /// ``MQTTClientConfiguration/reconnectDelay`` and reports each failure as
-    /// ``MQTTClientEvent/disconnected(reasonCode:reason:)``.
-    /// - Throws: ``MQTTError`` if already started, shut down, or the address is unusable.
+    /// If the broker is down or refuses, the client keeps retrying (``MQTTReconnectBackoff``) and reports
+    /// each failure as ``MQTTClientEvent/disconnected(reasonCode:reason:)`` (a refusal also as
+    /// ``MQTTClientEvent/connectionRefused(reasonCode:reason:)``; a TLS failure names OpenSSL's reason).
+    /// - Throws: ``MQTTError`` if already started, shut down, or the address or TLS files are unusable.
     public func start() throws(MQTTError) {
         try connection.start()
     }
 
     /// Queues `message` for sending.
     ///
-    /// QoS 0 messages published while disconnected are lost (the call throws `MOSQ_ERR_NO_CONN`).
-    /// - Returns: the message ID, to match ``MQTTClientEvent/published(messageID:)`` or to pass to
+    /// - Connected (and the offline buffer empty): handed to libmosquitto; returns its message ID (1...65535).
+    /// - Not connected, QoS ≥ 1: kept in the offline buffer (oldest dropped first when full, counted in
+    ///   ``MQTTClientStatistics/droppedFromBuffer``); returns a negative ID unique in this client. The
+    ///   buffer is sent in order right after the next connect, before later publications (which wait
+    ///   behind it), with at most ``MQTTClientConfiguration/sendMaximum`` unacknowledged at a time.
+    /// - Not connected, QoS 0 (or the buffer disabled): dropped, counted in
+    ///   ``MQTTClientStatistics/droppedWhileDisconnected``, and the call throws `MOSQ_ERR_NO_CONN` (4).
+    ///
+    /// MQTT 5 properties of `message` are not sent on an MQTT 3.1.1 connection.
+    /// - Returns: the message ID (negative while buffered), to match ``MQTTClientEvent/published(messageID:)``
+    ///   (which carries the same ID, also for buffered messages) or to pass to
     ///   ``waitUntilPublished(messageID:timeout:)``.
-    /// - Throws: ``MQTTError`` for an invalid topic (empty, or with `+`/`#`), no connection, or after shutdown.
+    /// - Throws: ``MQTTError`` for an invalid topic (empty, or with `+`/`#`), a QoS 0 message while
+    ///   disconnected, a message larger than the buffer, or after shutdown.
     @discardableResult
     public func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
         try connection.publish(message)
@@ -68,12 +91,22 @@ public final class MQTTClient: Sendable {
     /// - Parameters:
     ///   - topicFilter: a topic filter; `+` and `#` wildcards allowed where MQTT allows them.
     ///   - qos: the maximum QoS the broker should deliver with.
+    ///   - retainAsPublished: MQTT 5: deliver the retain flag as the publisher set it, so a retained
+    ///     message published while subscribed is still recognisable as retained. Ignored under 3.1.1
+    ///     (there live messages always arrive with retain false). `false` by default.
+    ///   - noLocal: MQTT 5: do not deliver this client's own publications. Ignored under 3.1.1.
+    ///     `false` by default.
     /// - Throws: ``MQTTError`` for an invalid filter or after shutdown.
-    public func subscribe(_ topicFilter: String, qos: MQTTQoS) throws(MQTTError) {
-        try connection.subscribe(topicFilter, qos: qos)
+    public func subscribe(
+        _ topicFilter: String, qos: MQTTQoS, retainAsPublished: Bool = false, noLocal: Bool = false
+    ) throws(MQTTError) {
+        var options: Int32 = 0
+        if retainAsPublished { options |= Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) }
+        if noLocal { options |= Int32(MQTT_SUB_OPT_NO_LOCAL.rawValue) }
+        try connection.subscribe(topicFilter, qos: qos, options: options)
     }
 
-    /// Removes a subscription made with ``subscribe(_:qos:)``.
+    /// Removes a subscription made with ``subscribe(_:qos:retainAsPublished:noLocal:)``.
     /// - Throws: ``MQTTError`` after shutdown or if libmosquitto refuses the filter.
     public func unsubscribe(_ topicFilter: String) throws(MQTTError) {
         try connection.unsubscribe(topicFilter)
@@ -81,6 +114,16 @@ public final class MQTTClient: Sendable {
 
     /// Whether the broker has accepted the current connection.
     public var isConnected: Bool { connection.isConnected }
+
+    /// The protocol version of the last accepted connection: ``MQTTProtocolVersion/v311`` after falling
+    /// back from MQTT 5; `nil` before the first connection.
+    public var negotiatedProtocolVersion: MQTTProtocolVersion? { connection.negotiatedProtocolVersion }
+
+    /// A snapshot of the client's counters (publications, errors, offline buffer, drops, reconnects).
+    public var statistics: MQTTClientStatistics { connection.statistics }
+
+    /// The client's socket descriptor (-1 when not connected), for tests that inspect socket options.
+    var socketDescriptor: Int32 { connection.socketDescriptor }
 
     /// Blocks the calling thread until connected, the client shuts down, or `timeout` passes.
     /// Do not call it from the event handler (the connection cannot progress while the handler blocks).
@@ -90,10 +133,11 @@ public final class MQTTClient: Sendable {
     }
 
     /// Blocks until the publication `messageID` is complete (QoS 0: written to the socket; QoS 1:
-    /// PUBACK; QoS 2: PUBCOMP), the client shuts down, or `timeout` passes.
+    /// PUBACK; QoS 2: PUBCOMP), the client shuts down, or `timeout` passes. A negative (buffered) ID
+    /// completes after it was sent from the buffer and acknowledged.
     /// Do not call it from the event handler.
     /// - Returns: `true` when that message ID is no longer pending (also for an ID this client never
-    ///   returned), `false` on timeout or shutdown.
+    ///   returned), `false` on timeout, shutdown, or when the buffered message was dropped.
     public func waitUntilPublished(messageID: Int32, timeout: Duration) -> Bool {
         connection.waitUntilPublished(messageID: messageID, timeout: timeout)
     }
@@ -101,9 +145,10 @@ public final class MQTTClient: Sendable {
     /// Disconnects cleanly (so the broker does not publish the last will), stops the network thread and
     /// frees the libmosquitto handle.
     ///
-    /// Order: DISCONNECT → wait for it to be written (up to `timeout`) → `mosquitto_loop_stop(false)` →
-    /// `mosquitto_destroy`. If the DISCONNECT cannot be written within `timeout` the loop is stopped by
-    /// force, and the broker will publish the will. Idempotent and thread-safe. No event is delivered
+    /// Order: DISCONNECT → wait for it to be written (up to `timeout`) → stop and join the network
+    /// thread → `mosquitto_destroy`. If the DISCONNECT cannot be written within `timeout` the socket is
+    /// closed without it, and the broker will publish the will. Messages still in the offline buffer are
+    /// discarded. Idempotent and thread-safe. No event is delivered
     /// once shutdown has begun (not even the final `disconnected`); every later call throws.
     /// - Parameter timeout: how long to wait for the DISCONNECT to be sent.
     public func shutdown(timeout: Duration) {

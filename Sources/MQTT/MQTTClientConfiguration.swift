@@ -1,7 +1,6 @@
 /// Everything an ``MQTTClient`` needs to know before it connects.
 ///
-/// Later additions (TLS, credentials, offline buffer, jitter) will be new properties with defaults, so
-/// code that builds a configuration today keeps compiling.
+/// New settings are added as properties with defaults, so code that builds a configuration keeps compiling.
 public struct MQTTClientConfiguration: Sendable {
     /// The broker to connect to.
     public var broker: MQTTBrokerAddress
@@ -11,16 +10,39 @@ public struct MQTTClientConfiguration: Sendable {
     public var keepAlive: Int
     /// MQTT 3.1.1 clean session / MQTT 5 clean start: `true` (default) starts without stored state.
     public var cleanSession: Bool
+    /// MQTT 5 session expiry interval in seconds: how long the broker keeps the session after the
+    /// connection closes. `nil` (default) means: with `cleanSession == false` never expire
+    /// (0xFFFFFFFF, what 3.1.1 does), otherwise 0. Without it an MQTT 5 broker discards a "persistent"
+    /// session at disconnect. Not sent under 3.1.1. Note: libmosquitto can send it only with a
+    /// blocking connect, so ``MQTTClient/start()`` waits for the first TCP connect when it is sent.
+    public var sessionExpiryInterval: UInt32?
     /// The last will the broker publishes if this client vanishes without a clean disconnect.
     public var will: MQTTMessage?
-    /// The protocol version, MQTT 5 by default.
+    /// The protocol version, MQTT 5 by default. See ``allowsProtocolFallback``.
     public var protocolVersion: MQTTProtocolVersion
+    /// With ``protocolVersion`` `.v5`: when the broker refuses MQTT 5 (CONNACK "unsupported protocol
+    /// version", MQTT 5 reason 132 or 3.1.1 return code 1, or it closes the connection right after
+    /// CONNECT on two attempts in a row), connect again at once with MQTT 3.1.1 and stay with it for
+    /// the client's lifetime. `true` by default. See ``MQTTClient/negotiatedProtocolVersion``.
+    public var allowsProtocolFallback: Bool
     /// Disable Nagle's algorithm on the client socket (`MOSQ_OPT_TCP_NODELAY`); `true` by default,
     /// which avoids ~40 ms latency spikes for small, frequent messages.
     public var tcpNoDelay: Bool
-    /// Delay before reconnecting, in seconds: the first retry waits the lower bound, later ones grow
-    /// (quadratically, in libmosquitto's "exponential" mode) up to the upper bound. 1...30 by default.
+    /// Bounds of the delay before reconnecting, in seconds, 1...30 by default: exponential backoff with
+    /// per-client jitter, see ``MQTTReconnectBackoff`` for the exact schedule.
     public var reconnectDelay: ClosedRange<Int>
+    /// User name sent in CONNECT; `nil` (default) sends none.
+    public var username: String?
+    /// Password sent in CONNECT (needs ``username``); `nil` (default) sends none.
+    public var password: MQTTPassword?
+    /// TLS settings; `nil` (default) connects over plain TCP.
+    public var tls: MQTTTLSConfiguration?
+    /// Bounds of the in-memory buffer for QoS ≥ 1 messages published while disconnected; 10,000
+    /// messages / 8 MiB by default. See ``MQTTClient/publish(_:)``.
+    public var offlineBuffer: MQTTOfflineBufferLimits
+    /// At most this many QoS ≥ 1 publications unacknowledged at once (`MOSQ_OPT_SEND_MAXIMUM`), also
+    /// while the offline buffer is flushed; 1...65535, 20 by default.
+    public var sendMaximum: Int
 
     /// The smallest keep-alive libmosquitto accepts, in seconds.
     public static let minimumKeepAlive = 5
@@ -35,6 +57,13 @@ public struct MQTTClientConfiguration: Sendable {
     ///   - protocolVersion: MQTT 5 by default.
     ///   - tcpNoDelay: set TCP_NODELAY on the socket.
     ///   - reconnectDelay: reconnect delay bounds in seconds (lower bound >= 1).
+    ///   - username: user name, none by default.
+    ///   - password: password (needs `username`), none by default.
+    ///   - tls: TLS settings, plain TCP by default.
+    ///   - offlineBuffer: offline buffer bounds, 10,000 messages / 8 MiB by default.
+    ///   - sendMaximum: in-flight limit for QoS ≥ 1, 20 by default.
+    ///   - allowsProtocolFallback: fall back to MQTT 3.1.1 when the broker refuses MQTT 5, `true` by default.
+    ///   - sessionExpiryInterval: MQTT 5 session expiry in seconds; `nil` derives it from `cleanSession`.
     public init(
         broker: MQTTBrokerAddress,
         clientID: String,
@@ -43,7 +72,14 @@ public struct MQTTClientConfiguration: Sendable {
         will: MQTTMessage? = nil,
         protocolVersion: MQTTProtocolVersion = .v5,
         tcpNoDelay: Bool = true,
-        reconnectDelay: ClosedRange<Int> = 1...30
+        reconnectDelay: ClosedRange<Int> = 1...30,
+        username: String? = nil,
+        password: MQTTPassword? = nil,
+        tls: MQTTTLSConfiguration? = nil,
+        offlineBuffer: MQTTOfflineBufferLimits = .default,
+        sendMaximum: Int = 20,
+        allowsProtocolFallback: Bool = true,
+        sessionExpiryInterval: UInt32? = nil
     ) {
         self.broker = broker
         self.clientID = clientID
@@ -53,6 +89,25 @@ public struct MQTTClientConfiguration: Sendable {
         self.protocolVersion = protocolVersion
         self.tcpNoDelay = tcpNoDelay
         self.reconnectDelay = reconnectDelay
+        self.username = username
+        self.password = password
+        self.tls = tls
+        self.offlineBuffer = offlineBuffer
+        self.sendMaximum = sendMaximum
+        self.allowsProtocolFallback = allowsProtocolFallback
+        self.sessionExpiryInterval = sessionExpiryInterval
+    }
+
+    /// The session expiry interval actually sent (see ``sessionExpiryInterval``), in seconds.
+    var effectiveSessionExpiryInterval: UInt32? {
+        sessionExpiryInterval ?? (cleanSession ? nil : UInt32.max)
+    }
+
+    /// The reconnect schedule these settings give (bounds from ``reconnectDelay``, jitter from ``clientID``).
+    public var reconnectBackoff: MQTTReconnectBackoff {
+        MQTTReconnectBackoff(
+            minimumDelay: Double(reconnectDelay.lowerBound), maximumDelay: Double(reconnectDelay.upperBound),
+            clientID: clientID)
     }
 
     /// Checks the values libmosquitto would reject later with a vaguer message.
@@ -75,6 +130,12 @@ public struct MQTTClientConfiguration: Sendable {
         guard reconnectDelay.lowerBound >= 1 else {
             throw invalid("reconnectDelay", "the lower bound must be at least 1 s, got \(reconnectDelay.lowerBound) s")
         }
+        guard (1...65_535).contains(sendMaximum) else { throw invalid("sendMaximum", "must be 1...65535, got \(sendMaximum)") }
+        guard offlineBuffer.maximumMessages >= 0, offlineBuffer.maximumBytes >= 0 else {
+            throw invalid("offlineBuffer", "limits must not be negative")
+        }
+        if password != nil, username == nil { throw invalid("password", "a password needs a username") }
+        try tls?.validate()
         if let will {
             guard !will.topic.isEmpty, !will.topic.contains("+"), !will.topic.contains("#") else {
                 throw invalid("will.topic", "\"\(will.topic)\" must be a non-empty topic name without wildcards")

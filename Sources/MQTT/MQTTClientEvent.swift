@@ -1,6 +1,6 @@
 /// What an ``MQTTClient`` reports to its event handler.
 ///
-/// Events are delivered on libmosquitto's network thread, in the order they happen.
+/// Events are delivered on the client's network thread (inside `mosquitto_loop`), in the order they happen.
 public enum MQTTClientEvent: Sendable {
     /// The broker accepted the connection (first connect or reconnect). `sessionPresent` is `true`
     /// when the broker resumed a stored session (only possible with `cleanSession == false`).

@@ -7,20 +7,27 @@ import Glibc
 import Darwin
 #endif
 
-/// The engine behind ``MQTTClient``: one libmosquitto handle, its callbacks and the state they share.
+/// The engine behind ``MQTTClient``: one libmosquitto handle, the network thread that drives it, its
+/// callbacks, the offline buffer and the state they share.
 ///
-/// Lifetime: libmosquitto's loop thread calls back with a raw pointer to this object (userdata). While
-/// the loop runs the object keeps a strong reference to itself (`State.retainedWhileLoopRuns`), so it
-/// cannot be freed under a running callback; ``shutdown(timeout:)`` drops that reference only after
-/// `mosquitto_loop_stop` has joined the loop thread. The public ``MQTTClient`` is a separate object
-/// that owns this one, so dropping the last ``MQTTClient`` reference runs its `deinit`, which shuts
-/// this engine down and breaks the cycle.
+/// **Network thread.** The client runs its own thread instead of `mosquitto_loop_start`, so that it
+/// decides when and how to reconnect: libmosquitto's threaded loop has no jitter, grows its delay
+/// quadratically, and ends for good on a TLS error or an MQTT 5 CONNACK refusal. The thread calls
+/// `mosquitto_loop` (200 ms timeout; a publication from another thread wakes it through libmosquitto's
+/// socket pair, `mosquitto_threaded_set`), flushes the offline buffer between calls, and after a lost or
+/// failed connection waits ``MQTTReconnectBackoff``'s delay and calls `mosquitto_reconnect_async`,
+/// switching to MQTT 3.1.1 first when the broker refused MQTT 5.
+///
+/// **Lifetime.** Callbacks get a raw pointer to this object (userdata). While the thread runs the
+/// object keeps a strong reference to itself (`State.retainedWhileLoopRuns`); ``shutdown(timeout:)``
+/// drops it only after joining the thread. The public ``MQTTClient`` owns this object, so dropping the
+/// last ``MQTTClient`` reference runs its `deinit`, which shuts this engine down and breaks the cycle.
 final class MosquittoConnection: Sendable {
     /// Where the client is in its life.
     enum Lifecycle: Equatable {
-        /// Handle created, loop not started.
+        /// Handle created, network thread not started.
         case created
-        /// Loop thread running (connected or retrying).
+        /// Network thread running (connected or retrying).
         case running
         /// `shutdown` has begun: no new calls, no more events.
         case shuttingDown
@@ -28,46 +35,87 @@ final class MosquittoConnection: Sendable {
         case destroyed
     }
 
-    /// Everything the callbacks and the public methods share; guarded by ``state``'s lock.
+    /// A subscription to re-send after every connect without a session.
+    struct Subscription {
+        let filter: String
+        let qos: MQTTQoS
+        /// MQTT 5 subscription options (`MQTT_SUB_OPT_*`), sent only on an MQTT 5 connection.
+        let options: Int32
+    }
+
+    /// Everything the callbacks, the network thread and the public methods share; guarded by ``state``.
     struct State {
         var lifecycle = Lifecycle.created
         /// Public calls currently inside libmosquitto; the handle is destroyed only when this is 0.
         var callsInProgress = 0
-        /// The broker accepted the current connection (CONNACK 0) and the socket is up: a new
-        /// subscription can be sent now rather than at the next connect.
+        /// The broker accepted the current connection (CONNACK 0) and the socket is up.
         var sessionUp = false
         /// Like `sessionUp`, but set only after the (re)subscriptions were queued: what waiters see.
         var connected = false
-        /// Subscriptions in the order they were made, re-sent after every connect without a session.
-        var subscriptions: [(filter: String, qos: MQTTQoS)] = []
-        /// Message IDs returned by `publish` and not yet completed.
+        /// Subscriptions in the order they were made.
+        var subscriptions: [Subscription] = []
+        /// Message IDs returned by `publish` and not yet completed (negative IDs: buffered messages).
         var pendingPublications: Set<Int32> = []
         /// Completions that arrived before `publish` returned their ID (the loop thread can be faster).
         var completedBeforeRegistration: Set<Int32> = []
-        /// The strong self-reference that keeps the object alive while the loop thread may call back.
+        /// Buffered messages dropped before they were sent: `waitUntilPublished` answers `false` for them.
+        var abandonedPublications: Set<Int32> = []
+        /// libmosquitto message ID → the negative ID `publish` returned, for flushed buffered messages.
+        var bufferedIDsBySentID: [Int32: Int32] = [:]
+        /// Message IDs of QoS ≥ 1 publications handed to libmosquitto and not yet acknowledged.
+        var awaitingAcknowledgement: Set<Int32> = []
+        /// Messages waiting for a connection (or for the flush after connecting).
+        var buffer: OfflineMessageBuffer
+        /// The buffer is being sent after a connect; new publications queue behind it meanwhile.
+        var flushing = false
+        /// The next ID for a buffered message (counts down from -1).
+        var nextBufferedID: Int32 = -1
+        var statistics = MQTTClientStatistics()
+        /// The protocol version currently set on the handle (MQTT 3.1.1 after a fallback).
+        var protocolVersion: MQTTProtocolVersion
+        /// The protocol of the last accepted connection.
+        var negotiatedProtocolVersion: MQTTProtocolVersion?
+        /// The CONNACK reason code of the current connection attempt (`nil`: no CONNACK yet).
+        var connackReasonCode: Int32?
+        var hasConnectedBefore = false
+        /// Set by `shutdown` once the DISCONNECT is written (or could not be): the thread exits.
+        var stopNetworkThread = false
+        /// The network thread, until it is joined.
+        var networkThread: pthread_t?
+        var networkThreadExited = false
+        /// The disconnect callback ran for the current connection attempt.
+        var disconnectReported = false
+        /// The last error line libmosquitto logged (OpenSSL explains TLS failures there).
+        var lastLibraryError: String?
+        /// The strong self-reference that keeps the object alive while callbacks are possible.
         var retainedWhileLoopRuns: MosquittoConnection?
     }
 
-    /// At most this many early completions are remembered (only QoS>0 publications that failed with
-    /// NO_CONN but were kept by libmosquitto can leave entries behind).
+    /// At most this many early completions are remembered.
     private static let earlyCompletionLimit = 1024
+    /// How long one `mosquitto_loop` call may wait for traffic, in milliseconds; bounds how late the
+    /// thread notices a forced stop.
+    private static let loopTimeoutMilliseconds: Int32 = 200
 
     /// The libmosquitto client handle.
     ///
-    /// `nonisolated(unsafe)` is safe here: the pointer itself never changes; libmosquitto's publish,
-    /// subscribe, unsubscribe and disconnect lock internally and may be called from any thread once
-    /// `mosquitto_loop_start` has run; `mosquitto_destroy` is called exactly once, after the loop thread
-    /// is joined and after every public call in progress has left libmosquitto (`callsInProgress == 0`),
-    /// and no call is started once `lifecycle` has left `.created`/`.running`.
+    /// `nonisolated(unsafe)` is safe here: the pointer itself never changes; with
+    /// `mosquitto_threaded_set(true)` libmosquitto's publish, subscribe, unsubscribe and disconnect
+    /// lock internally and only queue packets, so they may be called from any thread while the network
+    /// thread runs `mosquitto_loop`; connect, reconnect and option changes after `start` happen only on
+    /// the network thread; `mosquitto_destroy` is called exactly once, after that thread is joined and
+    /// every public call has left libmosquitto (`callsInProgress == 0`).
     nonisolated(unsafe) private let handle: OpaquePointer
 
     let configuration: MQTTClientConfiguration
+    private let backoff: MQTTReconnectBackoff
     private let events: @Sendable (MQTTClientEvent) -> Void
-    private let state = ConditionLock(State())
-    /// `pthread_self()` of libmosquitto's loop thread, recorded before each event is delivered (0 = unknown).
+    private let state: ConditionLock<State>
+    /// `pthread_self()` of the network thread (0 before it starts).
     private let loopThread = Atomic<UInt>(0)
 
-    /// Creates the handle and applies the configuration (protocol version first, then options, will).
+    /// Creates the handle and applies the configuration (protocol version first, then options,
+    /// credentials, TLS, will).
     init(configuration: MQTTClientConfiguration, events: @escaping @Sendable (MQTTClientEvent) -> Void)
         throws(MQTTError)
     {
@@ -79,50 +127,74 @@ final class MosquittoConnection: Sendable {
         }
         self.handle = handle
         self.configuration = configuration
+        self.backoff = configuration.reconnectBackoff
         self.events = events
+        self.state = ConditionLock(
+            State(buffer: OfflineMessageBuffer(limits: configuration.offlineBuffer), protocolVersion: configuration.protocolVersion))
 
-        do {
-            // The protocol version must be chosen before anything else, or v5 calls fail.
-            try check(
-                mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, configuration.protocolVersion.mosquittoValue),
-                "select MQTT protocol version")
-            if configuration.tcpNoDelay {
-                try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY")
-            }
-            try check(
-                mosquitto_reconnect_delay_set(
-                    handle, UInt32(configuration.reconnectDelay.lowerBound),
-                    UInt32(configuration.reconnectDelay.upperBound), true),
-                "set reconnect delay")
-            if let will = configuration.will {
-                // Later: MQTT 5 will properties (message expiry, content type) go here.
-                let willProperties: OpaquePointer? = nil
-                let result = will.payload.withUnsafeBytes { payload in
-                    mosquitto_will_set_v5(
-                        handle, will.topic, Int32(payload.count), payload.baseAddress, will.qos.rawValue,
-                        will.retain, willProperties)
-                }
-                try check(result, "set last will on \(will.topic)")
-            }
-        } catch {
-            mosquitto_destroy(handle)
-            throw error
-        }
+        // Every stored property is set: if this throws, `deinit` runs and destroys the handle (destroying
+        // it here as well would free it twice).
+        try Self.apply(configuration, to: handle)
         // Not retained: the strong reference is taken in `start`, when callbacks become possible.
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         installCallbacks()
     }
 
+    private static func apply(_ configuration: MQTTClientConfiguration, to handle: OpaquePointer) throws(MQTTError) {
+        func check(_ result: Int32, _ operation: String) throws(MQTTError) {
+            guard result == MOSQ_ERR_SUCCESS.rawValue else {
+                throw MQTTError(code: result, operation: operation, systemErrno: errno)
+            }
+        }
+        // The protocol version must be chosen before anything else, or v5 calls fail.
+        try check(
+            mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, configuration.protocolVersion.mosquittoValue),
+            "select MQTT protocol version")
+        // Our own network thread calls mosquitto_loop; publishing threads must only queue packets.
+        try check(mosquitto_threaded_set(handle, true), "enable thread-safe mode")
+        if configuration.tcpNoDelay {
+            try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY")
+        }
+        try check(
+            mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, Int32(configuration.sendMaximum)), "set send maximum")
+        if let username = configuration.username {
+            try check(mosquitto_username_pw_set(handle, username, configuration.password?.secret), "set user name and password")
+        }
+        if let tls = configuration.tls {
+            let result = mosquitto_tls_set(handle, tls.caFile, tls.caDirectory, tls.certificateFile, tls.keyFile, nil)
+            guard result == MOSQ_ERR_SUCCESS.rawValue else {
+                let files = [tls.caFile, tls.caDirectory, tls.certificateFile, tls.keyFile].compactMap { $0 }
+                throw MQTTError(
+                    code: result, operation: "configure TLS", systemErrno: errno,
+                    detail: "check that these exist and are readable: \(files.joined(separator: ", "))")
+            }
+            if let version = tls.tlsVersion {
+                try check(mosquitto_tls_opts_set(handle, 1, version, nil), "set TLS version \(version)")
+            }
+            try check(mosquitto_tls_insecure_set(handle, tls.insecureSkipHostnameCheck), "set TLS host name check")
+        }
+        if let will = configuration.will {
+            var willProperties = configuration.protocolVersion == .v5 ? try MosquittoProperties.make(for: will) : nil
+            let result = will.payload.withUnsafeBytes { payload in
+                mosquitto_will_set_v5(
+                    handle, will.topic, Int32(payload.count), payload.baseAddress, will.qos.rawValue, will.retain,
+                    willProperties)
+            }
+            // mosquitto_will_set_v5 owns the properties only when it succeeds.
+            if result != MOSQ_ERR_SUCCESS.rawValue { mosquitto_property_free_all(&willProperties) }
+            try check(result, "set last will on \(will.topic)")
+        }
+    }
+
     deinit {
-        // Reached only when the loop never ran or `shutdown` already destroyed the handle.
+        // Reached only when the thread never ran or `shutdown` already destroyed the handle.
         let lifecycle = state.withLock { $0.lifecycle }
         if lifecycle == .created { mosquitto_destroy(handle) }
     }
 
     // MARK: Public operations (called by MQTTClient)
 
-    /// Starts the loop thread, then the asynchronous connect (this order lets libmosquitto retry while
-    /// the broker is down).
+    /// Starts the first asynchronous connect, then the network thread that drives it and retries.
     func start() throws(MQTTError) {
         try state.withLock { (state) throws(MQTTError) in
             switch state.lifecycle {
@@ -136,87 +208,201 @@ final class MosquittoConnection: Sendable {
         }
         defer { state.withLockBroadcasting { $0.callsInProgress -= 1 } }
 
-        let loopResult = mosquitto_loop_start(handle)
-        guard loopResult == MOSQ_ERR_SUCCESS.rawValue else {
-            let systemErrno = errno
-            state.withLock { state in
-                if state.lifecycle == .running { state.lifecycle = .created }
-                state.retainedWhileLoopRuns = nil
-            }
-            throw MQTTError(code: loopResult, operation: "start network loop", systemErrno: systemErrno)
-        }
         let broker = configuration.broker
-        let connectResult = mosquitto_connect_async(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive))
+        let connectResult: Int32
+        if let list = Self.sessionProperties(configuration) {
+            var properties: OpaquePointer? = list
+            // libmosquitto 2.0.11 has no asynchronous connect taking CONNECT properties: this blocks for
+            // the TCP connect (and TLS handshake). The properties are kept for every reconnect.
+            connectResult = mosquitto_connect_bind_v5(
+                handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, properties)
+            mosquitto_property_free_all(&properties)
+        } else {
+            connectResult = mosquitto_connect_async(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive))
+        }
         let systemErrno = errno
         switch connectResult {
-        case MOSQ_ERR_SUCCESS.rawValue, MOSQ_ERR_ERRNO.rawValue, MOSQ_ERR_EAI.rawValue:
-            // ERRNO (e.g. connection refused) and EAI (name lookup failed): the running loop retries
-            // with the configured delay and reports each failure as `disconnected`.
-            return
+        case MOSQ_ERR_SUCCESS.rawValue, MOSQ_ERR_ERRNO.rawValue, MOSQ_ERR_EAI.rawValue, MOSQ_ERR_TLS.rawValue:
+            // ERRNO (e.g. connection refused), EAI (name lookup failed) and TLS (on loopback the handshake
+            // can fail inside the call, e.g. certificate verify failed): the thread reports it and retries,
+            // since the broker or its certificate may change.
+            break
         default:
-            // A permanent error (invalid arguments, ...): stop the loop and return to `.created`.
-            mosquitto_loop_stop(handle, true)
+            // A permanent error (invalid arguments, unusable TLS files, ...): back to `.created`.
             state.withLock { state in
-                // A concurrent `shutdown` may have begun meanwhile: leave its state alone.
-                if state.lifecycle == .running { state.lifecycle = .created }
+                if state.lifecycle == .running { state.lifecycle = .created }  // unless a shutdown began
                 state.retainedWhileLoopRuns = nil
             }
             throw MQTTError(code: connectResult, operation: "connect to \(broker)", systemErrno: systemErrno)
         }
+
+        let context = Unmanaged.passRetained(NetworkThreadContext(connection: self, firstResult: connectResult, firstErrno: systemErrno))
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { raw in
+            let context = Unmanaged<NetworkThreadContext>.fromOpaque(raw!).takeRetainedValue()
+            context.connection.runNetworkThread(firstResult: context.firstResult, firstErrno: context.firstErrno)
+            return nil
+        }, context.toOpaque())
+        guard created == 0 else {
+            context.release()
+            state.withLock { state in
+                if state.lifecycle == .running { state.lifecycle = .created }
+                state.retainedWhileLoopRuns = nil
+            }
+            throw MQTTError(code: Int32(MOSQ_ERR_ERRNO.rawValue), operation: "start network thread", systemErrno: created)
+        }
+        state.withLockBroadcasting { $0.networkThread = thread }
     }
 
-    /// Queues a publication; returns its message ID.
+    /// The CONNECT properties: an MQTT 5 session expiry interval for a persistent session (without it
+    /// an MQTT 5 broker ends the session when the connection closes, whatever `cleanSession` says).
+    private static func sessionProperties(_ configuration: MQTTClientConfiguration) -> OpaquePointer? {
+        guard configuration.protocolVersion == .v5, let expiry = configuration.effectiveSessionExpiryInterval, expiry > 0 else {
+            return nil
+        }
+        var properties: OpaquePointer?
+        guard mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), expiry)
+            == MOSQ_ERR_SUCCESS.rawValue
+        else {
+            mosquitto_property_free_all(&properties)
+            return nil
+        }
+        return properties
+    }
+
+    /// Publishes now, or buffers while disconnected (or while the buffer is being flushed).
     func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
-        var messageID: Int32 = 0
-        let result = try callLibrary("publish to \(message.topic)") { handle in
-            guard message.payload.count <= Int(Int32.max) else { return Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue) }
-            // Later: MQTT 5 publish properties (response topic, correlation data, ...) go here.
-            let properties: OpaquePointer? = nil
-            return message.payload.withUnsafeBytes { payload in
-                mosquitto_publish_v5(
-                    handle, &messageID, message.topic, Int32(payload.count), payload.baseAddress,
-                    message.qos.rawValue, message.retain, properties)
-            }
+        let operation = "publish to \(message.topic)"
+        guard !message.topic.isEmpty, mosquitto_pub_topic_check(message.topic) == MOSQ_ERR_SUCCESS.rawValue else {
+            state.withLock { $0.statistics.publishErrors += 1 }
+            throw MQTTError(
+                code: Int32(MOSQ_ERR_INVAL.rawValue), operation: operation,
+                detail: "\"\(message.topic)\" is not a valid topic name: it must be non-empty and contain no + or # wildcards")
         }
-        guard result.code == MOSQ_ERR_SUCCESS.rawValue else {
-            var detail: String?
-            if result.code == MOSQ_ERR_INVAL.rawValue,
-                message.topic.isEmpty || mosquitto_pub_topic_check(message.topic) != MOSQ_ERR_SUCCESS.rawValue
-            {
-                detail = "\"\(message.topic)\" is not a valid topic name: it must be non-empty and contain no + or # wildcards"
-            } else if result.code == MOSQ_ERR_NO_CONN.rawValue, message.qos != .atMostOnce {
-                detail = "libmosquitto may still send it after reconnecting"
-            }
-            throw MQTTError(code: result.code, operation: "publish to \(message.topic)", systemErrno: result.errno, detail: detail)
+        enum Route {
+            case direct(MQTTProtocolVersion)
+            case buffered(Int32)
+            case refusedOffline(String)
+            case tooLarge
+            case shutDown
         }
-        state.withLock { state in
-            if state.completedBeforeRegistration.remove(messageID) == nil {
-                state.pendingPublications.insert(messageID)
+        let route: Route = state.withLockBroadcasting { state in
+            guard state.lifecycle == .created || state.lifecycle == .running else { return .shutDown }
+            if state.sessionUp, !state.flushing, state.buffer.isEmpty {
+                state.callsInProgress += 1
+                return .direct(state.protocolVersion)
             }
+            guard state.sessionUp || message.qos != .atMostOnce else {
+                state.statistics.droppedWhileDisconnected += 1
+                return .refusedOffline("QoS 0 messages published while disconnected are dropped")
+            }
+            guard state.buffer.limits.isEnabled else {
+                state.statistics.droppedWhileDisconnected += 1
+                return .refusedOffline("the offline buffer is disabled")
+            }
+            let id = state.nextBufferedID
+            state.nextBufferedID = id == Int32.min ? -1 : id - 1
+            // While connected the buffer is only being flushed: new messages wait behind it without
+            // pushing older ones out (the bounds protect against long outages, not a reconnect).
+            let dropped = state.buffer.append(
+                .init(message: message, id: id, size: message.bufferedSize), enforcingLimits: !state.sessionUp)
+            for entry in dropped {
+                state.statistics.droppedFromBuffer += 1
+                state.pendingPublications.remove(entry.id)
+                Self.rememberAbandoned(entry.id, in: &state)
+            }
+            if dropped.first?.id == id { return .tooLarge }
+            state.pendingPublications.insert(id)
+            return .buffered(id)
         }
-        return messageID
+        switch route {
+        case .shutDown:
+            throw Self.shutDownError(operation)
+        case .refusedOffline(let why):
+            throw MQTTError(code: Int32(MOSQ_ERR_NO_CONN.rawValue), operation: operation, detail: why)
+        case .tooLarge:
+            throw MQTTError(
+                code: Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue), operation: operation,
+                detail: "\(message.bufferedSize) bytes do not fit the offline buffer (\(configuration.offlineBuffer.maximumBytes) bytes)")
+        case .buffered(let id):
+            return id
+        case .direct(let version):
+            defer { leaveLibrary() }
+            var messageID: Int32 = 0
+            let result: Int32
+            do {
+                result = try send(message, protocolVersion: version, messageID: &messageID)
+            } catch {
+                state.withLock { $0.statistics.publishErrors += 1 }
+                throw error
+            }
+            let systemErrno = errno
+            // QoS ≥ 1 with NO_CONN: the connection has just dropped; libmosquitto keeps the message and
+            // sends it right after reconnecting, ahead of the offline buffer, so it counts as queued.
+            let queued = result == MOSQ_ERR_SUCCESS.rawValue || (result == MOSQ_ERR_NO_CONN.rawValue && message.qos != .atMostOnce)
+            guard queued else {
+                state.withLock { state in
+                    if result == MOSQ_ERR_NO_CONN.rawValue {
+                        state.statistics.droppedWhileDisconnected += 1
+                    } else {
+                        state.statistics.publishErrors += 1
+                    }
+                }
+                throw MQTTError(code: result, operation: operation, systemErrno: systemErrno)
+            }
+            state.withLock { state in
+                if state.completedBeforeRegistration.remove(messageID) == nil {
+                    state.pendingPublications.insert(messageID)
+                    if message.qos != .atMostOnce { state.awaitingAcknowledgement.insert(messageID) }
+                }
+            }
+            return messageID
+        }
+    }
+
+    /// Hands `message` to libmosquitto with its MQTT 5 properties (none on a 3.1.1 connection).
+    /// - Returns: libmosquitto's result code.
+    private func send(_ message: MQTTMessage, protocolVersion: MQTTProtocolVersion, messageID: inout Int32)
+        throws(MQTTError) -> Int32
+    {
+        guard message.payload.count <= Int(Int32.max) else { return Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue) }
+        var properties = protocolVersion == .v5 ? try MosquittoProperties.make(for: message) : nil
+        defer { mosquitto_property_free_all(&properties) }
+        return message.payload.withUnsafeBytes { payload in
+            mosquitto_publish_v5(
+                handle, &messageID, message.topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue,
+                message.retain, properties)
+        }
     }
 
     /// Records the subscription (re-sent after every reconnect) and sends it now if connected.
-    func subscribe(_ topicFilter: String, qos: MQTTQoS) throws(MQTTError) {
+    func subscribe(_ topicFilter: String, qos: MQTTQoS, options: Int32) throws(MQTTError) {
         guard mosquitto_sub_topic_check(topicFilter) == MOSQ_ERR_SUCCESS.rawValue else {
             throw MQTTError(
                 code: Int32(MOSQ_ERR_INVAL.rawValue), operation: "subscribe to \(topicFilter)",
                 detail: "\"\(topicFilter)\" is not a valid topic filter (+ and # must fill a whole level, # only last)")
         }
-        let sendNow = try enterLibrary("subscribe to \(topicFilter)") { state in
+        let subscription = Subscription(filter: topicFilter, qos: qos, options: options)
+        let sendNow: MQTTProtocolVersion? = try enterLibrary("subscribe to \(topicFilter)") { state in
             state.subscriptions.removeAll { $0.filter == topicFilter }
-            state.subscriptions.append((topicFilter, qos))
-            return state.sessionUp
+            state.subscriptions.append(subscription)
+            return state.sessionUp ? state.protocolVersion : nil
         }
         defer { leaveLibrary() }
-        guard sendNow else { return }  // sent by the connect callback
-        let result = mosquitto_subscribe_v5(handle, nil, topicFilter, qos.rawValue, 0, nil)
+        guard let version = sendNow else { return }  // sent by the connect callback
+        let result = send(subscription, protocolVersion: version)
         let systemErrno = errno
         guard result == MOSQ_ERR_SUCCESS.rawValue || result == MOSQ_ERR_NO_CONN.rawValue else {
             state.withLock { $0.subscriptions.removeAll { $0.filter == topicFilter } }
             throw MQTTError(code: result, operation: "subscribe to \(topicFilter)", systemErrno: systemErrno)
         }
+    }
+
+    /// SUBSCRIBE; the options go only to an MQTT 5 broker (3.1.1 has no bits for them).
+    private func send(_ subscription: Subscription, protocolVersion: MQTTProtocolVersion) -> Int32 {
+        mosquitto_subscribe_v5(
+            handle, nil, subscription.filter, subscription.qos.rawValue,
+            protocolVersion == .v5 ? subscription.options : 0, nil)
     }
 
     /// Forgets the subscription and sends UNSUBSCRIBE if connected.
@@ -236,6 +422,22 @@ final class MosquittoConnection: Sendable {
 
     var isConnected: Bool { state.withLock { $0.connected } }
 
+    var negotiatedProtocolVersion: MQTTProtocolVersion? { state.withLock { $0.negotiatedProtocolVersion } }
+
+    var statistics: MQTTClientStatistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.bufferedMessages = state.buffer.count
+            statistics.bufferedBytes = state.buffer.bytes
+            return statistics
+        }
+    }
+
+    /// The socket descriptor (-1 when not connected), for tests that inspect socket options.
+    var socketDescriptor: Int32 {
+        (try? callLibrary("read socket") { mosquitto_socket($0) }.code) ?? -1
+    }
+
     func waitUntilConnected(timeout: Duration) -> Bool {
         state.wait(timeout: timeout) { $0.connected || $0.lifecycle == .shuttingDown || $0.lifecycle == .destroyed }
         return isConnected
@@ -246,10 +448,11 @@ final class MosquittoConnection: Sendable {
             !state.pendingPublications.contains(messageID) || state.lifecycle == .shuttingDown
                 || state.lifecycle == .destroyed
         }
-        return state.withLock { !$0.pendingPublications.contains(messageID) }
+        return state.withLock { !$0.pendingPublications.contains(messageID) && !$0.abandonedPublications.contains(messageID) }
     }
 
-    /// Clean shutdown: DISCONNECT → `loop_stop(false)` → destroy. Idempotent; see ``MQTTClient/shutdown(timeout:)``.
+    /// Clean shutdown: DISCONNECT → wait until written → stop and join the network thread → destroy.
+    /// Idempotent; see ``MQTTClient/shutdown(timeout:)``.
     func shutdown(timeout: Duration) {
         let previous = state.withLockBroadcasting { state in
             let previous = state.lifecycle
@@ -261,45 +464,167 @@ final class MosquittoConnection: Sendable {
         case .destroyed:
             return
         case .shuttingDown:
-            // Another thread is shutting down: wait for it (never on the loop thread, it must exit).
+            // Another thread is shutting down: wait for it (never on the network thread, it must exit).
             if !onLoopThread { _ = state.wait(timeout: timeout) { $0.lifecycle == .destroyed } }
             return
         case .created, .running:
             if onLoopThread {
-                // Called from the event handler: the loop thread cannot join itself. Events are already
-                // off; finish on another thread once this callback has returned.
-                DispatchQueue.global().async { self.finishShutdown(wasRunning: true, timeout: timeout) }
+                // Called from the event handler: the network thread cannot join itself. Events are
+                // already off; finish on another thread once this callback has returned.
+                DispatchQueue.global().async { self.finishShutdown(timeout: timeout) }
             } else {
-                finishShutdown(wasRunning: previous == .running, timeout: timeout)
+                finishShutdown(timeout: timeout)
             }
         }
     }
 
-    private func finishShutdown(wasRunning: Bool, timeout: Duration) {
+    private func finishShutdown(timeout: Duration) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         func remaining() -> Duration { max(.zero, clock.now.duration(to: deadline)) }
         // New calls are refused now; let the ones inside libmosquitto finish.
         _ = state.wait(timeout: remaining()) { $0.callsInProgress == 0 }
-        if wasRunning {
+        let thread = state.withLock { $0.networkThread }
+        if let thread {
             let disconnectResult = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
-            // Wait for the DISCONNECT to be written (the disconnect callback), then let the loop end by
-            // itself; force it only if that takes longer than the timeout (the broker then sends the will).
-            let disconnected =
-                disconnectResult != MOSQ_ERR_SUCCESS.rawValue
-                || state.wait(timeout: remaining()) { !$0.sessionUp }
-            mosquitto_loop_stop(handle, !disconnected)
+            // The network thread writes the DISCONNECT, then the disconnect callback clears `sessionUp`.
+            // If that takes longer than the timeout the socket is closed without it (the broker then
+            // publishes the will).
+            if disconnectResult == MOSQ_ERR_SUCCESS.rawValue {
+                _ = state.wait(timeout: remaining()) { !$0.sessionUp }
+            }
+            state.withLockBroadcasting { $0.stopNetworkThread = true }
+            pthread_join(thread, nil)
         }
         _ = state.wait(timeout: .seconds(1)) { $0.callsInProgress == 0 }
         let retained = state.withLockBroadcasting { state in
             state.lifecycle = .destroyed
             state.sessionUp = false
             state.connected = false
+            state.networkThread = nil
             defer { state.retainedWhileLoopRuns = nil }
             return state.retainedWhileLoopRuns
         }
         mosquitto_destroy(handle)
         withExtendedLifetime(retained) {}  // the last strong reference may go only after destroy
+    }
+
+    // MARK: The network thread
+
+    /// Drives the connection until shutdown: `mosquitto_loop`, flushing the buffer between calls; after
+    /// a lost or failed connection, the backoff delay (or an immediate MQTT 3.1.1 retry) and a reconnect.
+    private func runNetworkThread(firstResult: Int32, firstErrno: Int32) {
+        loopThread.store(Self.currentThread(), ordering: .relaxed)
+        var connectResult = firstResult
+        var connectErrno = firstErrno
+        var failedAttempts = 0
+        var closedBeforeConnack = 0
+        while true {
+            var loopResult = connectResult
+            var loopErrno = connectErrno
+            if connectResult == MOSQ_ERR_SUCCESS.rawValue {
+                while true {
+                    loopResult = mosquitto_loop(handle, Self.loopTimeoutMilliseconds, 1)
+                    loopErrno = errno
+                    if state.withLock({ $0.stopNetworkThread }) { break }
+                    if loopResult != MOSQ_ERR_SUCCESS.rawValue { break }
+                    flushBufferedMessages()
+                }
+            }
+            // Failures before a socket existed, and TLS handshake failures inside mosquitto_loop, reach
+            // no callback: report them here so every failed attempt is seen.
+            let (unreported, libraryError) = state.withLock { state in
+                defer {
+                    state.disconnectReported = false
+                    state.lastLibraryError = nil
+                }
+                return (!state.disconnectReported && !state.stopNetworkThread, state.lastLibraryError)
+            }
+            if unreported, loopResult != MOSQ_ERR_SUCCESS.rawValue {
+                var reason = MQTTError(code: loopResult, operation: "connect to \(configuration.broker)", systemErrno: loopErrno).description
+                if loopResult == MOSQ_ERR_TLS.rawValue, let libraryError { reason += ": \(libraryError)" }
+                deliver(.disconnected(reasonCode: loopResult, reason: reason))
+            }
+            let (stop, connack, version) = state.withLock { state in
+                defer { state.connackReasonCode = nil }
+                return (
+                    state.stopNetworkThread || state.lifecycle != .running, state.connackReasonCode, state.protocolVersion
+                )
+            }
+            if stop { break }
+            if connack == 0 { failedAttempts = 0 }  // the connection had been up: start the schedule over
+            var fallBack = false
+            if version == .v5, configuration.allowsProtocolFallback {
+                if connack == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) || connack == 1 {
+                    fallBack = true
+                } else if connack == nil, loopResult == MOSQ_ERR_CONN_LOST.rawValue {
+                    closedBeforeConnack += 1
+                    fallBack = closedBeforeConnack >= 2
+                } else {
+                    closedBeforeConnack = 0
+                }
+            }
+            if fallBack {
+                _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+                state.withLock { $0.protocolVersion = .v311 }
+            } else {
+                failedAttempts += 1
+                let delay = backoff.duration(afterFailedAttempts: failedAttempts)
+                let stopped = state.wait(timeout: delay) { $0.stopNetworkThread || $0.lifecycle != .running }
+                if stopped { break }
+            }
+            if fallBack, configuration.protocolVersion == .v5, (configuration.effectiveSessionExpiryInterval ?? 0) > 0 {
+                // The stored MQTT 5 CONNECT properties would make every 3.1.1 reconnect fail
+                // (NOT_SUPPORTED): connecting again without properties replaces them.
+                let broker = configuration.broker
+                connectResult = mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, nil)
+            } else {
+                connectResult = mosquitto_reconnect_async(handle)
+            }
+            connectErrno = errno
+        }
+        state.withLockBroadcasting { $0.networkThreadExited = true }
+    }
+
+    /// Sends buffered messages in order while connected, keeping at most `sendMaximum` QoS ≥ 1
+    /// publications unacknowledged; clears `flushing` when the buffer is empty. Network thread only, so
+    /// no callback for a message sent here can run before its ID mapping is recorded.
+    private func flushBufferedMessages() {
+        let sendMaximum = configuration.sendMaximum
+        while true {
+            let next: (OfflineMessageBuffer.Entry, MQTTProtocolVersion)? = state.withLockBroadcasting { state in
+                guard state.flushing, state.sessionUp, state.lifecycle == .running else { return nil }
+                guard let first = state.buffer.first else {
+                    state.flushing = false
+                    return nil
+                }
+                if first.message.qos != .atMostOnce, state.awaitingAcknowledgement.count >= sendMaximum { return nil }
+                state.buffer.removeFirst()
+                return (first, state.protocolVersion)
+            }
+            guard let (entry, version) = next else { return }
+            var messageID: Int32 = 0
+            let result = (try? send(entry.message, protocolVersion: version, messageID: &messageID)) ?? Int32(MOSQ_ERR_INVAL.rawValue)
+            state.withLockBroadcasting { state in
+                if result == MOSQ_ERR_SUCCESS.rawValue || (result == MOSQ_ERR_NO_CONN.rawValue && entry.message.qos != .atMostOnce) {
+                    state.bufferedIDsBySentID[messageID] = entry.id
+                    if entry.message.qos != .atMostOnce { state.awaitingAcknowledgement.insert(messageID) }
+                } else {
+                    state.pendingPublications.remove(entry.id)
+                    Self.rememberAbandoned(entry.id, in: &state)
+                    if result == MOSQ_ERR_NO_CONN.rawValue {
+                        state.statistics.droppedWhileDisconnected += 1
+                    } else {
+                        state.statistics.publishErrors += 1
+                    }
+                }
+            }
+        }
+    }
+
+    private static func rememberAbandoned(_ id: Int32, in state: inout State) {
+        if state.abandonedPublications.count >= earlyCompletionLimit { state.abandonedPublications.removeAll() }
+        state.abandonedPublications.insert(id)
     }
 
     // MARK: Calling into libmosquitto safely
@@ -335,12 +660,6 @@ final class MosquittoConnection: Sendable {
         MQTTError(code: Int32(MOSQ_ERR_NO_CONN.rawValue), operation: operation, detail: "the client has been shut down")
     }
 
-    private func check(_ result: Int32, _ operation: String) throws(MQTTError) {
-        guard result == MOSQ_ERR_SUCCESS.rawValue else {
-            throw MQTTError(code: result, operation: operation, systemErrno: errno)
-        }
-    }
-
     private static func currentThread() -> UInt {
         #if canImport(Glibc)
         UInt(pthread_self())
@@ -349,7 +668,7 @@ final class MosquittoConnection: Sendable {
         #endif
     }
 
-    // MARK: Callbacks (libmosquitto's loop thread, with its callback lock held: keep them short)
+    // MARK: Callbacks (network thread, inside mosquitto_loop, with libmosquitto's callback lock held)
 
     private func installCallbacks() {
         // C function pointers cannot capture: the owner comes back through the userdata pointer.
@@ -357,19 +676,23 @@ final class MosquittoConnection: Sendable {
             MosquittoConnection.owner(userdata)?.didConnect(reasonCode: reasonCode, flags: flags)
         }
         mosquitto_disconnect_v5_callback_set(handle) { _, userdata, reasonCode, _ in
-            MosquittoConnection.owner(userdata)?.didDisconnect(reasonCode: reasonCode)
+            MosquittoConnection.owner(userdata)?.didDisconnect(reasonCode: reasonCode, systemErrno: errno)
         }
-        mosquitto_publish_v5_callback_set(handle) { _, userdata, messageID, _, _ in
-            MosquittoConnection.owner(userdata)?.didPublish(messageID: messageID)
+        mosquitto_publish_v5_callback_set(handle) { _, userdata, messageID, reasonCode, _ in
+            MosquittoConnection.owner(userdata)?.didPublish(messageID: messageID, reasonCode: reasonCode)
         }
-        mosquitto_message_v5_callback_set(handle) { _, userdata, message, _ in
+        mosquitto_message_v5_callback_set(handle) { _, userdata, message, properties in
             guard let message else { return }
-            MosquittoConnection.owner(userdata)?.didReceive(message.pointee)
+            MosquittoConnection.owner(userdata)?.didReceive(message.pointee, properties: properties)
+        }
+        mosquitto_log_callback_set(handle) { _, userdata, level, text in
+            guard level == MOSQ_LOG_ERR, let text else { return }
+            MosquittoConnection.owner(userdata)?.state.withLock { $0.lastLibraryError = String(cString: text) }
         }
     }
 
     /// The object behind a userdata pointer. Unretained is safe: `retainedWhileLoopRuns` keeps it
-    /// alive for as long as the loop thread can call back.
+    /// alive for as long as the network thread can call back.
     private static func owner(_ userdata: UnsafeMutableRawPointer?) -> MosquittoConnection? {
         guard let userdata else { return nil }
         return Unmanaged<MosquittoConnection>.fromOpaque(userdata).takeUnretainedValue()
@@ -377,51 +700,86 @@ final class MosquittoConnection: Sendable {
 
     private func didConnect(reasonCode: Int32, flags: Int32) {
         guard reasonCode == 0 else {
-            let reason = MQTTError.brokerReasonMessage(reasonCode, protocolVersion: configuration.protocolVersion)
+            let version = state.withLock { state in
+                state.connackReasonCode = reasonCode
+                return state.protocolVersion
+            }
+            var reason = MQTTError.brokerReasonMessage(reasonCode, protocolVersion: version)
+            if version == .v5, configuration.allowsProtocolFallback,
+                reasonCode == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) || reasonCode == 1
+            {
+                reason += "; retrying with MQTT 3.1.1"
+            }
             deliver(.connectionRefused(reasonCode: reasonCode, reason: reason))
             return
         }
         let sessionPresent = flags & 1 != 0
-        let resubscriptions = state.withLock { state in
+        let (resubscriptions, version) = state.withLock { state in
+            state.connackReasonCode = 0
             state.sessionUp = true
+            state.negotiatedProtocolVersion = state.protocolVersion
+            if state.hasConnectedBefore { state.statistics.reconnects += 1 }
+            state.hasConnectedBefore = true
+            // The buffer goes out (from the network thread, after this callback) before anything new.
+            state.flushing = !state.buffer.isEmpty
             // A resumed session still has its subscriptions; re-sending them would repeat retained messages.
-            return sessionPresent ? [] : state.subscriptions
+            return (sessionPresent ? [] : state.subscriptions, state.protocolVersion)
         }
         for subscription in resubscriptions {
             // A failure here means the connection is already gone; the next connect tries again.
-            _ = mosquitto_subscribe_v5(handle, nil, subscription.filter, subscription.qos.rawValue, 0, nil)
+            _ = send(subscription, protocolVersion: version)
         }
         state.withLockBroadcasting { $0.connected = true }
         deliver(.connected(sessionPresent: sessionPresent))
     }
 
-    private func didDisconnect(reasonCode: Int32) {
-        state.withLockBroadcasting { state in
+    private func didDisconnect(reasonCode: Int32, systemErrno: Int32) {
+        let libraryError = state.withLockBroadcasting { state in
             state.sessionUp = false
             state.connected = false
+            state.disconnectReported = true
+            defer { state.lastLibraryError = nil }
+            return state.lastLibraryError
         }
         // libmosquitto 2.0.11 passes MOSQ_ERR_* codes here (a broker's DISCONNECT arrives as
         // MOSQ_ERR_CONN_LOST); MQTT 5 reason codes (>= 0x80) are explained should a version pass them.
-        let reason =
-            reasonCode == 0
-            ? "disconnected by this client"
-            : reasonCode >= 0x80 ? MQTTError.brokerReasonMessage(reasonCode) : MQTTError.libraryMessage(reasonCode)
+        var reason: String
+        if reasonCode == 0 {
+            reason = "disconnected by this client"
+        } else if reasonCode >= 0x80 {
+            reason = MQTTError.brokerReasonMessage(reasonCode)
+        } else {
+            reason = MQTTError.libraryMessage(reasonCode)
+            if reasonCode == MOSQ_ERR_ERRNO.rawValue { reason += ": " + String(cString: strerror(systemErrno)) }
+            if reasonCode == MOSQ_ERR_TLS.rawValue, let libraryError { reason += " (\(libraryError))" }
+        }
         deliver(.disconnected(reasonCode: reasonCode, reason: reason))
     }
 
-    private func didPublish(messageID: Int32) {
-        state.withLockBroadcasting { state in
+    private func didPublish(messageID: Int32, reasonCode: Int32) {
+        let reportedID = state.withLockBroadcasting { state -> Int32 in
+            state.awaitingAcknowledgement.remove(messageID)
+            if reasonCode >= 0x80 {
+                state.statistics.publishErrors += 1
+            } else {
+                state.statistics.messagesPublished += 1
+            }
+            if let bufferedID = state.bufferedIDsBySentID.removeValue(forKey: messageID) {
+                state.pendingPublications.remove(bufferedID)
+                return bufferedID
+            }
             if state.pendingPublications.remove(messageID) == nil {
                 if state.completedBeforeRegistration.count >= Self.earlyCompletionLimit {
                     state.completedBeforeRegistration.removeAll()
                 }
                 state.completedBeforeRegistration.insert(messageID)
             }
+            return messageID
         }
-        deliver(.published(messageID: messageID))
+        deliver(.published(messageID: reportedID))
     }
 
-    private func didReceive(_ message: mosquitto_message) {
+    private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
         let length = Int(max(0, message.payloadlen))
         let payload: [UInt8] =
             if let bytes = message.payload, length > 0 {
@@ -431,15 +789,28 @@ final class MosquittoConnection: Sendable {
             }
         let topic = message.topic.map { String(cString: $0) } ?? ""
         let qos = MQTTQoS(rawValue: message.qos) ?? .atMostOnce
-        deliver(.message(MQTTMessage(topic: topic, payload: payload, qos: qos, retain: message.retain)))
+        var received = MQTTMessage(topic: topic, payload: payload, qos: qos, retain: message.retain)
+        MosquittoProperties.read(properties, into: &received)
+        deliver(.message(received))
     }
 
     /// Hands `event` to the handler unless shutdown has begun. The lock is not held while the handler
     /// runs, so the handler may publish or subscribe.
     private func deliver(_ event: MQTTClientEvent) {
-        // Lets `shutdown` recognise a call from inside the handler (this thread cannot join itself).
-        loopThread.store(Self.currentThread(), ordering: .relaxed)
         guard state.withLock({ $0.lifecycle == .running }) else { return }
         events(event)
+    }
+}
+
+/// What the network thread needs, passed through `pthread_create`'s argument.
+private final class NetworkThreadContext {
+    let connection: MosquittoConnection
+    let firstResult: Int32
+    let firstErrno: Int32
+
+    init(connection: MosquittoConnection, firstResult: Int32, firstErrno: Int32) {
+        self.connection = connection
+        self.firstResult = firstResult
+        self.firstErrno = firstErrno
     }
 }

@@ -40,22 +40,19 @@ struct MQTTClientLifecycleTests {
     @Test("the broker publishes a retained last will when a client dies (SIGKILL of mosquitto_sub)")
     func willDeliveredWhenClientDies() throws {
         let broker = try MosquittoBroker()
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        child.arguments = [
+        // posix_spawn rather than Foundation's Process, which races with sockets opened by other tests.
+        let child = try CommandLineTool.spawn("/usr/bin/mosquitto_sub", [
             "-h", "127.0.0.1", "-p", String(broker.port), "-i", "doomed", "-t", "ignored",
             "--will-topic", "fleet/doomed/status", "--will-payload", "offline", "--will-retain", "--will-qos", "1",
-        ]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        ])
+        var childStatus: Int32 = 0
+        defer { if waitpid(child, &childStatus, WNOHANG) == 0 { kill(child, SIGKILL); waitpid(child, &childStatus, 0) } }
         #expect(broker.waitForLog(containing: "as doomed ("), "\(broker.log())")
 
         let watcher = try RecordingSubscriber(broker: broker.address, topicFilters: ["fleet/+/status"])
         #expect(watcher.messages(on: "fleet/doomed/status").isEmpty)
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        kill(child, SIGKILL)
+        waitpid(child, &childStatus, 0)
 
         let live = watcher.waitForMessage(on: "fleet/doomed/status")?.message
         #expect(live?.payloadString == "offline")
@@ -194,5 +191,32 @@ struct MQTTClientLifecycleTests {
         #expect(broker.waitForLog(containing: "Client self-stopper disconnected."), "\(broker.log())")
         #expect(throws: MQTTError.self) { try client.publish(MQTTMessage(topic: "t", string: "x")) }
         clientBox.withLock { $0 = nil }
+    }
+
+    @Test("an MQTT 5 persistent session (cleanSession false) survives a clean disconnect: messages published meanwhile arrive on return")
+    func persistentSessionSurvivesDisconnect() throws {
+        let broker = try MosquittoBroker()
+        func connectSubscriber(_ events: EventLog) throws -> MQTTClient {
+            try TestClient.connected(to: broker.address, clientID: "persistent-v5", configure: { $0.cleanSession = false }, events: events)
+        }
+        let firstEvents = EventLog()
+        let first = try connectSubscriber(firstEvents)
+        try TestClient.subscribe(first, events: firstEvents, to: "kept/#")
+        first.shutdown(timeout: .seconds(2))
+        #expect(broker.waitForLog(containing: "Client persistent-v5 disconnected."), "\(broker.log())")
+
+        let publisher = try TestClient.connected(to: broker.address, clientID: "while-away")
+        let id = try publisher.publish(MQTTMessage(topic: "kept/x", string: "queued for you", qos: .atLeastOnce))
+        #expect(publisher.waitUntilPublished(messageID: id, timeout: .seconds(5)))
+
+        let events = EventLog()
+        let again = try connectSubscriber(events)
+        #expect(events.waitForMessage(on: "kept/x")?.payloadString == "queued for you")
+        guard case .connected(let sessionPresent)? = events.all.first else {
+            Issue.record("first event: \(events.kinds)")
+            return
+        }
+        #expect(sessionPresent)
+        again.shutdown(timeout: .seconds(1))
     }
 }

@@ -27,16 +27,33 @@ public final class MosquittoBroker: Sendable {
         public var allowAnonymous: Bool
         /// Extra configuration lines appended verbatim.
         public var extraConfiguration: [String]
+        /// User names and passwords for a `password_file` written with `mosquitto_passwd -b`; empty
+        /// (default) writes none. Combine with `allowAnonymous: false`.
+        public var users: [String: String]
+        /// Makes the listener a TLS listener with certificates generated at start-up (see
+        /// ``MosquittoBroker/certificates``); `nil` (default) is plain TCP.
+        public var tls: TLSMode?
 
-        /// Options with the defaults: no persistence, unlimited queues, anonymous clients allowed.
+        /// How the TLS listener treats clients.
+        public enum TLSMode: Sendable {
+            /// Server certificate only.
+            case serverCertificate
+            /// `require_certificate true`: clients must present a certificate signed by the test CA.
+            case requireClientCertificate
+        }
+
+        /// Options with the defaults: no persistence, unlimited queues, anonymous clients allowed,
+        /// no password file, plain TCP.
         public init(
             persistence: Bool = false, unlimitedQueues: Bool = true, allowAnonymous: Bool = true,
-            extraConfiguration: [String] = []
+            extraConfiguration: [String] = [], users: [String: String] = [:], tls: TLSMode? = nil
         ) {
             self.persistence = persistence
             self.unlimitedQueues = unlimitedQueues
             self.allowAnonymous = allowAnonymous
             self.extraConfiguration = extraConfiguration
+            self.users = users
+            self.tls = tls
         }
     }
 
@@ -63,6 +80,8 @@ public final class MosquittoBroker: Sendable {
     public let configurationFilePath: String
     /// The options the broker was configured with.
     public let options: Options
+    /// The certificates of the TLS listener (in ``directory``), when ``Options/tls`` is set.
+    public let certificates: TestCertificates?
 
     private let processID = Mutex<pid_t?>(nil)
 
@@ -98,6 +117,13 @@ public final class MosquittoBroker: Sendable {
         logFilePath = directory + "/mosquitto.log"
         outputFilePath = directory + "/mosquitto.out"
         configurationFilePath = directory + "/mosquitto.conf"
+        do {
+            certificates = try options.tls.map { _ in try TestCertificates(directory: directory) }
+            if !options.users.isEmpty { try Self.writePasswordFile(directory + "/passwords", users: options.users) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
 
         // Another process may take the free port between our probe and mosquitto's bind: retry then.
         var lastError: Error?
@@ -273,8 +299,25 @@ public final class MosquittoBroker: Sendable {
         } else {
             lines.append("persistence false")
         }
+        if !options.users.isEmpty { lines.append("password_file \(directory)/passwords") }
+        if let tls = options.tls {
+            lines += [
+                "cafile \(directory)/ca.crt", "certfile \(directory)/server.crt", "keyfile \(directory)/server.key",
+                "require_certificate \(tls == .requireClientCertificate)",
+            ]
+        }
         lines += options.extraConfiguration
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    private static func writePasswordFile(_ path: String, users: [String: String]) throws {
+        for (index, user) in users.keys.sorted().enumerated() {
+            let arguments = (index == 0 ? ["-c"] : []) + ["-b", path, user, users[user]!]
+            let result = try CommandLineTool.run("/usr/bin/mosquitto_passwd", arguments)
+            guard result.status == 0 else {
+                throw StartError(description: "mosquitto_passwd failed for user \(user): \(result.output)")
+            }
+        }
     }
 
     // MARK: Sockets

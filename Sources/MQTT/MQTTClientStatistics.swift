@@ -1,0 +1,21 @@
+/// Counters of an ``MQTTClient`` since it was created (a snapshot; read ``MQTTClient/statistics``).
+public struct MQTTClientStatistics: Sendable, Equatable {
+    /// Publications completed: QoS 0 written to the socket, QoS 1 acknowledged, QoS 2 completed.
+    public var messagesPublished = 0
+    /// Publications that failed: refused by libmosquitto (invalid topic, payload too large, ...) or
+    /// acknowledged by the broker with an MQTT 5 error reason code.
+    public var publishErrors = 0
+    /// Messages in the offline buffer now, waiting for a connection.
+    public var bufferedMessages = 0
+    /// Bytes (topic + payload + property values) in the offline buffer now.
+    public var bufferedBytes = 0
+    /// Buffered messages dropped (oldest first) because the buffer was full, or a message too large for it.
+    public var droppedFromBuffer = 0
+    /// Publications refused while disconnected: always QoS 0, and QoS ≥ 1 when the buffer is disabled.
+    public var droppedWhileDisconnected = 0
+    /// Successful connections after the first one.
+    public var reconnects = 0
+
+    /// All counters zero.
+    public init() {}
+}

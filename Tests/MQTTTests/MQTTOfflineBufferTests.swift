@@ -1,0 +1,186 @@
+import Foundation
+@testable import MQTT
+import MotionTestSupport
+import Synchronization
+import Testing
+
+/// The offline buffer: nothing lost across a broker outage; bounded, dropping the oldest first.
+@Suite("Offline buffer")
+struct MQTTOfflineBufferTests {
+    /// A subscriber with a persistent session (fixed client ID, clean session off, QoS 1) that records
+    /// the sequence numbers arriving on `topic`; the broker queues for it while it is away.
+    private final class SequenceSubscriber: Sendable {
+        let client: MQTTClient
+        private let received = Locked<[Int]>([])
+
+        init(broker: MosquittoBroker, clientID: String, topic: String) throws {
+            let events = EventLog()
+            let received = received
+            let configuration = MQTTClientConfiguration(
+                broker: broker.address, clientID: clientID, cleanSession: false, reconnectDelay: 1...2)
+            client = try MQTTClient(configuration: configuration) { event in
+                events.handler(event)
+                if case .message(let message) = event, message.topic == topic, let sequence = Int(message.payloadString) {
+                    received.withLock { $0.append(sequence) }
+                }
+            }
+            try client.start()
+            guard client.waitUntilConnected(timeout: .seconds(5)) else { throw TestClient.SetupError(description: "subscriber did not connect") }
+            try TestClient.subscribe(client, events: events, to: topic)
+        }
+
+        var sequences: [Int] { received.withLock { $0 } }
+
+        /// Waits until every number in `expected` has arrived at least once.
+        func waitFor(_ expected: Range<Int>, timeout: Duration) -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: timeout)
+            while ContinuousClock.now < deadline {
+                if Set(sequences).isSuperset(of: expected) { return true }
+                usleep(20_000)
+            }
+            return Set(sequences).isSuperset(of: expected)
+        }
+    }
+
+    /// The first occurrence of each number, in arrival order (duplicates from QoS 1 re-sends removed).
+    private func firstOccurrences(_ sequences: [Int]) -> [Int] {
+        var seen = Set<Int>()
+        return sequences.filter { seen.insert($0).inserted }
+    }
+
+    @Test("~200 msg/s QoS 1 across a 2 s broker outage (SIGTERM, persistence): every sequence number arrives, in order")
+    func nothingLostAcrossOutage() throws {
+        let broker = try MosquittoBroker(options: .init(persistence: true, unlimitedQueues: true))
+        let subscriber = try SequenceSubscriber(broker: broker, clientID: "seq-sub", topic: "seq/data")
+        let publisher = try TestClient.connected(to: broker.address, clientID: "seq-pub") { $0.reconnectDelay = 1...2 }
+
+        let next = Locked(0)
+        let stop = Locked(false)
+        let negativeIDs = Locked(0)
+        let errors = Locked<[String]>([])
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            while !stop.value {
+                let sequence = next.value
+                do {
+                    let id = try publisher.publish(MQTTMessage(topic: "seq/data", string: "\(sequence)", qos: .atLeastOnce))
+                    if id < 0 { negativeIDs.withLock { $0 += 1 } }
+                } catch {
+                    errors.withLock { $0.append("\(sequence): \(error)") }
+                }
+                next.withLock { $0 = sequence + 1 }
+                usleep(5_000)  // ≈ 200 msg/s (less under load; the figure is reported)
+            }
+            finished.signal()
+        }
+        usleep(1_000_000)
+        let beforeOutage = next.value
+        broker.stop()
+        usleep(2_000_000)
+        let buffered = publisher.statistics.bufferedMessages
+        try broker.restart()
+        usleep(1_000_000)
+        stop.withLock { $0 = true }
+        finished.wait()
+        let total = next.value
+
+        #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0.prefix(5) })")
+        #expect(subscriber.waitFor(0..<total, timeout: .seconds(15)), "missing: \(Set(0..<total).subtracting(subscriber.sequences).sorted().prefix(20))")
+        #expect(firstOccurrences(subscriber.sequences) == Array(0..<total))
+        let statistics = publisher.statistics
+        #expect(statistics.droppedFromBuffer == 0)
+        #expect(statistics.droppedWhileDisconnected == 0)
+        #expect(statistics.reconnects == 1)
+        #expect(statistics.bufferedMessages == 0)
+        #expect(buffered > 100, "only \(buffered) buffered during the outage")  // ≈ 2 s × up to 200 msg/s
+        #expect(negativeIDs.value >= buffered)
+        print("offline buffer: \(total) messages, \(beforeOutage) before the outage, \(buffered) buffered during it, "
+            + "\(subscriber.sequences.count - total) duplicates, statistics \(statistics)")
+        publisher.shutdown(timeout: .seconds(1))
+    }
+
+    @Test("a 50-message buffer keeps the newest 50 of an outage: exactly the oldest are dropped and counted; QoS 0 is refused")
+    func tinyBufferDropsOldest() throws {
+        let broker = try MosquittoBroker(options: .init(persistence: true, unlimitedQueues: true))
+        let subscriber = try SequenceSubscriber(broker: broker, clientID: "tiny-sub", topic: "tiny/data")
+        let events = EventLog()
+        let publisher = try TestClient.connected(to: broker.address, clientID: "tiny-pub", configure: { configuration in
+            configuration.reconnectDelay = 1...1
+            configuration.offlineBuffer = MQTTOfflineBufferLimits(maximumMessages: 50)
+        }, events: events)
+        func publish(_ sequences: Range<Int>) throws -> [Int32] {
+            try sequences.map { try publisher.publish(MQTTMessage(topic: "tiny/data", string: "\($0)", qos: .atLeastOnce)) }
+        }
+        let beforeIDs = try publish(0..<10)
+        #expect(beforeIDs.allSatisfy { $0 > 0 })
+        #expect(beforeIDs.allSatisfy { publisher.waitUntilPublished(messageID: $0, timeout: .seconds(5)) })
+
+        broker.stop()
+        #expect(events.wait(for: "disconnected"))
+        let outageIDs = try publish(10..<210)
+        #expect(outageIDs.allSatisfy { $0 < 0 })
+        #expect(throws: MQTTError.self) { try publisher.publish(MQTTMessage(topic: "tiny/qos0", string: "lost")) }
+        var statistics = publisher.statistics
+        #expect(statistics.bufferedMessages == 50)
+        #expect(statistics.droppedFromBuffer == 150)
+        #expect(statistics.droppedWhileDisconnected == 1)
+        #expect(statistics.bufferedBytes == 50 * "tiny/data".utf8.count + (160..<210).map { "\($0)".utf8.count }.reduce(0, +))
+
+        try broker.restart()
+        #expect(publisher.waitUntilConnected(timeout: .seconds(5)))
+        let afterIDs = try publish(210..<220)
+        #expect(subscriber.waitFor(160..<220, timeout: .seconds(10)))
+        #expect(subscriber.waitFor(0..<10, timeout: .seconds(1)))
+        // The gap is exactly the 150 oldest messages of the outage; the rest arrived in order.
+        #expect(firstOccurrences(subscriber.sequences) == Array(0..<10) + Array(160..<220))
+        // Buffered IDs complete (or report the drop); the published events carry the IDs publish returned.
+        #expect(publisher.waitUntilPublished(messageID: outageIDs.last!, timeout: .seconds(5)))
+        #expect(!publisher.waitUntilPublished(messageID: outageIDs.first!, timeout: .milliseconds(10)))
+        #expect(afterIDs.allSatisfy { publisher.waitUntilPublished(messageID: $0, timeout: .seconds(5)) })
+        #expect(events.wait(for: "published", count: 10 + 50 + 10))
+        let publishedIDs = Set(events.all.compactMap { event -> Int32? in
+            if case .published(let id) = event { return id }
+            return nil
+        })
+        #expect(publishedIDs.isSuperset(of: outageIDs.suffix(50)))
+        #expect(publishedIDs.isDisjoint(with: outageIDs.prefix(150)))
+        statistics = publisher.statistics
+        #expect(statistics.bufferedMessages == 0 && statistics.bufferedBytes == 0)
+        #expect(statistics.messagesPublished == 70)
+        #expect(statistics.droppedFromBuffer == 150)  // nothing more: messages waiting behind the flush push nothing out
+        publisher.shutdown(timeout: .seconds(1))
+    }
+
+    @Test("the byte bound drops the oldest until a new message fits; a message larger than the bound is refused")
+    func byteBound() {
+        var buffer = OfflineMessageBuffer(limits: MQTTOfflineBufferLimits(maximumMessages: 100, maximumBytes: 1_000))
+        func entry(_ id: Int32, payloadBytes: Int) -> OfflineMessageBuffer.Entry {
+            let message = MQTTMessage(topic: "t", payload: [UInt8](repeating: 1, count: payloadBytes), qos: .atLeastOnce)
+            return .init(message: message, id: id, size: message.bufferedSize)
+        }
+        for id in 1...9 { #expect(buffer.append(entry(Int32(id), payloadBytes: 99)).isEmpty) }  // 9 × 100 bytes
+        #expect(buffer.bytes == 900)
+        let dropped = buffer.append(entry(10, payloadBytes: 299))  // 300 bytes: 2 oldest must go
+        #expect(dropped.map(\.id) == [1, 2])
+        #expect(buffer.bytes == 1_000 && buffer.count == 8 && buffer.first?.id == 3)
+        #expect(buffer.append(entry(11, payloadBytes: 1_000)).map(\.id) == [11])  // 1001 bytes never fit
+        #expect(buffer.count == 8)
+        while !buffer.isEmpty { buffer.removeFirst() }
+        #expect(buffer.bytes == 0)
+    }
+}
+
+/// A value shared between threads, guarded by a mutex (a class, so closures can share it).
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+        mutex.withLock { body(&$0) }
+    }
+
+    var value: Value { mutex.withLock { $0 } }
+}
