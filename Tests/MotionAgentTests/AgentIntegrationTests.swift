@@ -8,54 +8,20 @@ import Testing
 /// The real `motion-agent` executable on the simulated IMU against a real mosquitto on a free loopback
 /// port, observed by a real MQTT subscriber.
 @Suite(.timeLimit(.minutes(1))) struct AgentIntegrationTests {
-    /// A broker, an agent publishing to it, and a subscriber to everything under the agent's base topic.
-    struct RunningAgent {
-        let broker: MosquittoBroker
-        let agent: AgentProcess
-        let topics: TopicLayout
-        let subscriber: RecordingSubscriber
-        let configurationURL: URL
-
-        /// The payloads of `topic` decoded as JSON objects.
-        func objects(on topic: String) -> [[String: Any]] {
-            subscriber.messages(on: topic).compactMap {
-                (try? JSONSerialization.jsonObject(with: Data($0.payload))) as? [String: Any]
-            }
-        }
-
-        /// Publishes a command, not retained unless asked.
-        func send(_ command: String, to service: MotionService, retain: Bool = false) throws {
-            try subscriber.client.publish(MQTTMessage(topic: topics.control(service), string: command, qos: .atLeastOnce, retain: retain))
-        }
-    }
-
     static let rates: [MotionService: Double] = [.accelerometer: 50, .gyro: 25, .magnetometer: 10, .deviceMotion: 40]
 
     static func startAgent(
         services: [MotionService: Double] = rates,
         beforeTheAgentStarts prepare: (RecordingSubscriber, TopicLayout) throws -> Void = { _, _ in }
     ) throws -> RunningAgent {
-        let broker = try MosquittoBroker()
-        let deviceID = "it-\(UUID().uuidString.prefix(8).lowercased())"
-        var serviceEntries: [String] = []
-        for (service, rate) in services {
-            serviceEntries.append(#""\#(service.topicName)":{"rate_hz":\#(rate)}"#)
-        }
-        let configurationURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(deviceID).json")
-        try Data(#"{"device":"sim","services":{\#(serviceEntries.joined(separator: ","))}}"#.utf8).write(to: configurationURL)
-        let topics = TopicLayout(prefix: "motion", deviceID: deviceID)
-        let subscriber = try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#"])
-        try prepare(subscriber, topics)
-        let agent = try AgentProcess(arguments: ["--config", configurationURL.path, "--broker", broker.url, "--id", deviceID])
-        return RunningAgent(broker: broker, agent: agent, topics: topics, subscriber: subscriber, configurationURL: configurationURL)
+        let entries = services.map { #""\#($0.key.topicName)":{"rate_hz":\#($0.value)}"# }
+        return try RunningAgent.start(configuration: #"{"services":{\#(entries.joined(separator: ","))}}"#, beforeTheAgentStarts: prepare)
     }
 
     private static func isOnline(_ message: MQTTMessage) -> Bool { message.payloadString == "online" }
     private static func isOffline(_ message: MQTTMessage) -> Bool { message.payloadString == "offline" }
 
-    private static func statusObject(_ message: MQTTMessage) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any]
-    }
+    private static func statusObject(_ message: MQTTMessage) -> [String: Any]? { RunningAgent.object(message) }
 
     private static func isActive(_ message: MQTTMessage) -> Bool {
         (statusObject(message)?["active"] as? NSNumber)?.boolValue == true
@@ -63,7 +29,7 @@ import Testing
 
     @Test func announcesAvailabilityAndPublishesEveryTopicAtItsRate() throws {
         let running = try Self.startAgent()
-        defer { try? FileManager.default.removeItem(at: running.configurationURL) }
+        defer { running.cleanUp() }
         let topics = running.topics
         let online = try #require(running.subscriber.waitForMessage(on: topics.status, where: Self.isOnline), "\(running.agent.log)")
         #expect(online.message.retain == false, "delivered live, since the subscriber was there first")
@@ -123,7 +89,7 @@ import Testing
 
     @Test func stopEndsATopicAndStartResumesIt() throws {
         let running = try Self.startAgent()
-        defer { try? FileManager.default.removeItem(at: running.configurationURL) }
+        defer { running.cleanUp() }
         let topics = running.topics
         #expect(running.subscriber.waitForCount(on: topics.data(.gyro), count: 5), "\(running.agent.log)")
 
@@ -159,7 +125,7 @@ import Testing
 
     @Test func malformedCommandsAreAnsweredAndChangeNothing() throws {
         let running = try Self.startAgent()
-        defer { try? FileManager.default.removeItem(at: running.configurationURL) }
+        defer { running.cleanUp() }
         let topics = running.topics
         #expect(running.subscriber.waitForCount(on: topics.data(.accelerometer), count: 5), "\(running.agent.log)")
         #expect(running.subscriber.waitForCount(on: topics.status(.accelerometer), count: 1))
@@ -190,7 +156,7 @@ import Testing
                 MQTTMessage(topic: topics.control(.accelerometer), string: "stop", qos: .atLeastOnce, retain: true))
             #expect(subscriber.client.waitUntilPublished(messageID: messageID, timeout: .seconds(2)))
         }
-        defer { try? FileManager.default.removeItem(at: running.configurationURL) }
+        defer { running.cleanUp() }
         let topics = running.topics
         #expect(running.subscriber.waitForMessage(on: topics.status, where: Self.isOnline) != nil, "\(running.agent.log)")
         Thread.sleep(forTimeInterval: 0.5)
@@ -203,7 +169,7 @@ import Testing
 
     @Test func sigkillLeadsTheBrokerToDeliverTheLastWill() throws {
         let running = try Self.startAgent()
-        defer { try? FileManager.default.removeItem(at: running.configurationURL) }
+        defer { running.cleanUp() }
         #expect(running.subscriber.waitForMessage(on: running.topics.status, where: Self.isOnline) != nil, "\(running.agent.log)")
         running.agent.send(SIGKILL)
         let will = running.subscriber.waitForMessage(on: running.topics.status, timeout: .seconds(5), where: Self.isOffline)
@@ -215,7 +181,7 @@ import Testing
     @Test(arguments: [SIGTERM, SIGINT])
     func signalPublishesOfflineDisconnectsCleanlyAndExitsZero(signal: Int32) throws {
         let running = try Self.startAgent()
-        defer { try? FileManager.default.removeItem(at: running.configurationURL) }
+        defer { running.cleanUp() }
         #expect(running.subscriber.waitForCount(on: running.topics.data(.deviceMotion), count: 5), "\(running.agent.log)")
         let sent = ContinuousClock.now
         running.agent.send(signal)
@@ -230,7 +196,7 @@ import Testing
 
     @Test func watchShowsTheLiveValuesOfADevice() throws {
         let running = try Self.startAgent()
-        defer { try? FileManager.default.removeItem(at: running.configurationURL) }
+        defer { running.cleanUp() }
         #expect(running.subscriber.waitForCount(on: running.topics.data(.deviceMotion), count: 5), "\(running.agent.log)")
         let deviceID = String(running.topics.base.split(separator: "/").last!)
         let watch = try AgentProcess.run("motionctl", arguments: ["watch", "--broker", running.broker.url, "--device", deviceID, "--duration", "3"])

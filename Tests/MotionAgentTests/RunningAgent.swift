@@ -1,0 +1,69 @@
+import Foundation
+import MQTT
+import MotionTestSupport
+
+@testable import MotionAgent
+
+/// A real mosquitto on a free loopback port, the real `motion-agent` publishing to it, and a real
+/// subscriber to everything under the agent's base topic.
+struct RunningAgent {
+    let broker: MosquittoBroker
+    let agent: AgentProcess
+    let topics: TopicLayout
+    let subscriber: RecordingSubscriber
+    let configurationURL: URL
+
+    /// The device identifier (the last level of the base topic).
+    var deviceID: String { String(topics.base.split(separator: "/").last!) }
+
+    /// Starts a broker and an agent with the configuration document `configuration` (JSON; its
+    /// `device_id` and the broker URL are set here), after `prepare` ran with the subscriber connected.
+    static func start(
+        configuration: String = "{}",
+        device: String = "sim",
+        brokerOptions: MosquittoBroker.Options = MosquittoBroker.Options(),
+        beforeTheAgentStarts prepare: (RecordingSubscriber, TopicLayout) throws -> Void = { _, _ in }
+    ) throws -> RunningAgent {
+        let broker = try MosquittoBroker(options: brokerOptions)
+        let deviceID = "it-\(UUID().uuidString.prefix(8).lowercased())"
+        let configurationURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(deviceID).json")
+        try Data(configuration.utf8).write(to: configurationURL)
+        let topics = TopicLayout(prefix: "motion", deviceID: deviceID)
+        let subscriber = try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#"])
+        try prepare(subscriber, topics)
+        let agent = try AgentProcess(arguments: [
+            "--config", configurationURL.path, "--broker", broker.url, "--id", deviceID, "--device", device,
+        ])
+        return RunningAgent(broker: broker, agent: agent, topics: topics, subscriber: subscriber, configurationURL: configurationURL)
+    }
+
+    /// Removes the configuration file.
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: configurationURL)
+    }
+
+    /// The payloads of `topic` decoded as JSON objects.
+    func objects(on topic: String) -> [[String: Any]] {
+        subscriber.messages(on: topic).compactMap(Self.object)
+    }
+
+    /// Publishes a command, not retained unless asked.
+    func send(_ command: String, to service: MotionService, retain: Bool = false) throws {
+        try subscriber.client.publish(MQTTMessage(topic: topics.control(service), string: command, qos: .atLeastOnce, retain: retain))
+    }
+
+    /// A payload decoded as a JSON object.
+    static func object(_ message: MQTTMessage) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(message.payload))) as? [String: Any]
+    }
+
+    /// A number field of a JSON object.
+    static func number(_ object: [String: Any]?, _ key: String) -> Double? {
+        (object?[key] as? NSNumber)?.doubleValue
+    }
+
+    /// Whether a service status message says available.
+    static func isAvailable(_ message: MQTTMessage) -> Bool {
+        (object(message)?["available"] as? NSNumber)?.boolValue == true
+    }
+}
