@@ -90,6 +90,57 @@ public struct BrokerSettings: Sendable, Equatable {
         }
     }
 
+    /// The MQTT client configuration for these settings, with the password read from its source (the
+    /// ``passwordEnvironmentVariable`` first, when set).
+    /// - Parameters:
+    ///   - clientID: the client identifier to use.
+    ///   - will: the last will.
+    ///   - environment: the process environment (a parameter so tests can pass their own).
+    /// - Throws: ``ConfigurationError`` naming the password field when the password cannot be read.
+    public func clientConfiguration(
+        clientID: String, will: MQTTMessage?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> MQTTClientConfiguration {
+        MQTTClientConfiguration(
+            broker: address,
+            clientID: clientID,
+            keepAlive: keepAlive,
+            cleanSession: cleanSession,
+            will: will,
+            protocolVersion: protocolVersion,
+            reconnectDelay: reconnectDelay,
+            username: username,
+            password: try resolvedPassword(environment: environment),
+            tls: tls.map {
+                MQTTTLSConfiguration(
+                    caFile: $0.caFile, caDirectory: $0.caDirectory, certificateFile: $0.certificateFile,
+                    keyFile: $0.keyFile, insecureSkipHostnameCheck: $0.insecureSkipHostnameCheck)
+            },
+            offlineBuffer: offlineBufferMessages == 0 || offlineBufferBytes == 0
+                ? .disabled
+                : MQTTOfflineBufferLimits(maximumMessages: offlineBufferMessages, maximumBytes: offlineBufferBytes))
+    }
+
+    private func resolvedPassword(environment: [String: String]) throws(ConfigurationError) -> MQTTPassword? {
+        if let secret = environment[Self.passwordEnvironmentVariable] {
+            return MQTTPassword(secret)
+        }
+        switch password {
+        case nil:
+            return nil
+        case .file(let path):
+            do {
+                return try MQTTPassword(contentsOfFile: path)
+            } catch {
+                throw ConfigurationError(fieldPath: "broker.password_file", reason: error.description)
+            }
+        case .environment(let name):
+            guard let secret = environment[name], !secret.isEmpty else {
+                throw ConfigurationError(fieldPath: "broker.password_env", reason: "environment variable \(name) is not set or empty")
+            }
+            return MQTTPassword(secret)
+        }
+    }
+
     /// Reads the `broker` object.
     static func parse(_ object: JSONObjectReader) throws(ConfigurationError) -> BrokerSettings {
         try object.rejectUnknownKeys([

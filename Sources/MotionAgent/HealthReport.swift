@@ -1,4 +1,5 @@
 import CoreMotion
+import MQTT
 
 /// The periodic `{base}/health` message: uptime, the device's achieved rate and faults, the broker
 /// connection, each service's throughput and the fusion state.
@@ -9,6 +10,10 @@ struct HealthReport: Sendable {
     var connected: Bool
     /// The device and fusion as CoreMotion sees them.
     var diagnostics: CMLinuxMotionDiagnostics
+    /// The broker connection's counters.
+    var broker: MQTTClientStatistics
+    /// The MQTT version in use (5, or 3.1.1 after a fallback); `nil` before the first connection.
+    var protocolVersion: MQTTProtocolVersion?
     /// One entry per service.
     var services: [ServiceHealth] = []
 
@@ -39,6 +44,16 @@ struct HealthReport: Sendable {
             device.field("samples", diagnostics.samplesReceived)
             device.field("faults", diagnostics.faultsSeen)
             if let fault = diagnostics.lastFault { device.field("fault", fault) }
+        }
+        writer.object("mqtt") { mqtt in
+            if let protocolVersion { mqtt.field("protocol", protocolVersion == .v5 ? "5" : "3.1.1") }
+            mqtt.field("published", broker.messagesPublished)
+            mqtt.field("publish_errors", broker.publishErrors)
+            mqtt.field("reconnects", broker.reconnects)
+            mqtt.field("queue_depth", broker.bufferedMessages)
+            mqtt.field("queued_bytes", broker.bufferedBytes)
+            mqtt.field("dropped_from_buffer", broker.droppedFromBuffer)
+            mqtt.field("dropped_while_disconnected", broker.droppedWhileDisconnected)
         }
         writer.object("services") { entries in
             for health in services {

@@ -77,11 +77,8 @@ public final class MotionAgent: Sendable {
             AgentLog.info("device \(configuration.device): \(error)")
             state.withLock { $0.deviceError = error.description }
         }
-        let clientConfiguration = MQTTClientConfiguration(
-            broker: configuration.broker.address,
-            clientID: configuration.clientID,
-            keepAlive: configuration.broker.keepAlive,
-            will: MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true))
+        let clientConfiguration = try configuration.broker.clientConfiguration(
+            clientID: configuration.clientID, will: availability("offline"))
         let client = try MQTTClient(configuration: clientConfiguration) { [weak self] event in
             self?.handle(event)
         }
@@ -112,7 +109,7 @@ public final class MotionAgent: Sendable {
         }
         guard let client else { return }
         if client.isConnected,
-           let messageID = try? client.publish(MQTTMessage(topic: topics.status, string: "offline", qos: .atLeastOnce, retain: true))
+           let messageID = try? client.publish(availability("offline"))
         {
             _ = client.waitUntilPublished(messageID: messageID, timeout: timeout / 2)
         }
@@ -175,9 +172,11 @@ public final class MotionAgent: Sendable {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
         AgentLog.info("connected to \(configuration.broker.address)")
         do {
-            try client.subscribe(topics.allControlTopics, qos: .atLeastOnce)
-            try client.publish(MQTTMessage(topic: topics.status, string: "online", qos: .atLeastOnce, retain: true))
-            try client.publish(MQTTMessage(topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true))
+            // Retain-as-published: a retained command is recognisable even when it arrives live.
+            try client.subscribe(topics.allControlTopics, qos: .atLeastOnce, retainAsPublished: true)
+            try client.publish(availability("online"))
+            try client.publish(MQTTMessage(
+                topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
             for service in MotionService.allCases { try publishStatus(service, on: client) }
         } catch {
             AgentLog.info("announcing on the broker failed: \(error)")
@@ -196,11 +195,11 @@ public final class MotionAgent: Sendable {
         do {
             command = try ControlCommand.parse(message.payload, for: service)
         } catch {
-            answerError(error.description, service: service, payload: message.payload)
+            answerError(error.description, service: service, command: message)
             return
         }
         if command.active == true, case let status = status(of: service), !status.available {
-            answerError("\(service.topicName) is unavailable: \(status.error ?? "unknown reason")", service: service, payload: message.payload)
+            answerError("\(service.topicName) is unavailable: \(status.error ?? "unknown reason")", service: service, command: message)
             return
         }
         state.withLock { state in
@@ -210,6 +209,11 @@ public final class MotionAgent: Sendable {
         }
         restart(service)
         AgentLog.info("\(service.topicName): \(state.withLock { $0.services[service]!.active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
+        if message.responseTopic != nil {
+            var writer = JSONWriter()
+            writer.field("ok", true)
+            respond(to: message, with: writer.finished())
+        }
     }
 
     /// Stops `service` and starts it again with its current settings if it is active; publishes its status.
@@ -230,20 +234,39 @@ public final class MotionAgent: Sendable {
         }
     }
 
-    private func answerError(_ reason: String, service: MotionService, payload: [UInt8]) {
+    /// Answers a refused command: on its MQTT 5 response topic when it named one, else on `{base}/error`.
+    private func answerError(_ reason: String, service: MotionService, command: MQTTMessage) {
         AgentLog.info("refused a command for \(service.topicName): \(reason)")
         var writer = JSONWriter()
         writer.field("ok", false)
         writer.field("service", service.topicName)
         writer.field("error", reason)
-        writer.field("command", String(decoding: payload.prefix(200), as: UTF8.self))
-        guard let client = state.withLock({ $0.client }) else { return }
-        _ = try? client.publish(MQTTMessage(topic: topics.error, string: writer.finished(), qos: .atLeastOnce, retain: false))
+        writer.field("command", String(decoding: command.payload.prefix(200), as: UTF8.self))
+        respond(to: command, with: writer.finished())
     }
+
+    /// Publishes `result` on the command's response topic with its correlation data, or on `{base}/error`
+    /// when the command named no response topic.
+    private func respond(to command: MQTTMessage, with result: String) {
+        guard let client = state.withLock({ $0.client }) else { return }
+        var answer = MQTTMessage(
+            topic: command.responseTopic ?? topics.error, string: result, qos: .atLeastOnce, retain: false, contentType: Self.json)
+        answer.correlationData = command.correlationData
+        _ = try? client.publish(answer)
+    }
+
+    /// The retained `{base}/status` message.
+    private func availability(_ text: String) -> MQTTMessage {
+        MQTTMessage(topic: topics.status, string: text, qos: .atLeastOnce, retain: true, contentType: "text/plain")
+    }
+
+    /// The content type of every JSON payload.
+    private static let json = "application/json"
 
     private func publishStatus(_ service: MotionService, on client: MQTTClient) throws {
         try client.publish(MQTTMessage(
-            topic: topics.status(service), string: status(of: service).json(), qos: .atLeastOnce, retain: true))
+            topic: topics.status(service), string: status(of: service).json(), qos: .atLeastOnce, retain: true,
+            contentType: Self.json))
     }
 
     /// The status `service` would publish now (control queue only: it asks the motion manager).
@@ -340,7 +363,8 @@ public final class MotionAgent: Sendable {
 
     private func publish(_ payload: String, to topic: String, qos: MQTTQoS, expiry: UInt32?, on client: MQTTClient) {
         // Publishing while disconnected fails for QoS 0: the message is gone, and `seq` shows the gap.
-        _ = try? client.publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: false))
+        _ = try? client.publish(MQTTMessage(
+            topic: topic, string: payload, qos: qos, retain: false, contentType: Self.json, messageExpiryInterval: expiry))
     }
 
     /// A sensor fault: the service is unavailable with the reason until data flows again.
@@ -384,7 +408,9 @@ public final class MotionAgent: Sendable {
             return (state.client, state.services, last)
         }
         guard let client else { return }
-        var report = HealthReport(uptime: uptime, connected: client.isConnected, diagnostics: CMMotionManager.linuxDiagnostics)
+        var report = HealthReport(
+            uptime: uptime, connected: client.isConnected, diagnostics: CMMotionManager.linuxDiagnostics,
+            broker: client.statistics, protocolVersion: client.negotiatedProtocolVersion)
         for service in MotionService.allCases {
             let messages = counters[service]!.messages
             let rate = last.map { Double(messages - ($0.messages[service] ?? 0)) / max(uptime - $0.uptime, 1e-3) }
@@ -392,7 +418,8 @@ public final class MotionAgent: Sendable {
                 service: service, active: services[service]!.active, messages: messages,
                 samples: counters[service]!.samples, messageRate: rate, error: services[service]!.error))
         }
-        _ = try? client.publish(MQTTMessage(topic: topics.health, string: report.json(), qos: .atMostOnce, retain: false))
+        _ = try? client.publish(MQTTMessage(
+            topic: topics.health, string: report.json(), qos: .atMostOnce, retain: false, contentType: Self.json))
     }
 
     // MARK: - Helpers

@@ -18,10 +18,11 @@ final class AgentProcess: @unchecked Sendable {
         return directory
     }()
 
-    /// Starts `executable` with `arguments`.
-    init(_ executable: String = "motion-agent", arguments: [String]) throws {
+    /// Starts `executable` with `arguments`, and `environment` added to this process's environment.
+    init(_ executable: String = "motion-agent", arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = Self.productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(executable)-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: logURL)

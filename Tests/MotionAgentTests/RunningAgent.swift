@@ -18,10 +18,15 @@ struct RunningAgent {
 
     /// Starts a broker and an agent with the configuration document `configuration` (JSON; its
     /// `device_id` and the broker URL are set here), after `prepare` ran with the subscriber connected.
+    /// `agentBrokerURL` points the agent elsewhere (a proxy), `environment` is added to the agent's,
+    /// `makeSubscriber` replaces the default subscriber to `{base}/#`.
     static func start(
         configuration: String = "{}",
         device: String = "sim",
         brokerOptions: MosquittoBroker.Options = MosquittoBroker.Options(),
+        agentBrokerURL: ((MosquittoBroker) throws -> String)? = nil,
+        environment: [String: String] = [:],
+        subscriber makeSubscriber: ((MosquittoBroker, TopicLayout) throws -> RecordingSubscriber)? = nil,
         beforeTheAgentStarts prepare: (RecordingSubscriber, TopicLayout) throws -> Void = { _, _ in }
     ) throws -> RunningAgent {
         let broker = try MosquittoBroker(options: brokerOptions)
@@ -29,11 +34,15 @@ struct RunningAgent {
         let configurationURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(deviceID).json")
         try Data(configuration.utf8).write(to: configurationURL)
         let topics = TopicLayout(prefix: "motion", deviceID: deviceID)
-        let subscriber = try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#"])
+        let subscriber = try makeSubscriber?(broker, topics)
+            ?? RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#"])
         try prepare(subscriber, topics)
-        let agent = try AgentProcess(arguments: [
-            "--config", configurationURL.path, "--broker", broker.url, "--id", deviceID, "--device", device,
-        ])
+        let agent = try AgentProcess(
+            arguments: [
+                "--config", configurationURL.path, "--broker", try agentBrokerURL?(broker) ?? broker.url,
+                "--id", deviceID, "--device", device,
+            ],
+            environment: environment)
         return RunningAgent(broker: broker, agent: agent, topics: topics, subscriber: subscriber, configurationURL: configurationURL)
     }
 

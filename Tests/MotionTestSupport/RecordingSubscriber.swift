@@ -40,6 +40,10 @@ public final class RecordingSubscriber: Sendable {
     ///   - topicFilters: filters to subscribe to (wildcards allowed).
     ///   - qos: the subscription QoS, 1 by default.
     ///   - clientID: the MQTT client ID; a unique one by default.
+    ///   - cleanSession: `false` for a persistent session (the broker queues QoS ≥ 1 messages while away).
+    ///   - username: the user name for brokers with a password file.
+    ///   - password: its password.
+    ///   - tls: TLS settings for a TLS listener.
     ///   - timeout: how long to wait for the connection and the subscriptions, 5 s by default.
     /// - Throws: ``MQTTError`` or ``SetupError`` when it does not get connected and subscribed in time.
     public init(
@@ -47,13 +51,19 @@ public final class RecordingSubscriber: Sendable {
         topicFilters: [String],
         qos: MQTTQoS = .atLeastOnce,
         clientID: String = "recorder-\(UUID().uuidString.prefix(8))",
+        cleanSession: Bool = true,
+        username: String? = nil,
+        password: MQTTPassword? = nil,
+        tls: MQTTTLSConfiguration? = nil,
         timeout: Duration = .seconds(5)
     ) throws {
         let recorder = Recorder()
         self.recorder = recorder
         self.topicFilters = topicFilters
         syncTopic = "motionbridge-test/sync/\(clientID)"
-        let configuration = MQTTClientConfiguration(broker: broker, clientID: clientID, keepAlive: 10, reconnectDelay: 1...2)
+        let configuration = MQTTClientConfiguration(
+            broker: broker, clientID: clientID, keepAlive: 10, cleanSession: cleanSession, reconnectDelay: 1...2,
+            username: username, password: password, tls: tls)
         client = try MQTTClient(configuration: configuration) { event in
             if case .message(let message) = event { recorder.append(message) }
         }
