@@ -132,6 +132,7 @@ extension CMBatchedSensorManager {
 final class BatchedManagerStorage: Sendable {
     /// The state.
     let state = Mutex(CMBatchedSensorManager.State())
-    /// The serial queue every handler of the manager runs on.
-    let queue = DispatchQueue(label: "CoreMotion.CMBatchedSensorManager")
+    /// The serial queue every handler of the manager runs on; it shares the device's delivery queue, so a
+    /// batch reaches the handler without waking another thread.
+    let queue = DispatchQueue(label: "CoreMotion.CMBatchedSensorManager", target: IMUDeliveryQueue.root)
 }

@@ -1,6 +1,50 @@
 // motion-agent: reads the IMU and publishes the MQTT contract until SIGTERM or SIGINT.
 import Foundation
 import MotionAgent
+import Synchronization
+
+/// The running agent, once there is one, for the signal handlers.
+let runningAgent = Mutex<MotionAgent?>(nil)
+
+// Signals first, before anything slow. SIGTERM, SIGINT: stop the services, publish `offline`, disconnect
+// cleanly, exit 0. SIGHUP: re-read the configuration (with the same options on top) and apply it without
+// reconnecting. Whichever thread the kernel picks runs the handler, which only writes the signal's number
+// to a pipe (async-signal-safe); one thread reads the pipe and acts, so no signal is lost or ignored.
+let signalPipe: (read: Int32, write: Int32) = {
+    var descriptors: [Int32] = [-1, -1]
+    guard pipe(&descriptors) == 0 else { fatalError("motion-agent: cannot create the signal pipe") }
+    return (descriptors[0], descriptors[1])
+}()
+var handledSignals = sigset_t()
+sigemptyset(&handledSignals)
+for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { signalNumber in
+        var byte = UInt8(truncatingIfNeeded: signalNumber)
+        _ = write(signalPipe.write, &byte, 1)
+    }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART
+    sigaction(signalNumber, &action, nil)
+    sigaddset(&handledSignals, signalNumber)
+}
+// A parent may have left these signals blocked in the inherited mask (test runners do).
+pthread_sigmask(SIG_UNBLOCK, &handledSignals, nil)
+Thread.detachNewThread {
+    var byte: UInt8 = 0
+    while true {
+        let count = read(signalPipe.read, &byte, 1)
+        if count < 0 && errno == EINTR { continue }
+        guard count == 1 else { break }
+        let agent = runningAgent.withLock { $0 }
+        if Int32(byte) == SIGHUP {
+            reload(agent)
+        } else {
+            agent?.shutdown(timeout: .seconds(2))
+            exit(0)
+        }
+    }
+}
 
 let commandLine: AgentCommandLine
 do {
@@ -12,6 +56,15 @@ do {
 if commandLine.helpRequested {
     print(AgentCommandLine.usage)
     exit(0)
+}
+
+func reload(_ agent: MotionAgent?) {
+    guard let agent else { return }
+    do {
+        agent.reload(try commandLine.configuration())
+    } catch {
+        AgentLog.info("reload refused, the running configuration stays: \(error)")
+    }
 }
 
 let configuration: AgentConfiguration
@@ -32,9 +85,9 @@ if commandLine.checkOnly {
     exit(0)
 }
 
-let agent: MotionAgent
 do {
-    agent = try MotionAgent(configuration: configuration, version: AgentVersion.current)
+    let agent = try MotionAgent(configuration: configuration, version: AgentVersion.current)
+    runningAgent.withLock { $0 = agent }
     try agent.start()
 } catch let error as ConfigurationError {
     FileHandle.standardError.write(Data("motion-agent: \(error)\n".utf8))
@@ -43,34 +96,4 @@ do {
     FileHandle.standardError.write(Data("motion-agent: cannot start: \(error)\n".utf8))
     exit(1)
 }
-
-// SIGTERM and SIGINT: stop the services, publish `offline`, disconnect cleanly, exit 0. A parent may have
-// left them blocked in the inherited signal mask (test runners do): unblock them first.
-var shutdownSignals = sigset_t()
-sigemptyset(&shutdownSignals)
-var signalSources: [any DispatchSourceSignal] = []
-for signalNumber in [SIGTERM, SIGINT] {
-    sigaddset(&shutdownSignals, signalNumber)
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-    source.setEventHandler {
-        agent.shutdown(timeout: .seconds(2))
-        exit(0)
-    }
-    source.resume()
-    signalSources.append(source)
-}
-// SIGHUP: re-read the configuration (with the same options on top) and apply it without reconnecting.
-signal(SIGHUP, SIG_IGN)
-let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
-reloadSource.setEventHandler {
-    do {
-        agent.reload(try commandLine.configuration())
-    } catch {
-        AgentLog.info("reload refused, the running configuration stays: \(error)")
-    }
-}
-reloadSource.resume()
-sigaddset(&shutdownSignals, SIGHUP)
-pthread_sigmask(SIG_UNBLOCK, &shutdownSignals, nil)
 dispatchMain()

@@ -30,7 +30,7 @@ public final class SimulatedIMU: IMUDevice {
     /// ``Configuration/sampleRate``.
     public let info: IMUDeviceInfo
 
-    private let queue = DispatchQueue(label: "MotionHAL.SimulatedIMU")
+    private let queue = DispatchQueue(label: "MotionHAL.SimulatedIMU", target: IMUDeliveryQueue.root)
     private let onQueueKey = DispatchSpecificKey<Bool>()
     private let state = Mutex(RunState())
 
@@ -165,7 +165,9 @@ public final class SimulatedIMU: IMUDevice {
         }
         guard let stopped else { return }
         stopped.timer.cancel()
-        if DispatchQueue.getSpecific(key: onQueueKey) != true {
+        // On the delivery queue (this device's or a consumer's that shares its root) no delivery block of
+        // this device can be running, and waiting for one would deadlock.
+        if DispatchQueue.getSpecific(key: onQueueKey) != true && !IMUDeliveryQueue.isCurrent {
             // A delivery that read the run before it was cleared finishes before this returns.
             queue.sync {}
         }
