@@ -18,12 +18,13 @@ update_docs=false
 if [ "${1:-}" = "--update-docs" ]; then update_docs=true; shift; fi
 
 scratch=(--scratch-path "${SCRATCH:-.build}")
-swift build -c release "${scratch[@]}" --product motion-agent >&2
+# The agent as it is deployed (Deploy/build-release.sh: static Swift runtime, no PIE).
+agent=$(Deploy/build-release.sh)
 swift build -c release "${scratch[@]}" --product motion-bench >&2
 bin=$(swift build -c release "${scratch[@]}" --show-bin-path)
 gcc -O2 -Wall -Wextra -o "$bin/motion-floor" Benchmarks/c-floor/floor.c -lmosquitto
 
-output=$("$bin/motion-bench" all --agent "$bin/motion-agent" --floor "$bin/motion-floor" "$@")
+output=$("$bin/motion-bench" all --agent "$agent" --floor "$bin/motion-floor" "$@")
 printf '%s\n' "$output"
 
 if $update_docs; then
