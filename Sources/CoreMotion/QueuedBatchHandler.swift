@@ -1,4 +1,5 @@
 import Dispatch
+import MotionHAL
 
 /// Carries a (non-`Sendable`) batch handler of ``CMBatchedSensorManager``, with the batch or error for one
 /// call, to the manager's serial queue.
@@ -12,7 +13,15 @@ struct QueuedBatchHandler<Sample: CMLogItem>: @unchecked Sendable {
 
     /// Queues one call of the handler with `batch` (items of type `Sample`) and `error` on `queue`, unless
     /// `subscription` has been cancelled by the time the block runs.
+    ///
+    /// When the caller already runs on the delivery queue that `queue` targets (a device delivering on
+    /// ``IMUDeliveryQueue``), the call is made at once: it is serial with every other block of `queue`
+    /// either way, and queuing it would only wake another thread to run it.
     func enqueue(on queue: DispatchQueue, batch: [Sample]?, error: NSError?, subscription: MotionSubscription) {
+        if IMUDeliveryQueue.isCurrent {
+            if !subscription.isCancelled { handler(batch, error) }
+            return
+        }
         let call = Call(handler: handler, batch: batch, error: error)
         queue.async {
             guard !subscription.isCancelled else { return }

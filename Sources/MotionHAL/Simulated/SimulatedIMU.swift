@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// where R is the body → ENU attitude. Sample n of a run is taken at trajectory time n / rate and stamped
 /// `t0 + n / rate` (ns of `CLOCK_MONOTONIC`, t0 read in `start`), so the long-run rate is exact whatever
-/// the timer jitter. A timer on a private serial queue wakes every ``Configuration/deliveryInterval``
+/// the timer jitter. A thread of its own wakes every ``Configuration/deliveryInterval``
 /// seconds and delivers every sample whose timestamp has passed as one `.samples` event. Each `start`
 /// begins the trajectory again at time 0. ``Configuration/faultInjection`` scripts faults and outages of the
 /// live device (see ``SimulatedFaultInjection``).
@@ -68,8 +68,8 @@ public final class SimulatedIMU: IMUDevice {
     }
 
     deinit {
-        // A running timer is retained by Dispatch, not by this object: cancel it with the device.
-        state.withLock { $0.run?.timer.timer.cancel() }
+        // A running delivery thread is not owned by this object: stop it with the device.
+        state.withLock { $0.run?.clock.cancel() }
     }
 
     // MARK: - Clock-free generation
@@ -142,16 +142,18 @@ public final class SimulatedIMU: IMUDevice {
             guard state.run == nil else { throw .alreadyRunning }
             state.lastGeneration &+= 1
             let generation = state.lastGeneration
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            let interval = DispatchTimeInterval.nanoseconds(max(Int(configuration.deliveryInterval * 1e9), 100_000))
-            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(1))
-            timer.setEventHandler { [weak self] in self?.deliverDueSamples(generation: generation) }
             let startTimestamp = MonotonicClock.now()
+            // Each tick delivers on the device's queue (which shares the delivery root queue): run inline
+            // by the clock's thread when the queue is idle, so a delivery wakes one thread only.
+            let clock = SimulatedDeliveryClock(
+                interval: max(UInt64(configuration.deliveryInterval * 1e9), 100_000), start: startTimestamp
+            ) { [weak self] in
+                self?.queue.sync { self?.deliverDueSamples(generation: generation) }
+            }
             state.run = Run(
-                generation: generation, timer: TimerBox(timer), sampleRate: sampleRate,
+                generation: generation, clock: clock, sampleRate: sampleRate,
                 startTimestamp: startTimestamp, nextIndex: 0, handler: handler,
                 nextFault: configuration.faultInjection.map { startTimestamp + Self.nanoseconds($0.after) })
-            timer.resume()
         }
     }
 
@@ -161,10 +163,10 @@ public final class SimulatedIMU: IMUDevice {
         let stopped = state.withLock { state in
             let run = state.run
             state.run = nil
-            return run?.timer
+            return run?.clock
         }
         guard let stopped else { return }
-        stopped.timer.cancel()
+        stopped.cancel()
         // On the delivery queue (this device's or a consumer's that shares its root) no delivery block of
         // this device can be running, and waiting for one would deadlock.
         if DispatchQueue.getSpecific(key: onQueueKey) != true && !IMUDeliveryQueue.isCurrent {
@@ -246,7 +248,7 @@ public final class SimulatedIMU: IMUDevice {
     /// One run between `start` and `stop`.
     private struct Run {
         var generation: UInt64
-        var timer: TimerBox
+        var clock: SimulatedDeliveryClock
         var sampleRate: Double
         var startTimestamp: UInt64
         var nextIndex: Int
@@ -255,11 +257,5 @@ public final class SimulatedIMU: IMUDevice {
         var nextFault: UInt64? = nil
         /// When the current injected outage ends, ns; nil outside an outage.
         var outageEnd: UInt64? = nil
-    }
-
-    /// A dispatch timer handed between threads; dispatch sources are thread-safe.
-    private struct TimerBox: @unchecked Sendable {
-        let timer: any DispatchSourceTimer
-        init(_ timer: any DispatchSourceTimer) { self.timer = timer }
     }
 }
