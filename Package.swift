@@ -30,7 +30,8 @@ let package = Package(
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
-        .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent"]),
+        // The benchmarks start their broker with the same fixture as the tests.
+        .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent", "MotionTestSupport"]),
 
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber.
         .target(name: "MotionTestSupport", dependencies: ["MQTT"], path: "Tests/MotionTestSupport"),

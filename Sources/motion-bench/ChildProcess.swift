@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionTestSupport
 
 /// A process started with `posix_spawn`, its output appended to a log file; stopped with SIGTERM.
 final class ChildProcess {
@@ -14,32 +15,12 @@ final class ChildProcess {
     /// SIGTERM and SIGINT are unblocked and at their default disposition in the child.
     /// - Throws: ``BenchError`` when the process cannot be started.
     init(executable: String, arguments: [String], logFile: String) throws(BenchError) {
-        var fileActions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&fileActions)
-        defer { posix_spawn_file_actions_destroy(&fileActions) }
-        posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&fileActions, 1, logFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&fileActions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         commandLine = [executable] + arguments
-        var argv: [UnsafeMutablePointer<CChar>?] = commandLine.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &fileActions, &attributes, &argv, environ)
-        guard result == 0 else {
-            throw BenchError("cannot run \(executable): \(String(cString: strerror(result)))")
+        do {
+            pid = try CommandLineTool.spawn(executable, arguments, outputPath: logFile, appending: true)
+        } catch {
+            throw BenchError(error.description)
         }
-        self.pid = pid
     }
 
     deinit {

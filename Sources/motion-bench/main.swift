@@ -3,6 +3,7 @@
 import Foundation
 import MQTT
 import MotionAgent
+import MotionTestSupport
 
 /// The directory holding this executable (release build products sit side by side).
 func executableDirectory() -> String {
@@ -75,16 +76,21 @@ func run(_ options: BenchCommandLine) throws {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var report = BenchReport(machine: machineDescription())
 
-    var privateBroker: BenchBroker?
+    var privateBroker: MosquittoBroker?
     let address: MQTTBrokerAddress
     if let url = options.brokerURL {
         address = try MQTTBrokerAddress(url: url)
     } else {
-        let broker = try BenchBroker()
+        let broker: MosquittoBroker
+        do {
+            broker = try MosquittoBroker()
+        } catch {
+            throw BenchError("cannot start mosquitto: \(error)")
+        }
         privateBroker = broker
         address = broker.address
     }
-    let brokerPID = privateBroker?.process.pid
+    let brokerPID = privateBroker?.processIdentifier
     let throughput = ThroughputBenchmark(
         broker: address, brokerPID: brokerPID, messages: options.messages, payloadBytes: options.payloadBytes,
         window: options.window)

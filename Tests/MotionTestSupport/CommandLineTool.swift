@@ -52,14 +52,23 @@ public enum CommandLineTool {
     }
 
     /// Starts `path` with `arguments` (stdin /dev/null, stdout and stderr to `outputPath`) and returns its pid.
-    /// The caller must reap it with `waitpid`.
+    /// The child starts with no signal blocked and SIGTERM, SIGINT, SIGHUP and SIGPIPE at their default
+    /// actions, whatever the caller's (test runners block some). The caller must reap it with `waitpid`.
+    /// - Parameters:
+    ///   - path: the executable.
+    ///   - arguments: its arguments.
+    ///   - outputPath: where standard output and error go.
+    ///   - appending: append to `outputPath` instead of replacing it.
     /// - Throws: ``LaunchError`` when `posix_spawn` fails.
-    public static func spawn(_ path: String, _ arguments: [String], outputPath: String = "/dev/null") throws -> pid_t {
+    public static func spawn(
+        _ path: String, _ arguments: [String], outputPath: String = "/dev/null", appending: Bool = false
+    ) throws(LaunchError) -> pid_t {
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }
         posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&fileActions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(
+            &fileActions, 1, outputPath, O_WRONLY | O_CREAT | (appending ? O_APPEND : O_TRUNC), 0o600)
         posix_spawn_file_actions_adddup2(&fileActions, 1, 2)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -67,7 +76,11 @@ public enum CommandLineTool {
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0

@@ -86,6 +86,9 @@ public final class MosquittoBroker: Sendable {
     private let processID = Mutex<pid_t?>(nil)
 
     /// `mqtt://127.0.0.1:PORT`.
+    /// The broker's process identifier while it runs (for measuring its CPU), `nil` when stopped.
+    public var processIdentifier: pid_t? { processID.withLock { $0 } }
+
     public var url: String { "mqtt://127.0.0.1:\(port)" }
     /// The broker address for an ``MQTTClientConfiguration``.
     public var address: MQTTBrokerAddress { MQTTBrokerAddress(host: "127.0.0.1", port: port) }
