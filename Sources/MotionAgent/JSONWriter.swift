@@ -76,6 +76,14 @@ public struct JSONWriter: Sendable {
     }
 
     private static func appendQuoted(_ string: String, to text: inout String) {
+        // Keys and most values need no escaping: append them whole (this runs for every field of every
+        // message).
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            text += "\""
+            text += string
+            text += "\""
+            return
+        }
         text += "\""
         for scalar in string.unicodeScalars {
             switch scalar {
