@@ -152,12 +152,8 @@ public struct AgentConfiguration: Sendable, Equatable {
         if rate != nil && interval != nil {
             throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "give rate_hz or interval, not both")
         }
-        if let rate {
-            guard rate > 0 && rate <= 1_000 else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("rate_hz"), reason: "must be a number in (0, 1000] Hz")
-            }
-            settings.sampling.interval = 1 / rate
-        }
+        // The range of the rate is checked with the other values in `validate()`.
+        if let rate { settings.sampling.interval = 1 / rate }
         if let interval {
             guard interval >= 0.001 && interval <= 86_400 else {
                 throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "must be 0.001…86400 seconds")

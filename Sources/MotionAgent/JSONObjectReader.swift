@@ -38,9 +38,6 @@ struct JSONObjectReader {
         }
     }
 
-    /// The keys present in this object.
-    var keys: [String] { object.keys.sorted() }
-
     /// A string field, or `nil` when absent.
     func string(_ key: String) throws(ConfigurationError) -> String? {
         guard let value = object[key], !(value is NSNull) else { return nil }

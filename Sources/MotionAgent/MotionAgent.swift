@@ -351,7 +351,7 @@ public final class MotionAgent: Sendable {
             guard !state.shuttingDown, let client = state.client, let serviceState = state.services[service],
                   serviceState.active else { return (nil, false) }
             let recovered = serviceState.error != nil
-            state.services[service]!.error = nil
+            if recovered { state.services[service]!.error = nil }
             return ((client, serviceState.qos, serviceState.settings.messageExpiry), recovered)
         }
         if recovered, let (client, _, _) = ready {

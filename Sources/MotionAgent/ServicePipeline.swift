@@ -28,11 +28,6 @@ struct ServicePipeline<Value: DownsampledValue>: Sendable {
         return number(sampler.add(samples))
     }
 
-    /// Returns what is pending (an open mean window, a partial batch) and starts afresh.
-    mutating func flush() -> [Message] {
-        number(sampler.flush())
-    }
-
     /// Replaces the sampling settings; pending samples are dropped, the sequence goes on.
     mutating func reconfigure(_ settings: TopicSamplingSettings) throws(ConfigurationError) {
         sampler = try TopicSampler(settings: settings)
