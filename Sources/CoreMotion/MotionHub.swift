@@ -18,7 +18,7 @@ import Synchronization
 /// arrays are built in the delivery path itself: one sink call per batch, none per sample.
 ///
 /// Faults: a device `.fault`, a failed `start` (retried after 0.5 s, doubling to 8 s, while any service is
-/// active) and a stall (no delivery for 5 × the observed delivery interval + 0.5 s; checked every 0.1 s)
+/// active) and a stall (no delivery for 5 × the observed delivery interval + 0.5 s; checked every 0.25 s)
 /// each start a fault episode, reported once to every subscription as an `NSError` in ``CMErrorDomain``
 /// (``CMErrorNotAvailable`` for an unavailable device or a failed start, ``CMErrorUnknown`` otherwise).
 /// The episode ends when samples arrive again: data simply resumes. Pending batch samples are delivered
@@ -27,8 +27,9 @@ final class MotionHub: Sendable {
     /// The process-wide hub.
     static let shared = MotionHub()
 
-    /// How often the stall watchdog looks, s.
-    static let stallCheckInterval = 0.1
+    /// How often the stall watchdog looks, s: a stall is reported at most this much after its threshold,
+    /// and the check costs two thread wake-ups (dispatch's timer thread and a worker), so not more often.
+    static let stallCheckInterval = 0.25
     /// First delay before retrying a failed start, s; it doubles up to ``maximumRetryDelay``.
     static let firstRetryDelay = 0.5
     /// Longest delay between start retries, s.
@@ -289,7 +290,7 @@ final class MotionHub: Sendable {
         lifecycle.watchdog?.timer.cancel()
         let timer = DispatchSource.makeTimerSource(queue: supervisionQueue)
         let period = DispatchTimeInterval.milliseconds(Int(Self.stallCheckInterval * 1000))
-        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(20))
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
         timer.setEventHandler { [weak self] in self?.checkForStall(generation: generation) }
         timer.resume()
         lifecycle.watchdog = WatchdogTimer(timer: timer)

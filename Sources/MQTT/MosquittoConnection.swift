@@ -12,11 +12,20 @@ import Darwin
 ///
 /// **Network thread.** The client runs its own thread instead of `mosquitto_loop_start`, so that it
 /// decides when and how to reconnect: libmosquitto's threaded loop has no jitter, grows its delay
-/// quadratically, and ends for good on a TLS error or an MQTT 5 CONNACK refusal. The thread calls
-/// `mosquitto_loop` (200 ms timeout; a publication from another thread wakes it through libmosquitto's
-/// socket pair, `mosquitto_threaded_set`), flushes the offline buffer between calls, and after a lost or
-/// failed connection waits ``MQTTReconnectBackoff``'s delay and calls `mosquitto_reconnect_async`,
+/// quadratically, and ends for good on a TLS error or an MQTT 5 CONNACK refusal. The thread drives the
+/// connection in passes (at most 200 ms each over TLS, 1 s over plain TCP), flushes the offline buffer between them, and after a lost
+/// or failed connection waits ``MQTTReconnectBackoff``'s delay and calls `mosquitto_reconnect_async`,
 /// switching to MQTT 3.1.1 first when the broker refused MQTT 5.
+///
+/// **Who writes to the socket.** Over plain TCP a publication is written by the thread that publishes:
+/// libmosquitto, not in threaded mode, writes a queued packet at once under its own packet locks. The
+/// network thread then polls the socket for input and a ``WakeSignal`` (raised only when a packet could
+/// not be written at once) and calls `mosquitto_loop_read`, `mosquitto_loop_write` and
+/// `mosquitto_loop_misc`; it also makes every call that can close the socket (DISCONNECT, reconnect), so
+/// a descriptor is never closed under another thread. This saves the agent a network-thread wake-up per
+/// publication. Over TLS one `SSL` object must not be read and written by two threads at once, so there
+/// the client uses `mosquitto_threaded_set`: publishing threads only queue, libmosquitto wakes the
+/// network thread through its socket pair, and the thread runs `mosquitto_loop`.
 ///
 /// **Lifetime.** Callbacks get a raw pointer to this object (userdata). While the thread runs the
 /// object keeps a strong reference to itself (`State.retainedWhileLoopRuns`); ``shutdown(timeout:)``
@@ -89,13 +98,19 @@ final class MosquittoConnection: Sendable {
         var lastLibraryError: String?
         /// The strong self-reference that keeps the object alive while callbacks are possible.
         var retainedWhileLoopRuns: MosquittoConnection?
+        /// `shutdown` asks the network thread to send DISCONNECT (plain TCP: only that thread closes the
+        /// socket).
+        var disconnectRequested = false
     }
 
     /// At most this many early completions are remembered.
     private static let earlyCompletionLimit = 1024
-    /// How long one `mosquitto_loop` call may wait for traffic, in milliseconds; bounds how late the
-    /// thread notices a forced stop.
+    /// How long one `mosquitto_loop` call (TLS) may wait for traffic, in milliseconds; bounds how late
+    /// the thread notices a forced stop.
     private static let loopTimeoutMilliseconds: Int32 = 200
+    /// How long one poll (plain TCP) may wait for traffic, in milliseconds: the ``WakeSignal`` ends it
+    /// for a stop or an unwritten packet, and keepalive intervals are whole seconds.
+    private static let pollTimeoutMilliseconds: Int32 = 1000
 
     /// The libmosquitto client handle.
     ///
@@ -113,6 +128,9 @@ final class MosquittoConnection: Sendable {
     private let state: ConditionLock<State>
     /// `pthread_self()` of the network thread (0 before it starts).
     private let loopThread = Atomic<UInt>(0)
+    /// Ends the network thread's poll early; `nil` over TLS, where the thread runs `mosquitto_loop`
+    /// and libmosquitto's socket pair wakes it (see "Who writes to the socket" above).
+    private let wakeSignal: WakeSignal?
 
     /// Creates the handle and applies the configuration (protocol version first, then options,
     /// credentials, TLS, will).
@@ -126,6 +144,12 @@ final class MosquittoConnection: Sendable {
             throw MQTTError(code: Int32(MOSQ_ERR_ERRNO.rawValue), operation: "create MQTT client", systemErrno: errno)
         }
         self.handle = handle
+        do {
+            self.wakeSignal = configuration.tls == nil ? try WakeSignal() : nil
+        } catch {
+            mosquitto_destroy(handle)
+            throw error
+        }
         self.configuration = configuration
         self.backoff = configuration.reconnectBackoff
         self.events = events
@@ -150,8 +174,10 @@ final class MosquittoConnection: Sendable {
         try check(
             mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, configuration.protocolVersion.mosquittoValue),
             "select MQTT protocol version")
-        // Our own network thread calls mosquitto_loop; publishing threads must only queue packets.
-        try check(mosquitto_threaded_set(handle, true), "enable thread-safe mode")
+        if configuration.tls != nil {
+            // Over TLS only the network thread may touch the socket: publishing threads just queue.
+            try check(mosquitto_threaded_set(handle, true), "enable thread-safe mode")
+        }
         if configuration.tcpNoDelay {
             try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "set TCP_NODELAY")
         }
@@ -337,12 +363,15 @@ final class MosquittoConnection: Sendable {
                 throw error
             }
             let systemErrno = errno
-            // QoS ≥ 1 with NO_CONN: the connection has just dropped; libmosquitto keeps the message and
-            // sends it right after reconnecting, ahead of the offline buffer, so it counts as queued.
-            let queued = result == MOSQ_ERR_SUCCESS.rawValue || (result == MOSQ_ERR_NO_CONN.rawValue && message.qos != .atMostOnce)
+            // The connection has just dropped: NO_CONN, or (plain TCP, written here) the write failed
+            // after the packet was queued. libmosquitto keeps a QoS ≥ 1 message and sends it right after
+            // reconnecting, ahead of the offline buffer, so it counts as queued; the network thread sees
+            // the broken socket on its next poll.
+            let connectionDropped = Self.meansConnectionDropped(result)
+            let queued = result == MOSQ_ERR_SUCCESS.rawValue || (connectionDropped && message.qos != .atMostOnce)
             guard queued else {
                 state.withLock { state in
-                    if result == MOSQ_ERR_NO_CONN.rawValue {
+                    if connectionDropped {
                         state.statistics.droppedWhileDisconnected += 1
                     } else {
                         state.statistics.publishErrors += 1
@@ -358,6 +387,12 @@ final class MosquittoConnection: Sendable {
             }
             return messageID
         }
+    }
+
+    /// Whether a publish result says the connection is gone rather than that the message was refused:
+    /// `NO_CONN`, or a failed write (`CONN_LOST`, `ERRNO`), which only happens after queuing.
+    private static func meansConnectionDropped(_ result: Int32) -> Bool {
+        result == MOSQ_ERR_NO_CONN.rawValue || result == MOSQ_ERR_CONN_LOST.rawValue || result == MOSQ_ERR_ERRNO.rawValue
     }
 
     /// Hands `message` to libmosquitto with its MQTT 5 properties (none on a 3.1.1 connection).
@@ -392,7 +427,7 @@ final class MosquittoConnection: Sendable {
         guard let version = sendNow else { return }  // sent by the connect callback
         let result = send(subscription, protocolVersion: version)
         let systemErrno = errno
-        guard result == MOSQ_ERR_SUCCESS.rawValue || result == MOSQ_ERR_NO_CONN.rawValue else {
+        guard result == MOSQ_ERR_SUCCESS.rawValue || Self.meansConnectionDropped(result) else {
             state.withLock { $0.subscriptions.removeAll { $0.filter == topicFilter } }
             throw MQTTError(code: result, operation: "subscribe to \(topicFilter)", systemErrno: systemErrno)
         }
@@ -415,7 +450,7 @@ final class MosquittoConnection: Sendable {
         guard sendNow else { return }
         let result = mosquitto_unsubscribe_v5(handle, nil, topicFilter, nil)
         let systemErrno = errno
-        guard result == MOSQ_ERR_SUCCESS.rawValue || result == MOSQ_ERR_NO_CONN.rawValue else {
+        guard result == MOSQ_ERR_SUCCESS.rawValue || Self.meansConnectionDropped(result) else {
             throw MQTTError(code: result, operation: "unsubscribe from \(topicFilter)", systemErrno: systemErrno)
         }
     }
@@ -486,14 +521,23 @@ final class MosquittoConnection: Sendable {
         _ = state.wait(timeout: remaining()) { $0.callsInProgress == 0 }
         let thread = state.withLock { $0.networkThread }
         if let thread {
-            let disconnectResult = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
             // The network thread writes the DISCONNECT, then the disconnect callback clears `sessionUp`.
             // If that takes longer than the timeout the socket is closed without it (the broker then
             // publishes the will).
-            if disconnectResult == MOSQ_ERR_SUCCESS.rawValue {
+            if let wakeSignal {
+                // Plain TCP: libmosquitto would write and close the socket on this thread; the network
+                // thread may be polling or reading it, so it makes the call itself.
+                let sessionUp = state.withLock { state in
+                    state.disconnectRequested = true
+                    return state.sessionUp
+                }
+                wakeSignal.raise()
+                if sessionUp { _ = state.wait(timeout: remaining()) { !$0.sessionUp } }
+            } else if mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil) == MOSQ_ERR_SUCCESS.rawValue {
                 _ = state.wait(timeout: remaining()) { !$0.sessionUp }
             }
             state.withLockBroadcasting { $0.stopNetworkThread = true }
+            wakeSignal?.raise()
             pthread_join(thread, nil)
         }
         _ = state.wait(timeout: .seconds(1)) { $0.callsInProgress == 0 }
@@ -524,8 +568,7 @@ final class MosquittoConnection: Sendable {
             var loopErrno = connectErrno
             if connectResult == MOSQ_ERR_SUCCESS.rawValue {
                 while true {
-                    loopResult = mosquitto_loop(handle, Self.loopTimeoutMilliseconds, 1)
-                    loopErrno = errno
+                    (loopResult, loopErrno) = runLoopPass()
                     if state.withLock({ $0.stopNetworkThread }) { break }
                     if loopResult != MOSQ_ERR_SUCCESS.rawValue { break }
                     flushBufferedMessages()
@@ -573,6 +616,11 @@ final class MosquittoConnection: Sendable {
                 let stopped = state.wait(timeout: delay) { $0.stopNetworkThread || $0.lifecycle != .running }
                 if stopped { break }
             }
+            if wakeSignal != nil {
+                // A publisher that saw the old session up may still be inside libmosquitto writing to the
+                // old socket: let it leave before a reconnect opens a new one (new ones buffer meanwhile).
+                _ = state.wait(timeout: .seconds(1)) { $0.callsInProgress == 0 }
+            }
             if fallBack, configuration.protocolVersion == .v5, (configuration.effectiveSessionExpiryInterval ?? 0) > 0 {
                 // The stored MQTT 5 CONNECT properties would make every 3.1.1 reconnect fail
                 // (NOT_SUPPORTED): connecting again without properties replaces them.
@@ -584,6 +632,42 @@ final class MosquittoConnection: Sendable {
             connectErrno = errno
         }
         state.withLockBroadcasting { $0.networkThreadExited = true }
+    }
+
+    /// One pass of the network loop, waiting for traffic (at most `loopTimeoutMilliseconds` over TLS,
+    /// `pollTimeoutMilliseconds` over plain TCP).
+    /// - Returns: libmosquitto's result (anything but success ends the connection) and `errno`.
+    private func runLoopPass() -> (result: Int32, errno: Int32) {
+        guard let wakeSignal else {
+            let result = mosquitto_loop(handle, Self.loopTimeoutMilliseconds, 1)
+            return (result, errno)
+        }
+        if state.withLock({ state in defer { state.disconnectRequested = false }; return state.disconnectRequested }) {
+            // Writes DISCONNECT here (or queues it when the socket is full); libmosquitto closes the
+            // socket after writing it and reports the disconnect.
+            _ = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
+        }
+        let socket = mosquitto_socket(handle)
+        guard socket >= 0 else { return (Int32(MOSQ_ERR_NO_CONN.rawValue), 0) }
+        var descriptors = [
+            pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(fd: wakeSignal.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = poll(&descriptors, nfds_t(descriptors.count), Self.pollTimeoutMilliseconds)
+        if ready < 0 {
+            let pollErrno = errno
+            return pollErrno == EINTR ? (Int32(MOSQ_ERR_SUCCESS.rawValue), 0) : (Int32(MOSQ_ERR_ERRNO.rawValue), pollErrno)
+        }
+        if descriptors[1].revents != 0 { wakeSignal.drain() }
+        if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            let result = mosquitto_loop_read(handle, 1)
+            if result != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(handle) < 0 { return (result, errno) }
+        }
+        if mosquitto_want_write(handle) {
+            let result = mosquitto_loop_write(handle, 1)
+            if result != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(handle) < 0 { return (result, errno) }
+        }
+        return (mosquitto_loop_misc(handle), errno)
     }
 
     /// Sends buffered messages in order while connected, keeping at most `sendMaximum` QoS ≥ 1
@@ -606,13 +690,14 @@ final class MosquittoConnection: Sendable {
             var messageID: Int32 = 0
             let result = (try? send(entry.message, protocolVersion: version, messageID: &messageID)) ?? Int32(MOSQ_ERR_INVAL.rawValue)
             state.withLockBroadcasting { state in
-                if result == MOSQ_ERR_SUCCESS.rawValue || (result == MOSQ_ERR_NO_CONN.rawValue && entry.message.qos != .atMostOnce) {
+                let connectionDropped = Self.meansConnectionDropped(result)
+                if result == MOSQ_ERR_SUCCESS.rawValue || (connectionDropped && entry.message.qos != .atMostOnce) {
                     state.bufferedIDsBySentID[messageID] = entry.id
                     if entry.message.qos != .atMostOnce { state.awaitingAcknowledgement.insert(messageID) }
                 } else {
                     state.pendingPublications.remove(entry.id)
                     Self.rememberAbandoned(entry.id, in: &state)
-                    if result == MOSQ_ERR_NO_CONN.rawValue {
+                    if connectionDropped {
                         state.statistics.droppedWhileDisconnected += 1
                     } else {
                         state.statistics.publishErrors += 1
@@ -653,6 +738,9 @@ final class MosquittoConnection: Sendable {
     }
 
     private func leaveLibrary() {
+        // Plain TCP: the call wrote its packet itself unless the socket was full or the network thread
+        // was inside a callback; then the network thread must write it.
+        if let wakeSignal, mosquitto_want_write(handle) { wakeSignal.raise() }
         state.withLockBroadcasting { $0.callsInProgress -= 1 }
     }
 
@@ -685,6 +773,9 @@ final class MosquittoConnection: Sendable {
             guard let message else { return }
             MosquittoConnection.owner(userdata)?.didReceive(message.pointee, properties: properties)
         }
+        // libmosquitto formats a log line for every packet while a log callback is set; the error lines
+        // are only needed to explain TLS failures (OpenSSL's reasons appear nowhere else).
+        guard configuration.tls != nil else { return }
         mosquitto_log_callback_set(handle) { _, userdata, level, text in
             guard level == MOSQ_LOG_ERR, let text else { return }
             MosquittoConnection.owner(userdata)?.state.withLock { $0.lastLibraryError = String(cString: text) }

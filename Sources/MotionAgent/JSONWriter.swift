@@ -12,22 +12,29 @@ public struct JSONWriter: Sendable {
         text.reserveCapacity(256)
     }
 
+    /// A writer for the inside of an object whose `{` is already in `text`.
+    private init(continuing text: String) {
+        self.text = text
+    }
+
     /// Appends `"key":value` for a number.
     public mutating func field(_ key: String, _ value: Double) {
         appendKey(key)
-        text += value.isFinite ? value.description : "null"
+        // `write(to:)` formats into a stack buffer and appends it; `description` would first build a
+        // String (on the heap beyond 15 characters, which most sample values have).
+        if value.isFinite { value.write(to: &text) } else { text += "null" }
     }
 
     /// Appends `"key":value` for an integer.
     public mutating func field(_ key: String, _ value: Int) {
         appendKey(key)
-        text += value.description
+        text += String(value)  // up to 15 digits fit an inline small string: no heap allocation
     }
 
     /// Appends `"key":value` for an unsigned integer.
     public mutating func field(_ key: String, _ value: UInt64) {
         appendKey(key)
-        text += value.description
+        text += String(value)  // up to 15 digits fit an inline small string: no heap allocation
     }
 
     /// Appends `"key":true` or `"key":false`.
@@ -44,10 +51,15 @@ public struct JSONWriter: Sendable {
 
     /// Appends `"key":{…}` with the fields that `body` writes.
     public mutating func object(_ key: String, _ body: (inout JSONWriter) -> Void) {
-        var nested = JSONWriter()
-        body(&nested)
         appendKey(key)
-        text += nested.finished()
+        text += "{"
+        // The nested writer continues in this writer's buffer instead of building its own string; the
+        // buffer is swapped, never copied, so it stays uniquely referenced and appends stay in place.
+        var nested = JSONWriter(continuing: "")
+        swap(&text, &nested.text)
+        body(&nested)
+        swap(&text, &nested.text)
+        text += "}"
     }
 
     /// Appends `"key":{"x":…,"y":…,"z":…}`.
@@ -65,8 +77,11 @@ public struct JSONWriter: Sendable {
         text += "[" + encodedElements.joined(separator: ",") + "]"
     }
 
-    /// The finished object's text.
-    public func finished() -> String { text + "}" }
+    /// The finished object's text (the writer's buffer, closed in place).
+    public consuming func finished() -> String {
+        text += "}"
+        return text
+    }
 
     private mutating func appendKey(_ key: String) {
         if needsComma { text += "," }

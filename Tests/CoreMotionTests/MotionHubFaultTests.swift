@@ -95,7 +95,7 @@ extension CMMotionManagerDeviceTests {
                 Thread.sleep(forTimeInterval: 0.01)
             }
             let silenceStart = Date()
-            // Stall threshold: 5 × ~10 ms + 0.5 s ≈ 0.55 s (checked every 0.1 s).
+            // Stall threshold: 5 × ~10 ms + 0.5 s ≈ 0.55 s (checked every 0.25 s).
             #expect(waitUntil { calls.all.contains { $0.error != nil } })
             let detectedAfter = Date().timeIntervalSince(silenceStart)
             #expect(detectedAfter > 0.5 && detectedAfter < 1.5, "stall detected after \(detectedAfter) s")

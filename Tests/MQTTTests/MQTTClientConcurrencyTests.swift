@@ -48,6 +48,33 @@ struct MQTTClientConcurrencyTests {
         client.shutdown(timeout: .seconds(2))
     }
 
+    @Test("a burst far larger than the socket buffer: what the publishing thread cannot write, the network thread does; all arrives intact")
+    func burstLargerThanTheSocketBuffer() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try RecordingSubscriber(broker: broker.address, topicFilters: ["large/+"])
+        let client = try MQTTClient(configuration: .init(broker: broker.address, clientID: "large")) { _ in }
+        try client.start()
+        #expect(client.waitUntilConnected(timeout: .seconds(5)))
+
+        // 60 × 256 KiB = 15 MiB published without waiting: the socket takes a few hundred KiB at a
+        // time, so most writes must be finished by the network thread after the publish calls return.
+        let count = 60, size = 256 * 1024
+        var lastID: Int32 = 0
+        for index in 0..<count {
+            let payload = [UInt8](repeating: UInt8(index), count: size)
+            lastID = try client.publish(MQTTMessage(topic: "large/\(index % 2)", payload: payload, qos: .atMostOnce))
+        }
+        #expect(client.waitUntilPublished(messageID: lastID, timeout: .seconds(10)))
+        #expect(subscriber.waitForCount(on: "large/0", count: count / 2, timeout: .seconds(10)))
+        #expect(subscriber.waitForCount(on: "large/1", count: count / 2, timeout: .seconds(10)))
+        for parity in 0..<2 {
+            let received = subscriber.messages(on: "large/\(parity)")
+            #expect(received.map { Int($0.payload.first ?? 255) } == Array(stride(from: parity, to: count, by: 2)))
+            #expect(received.allSatisfy { $0.payload.count == size && Set($0.payload).count == 1 })
+        }
+        client.shutdown(timeout: .seconds(2))
+    }
+
     @Test("shutting down while other threads publish: they get errors, nothing crashes, the will stays unsent")
     func shutdownDuringPublishing() throws {
         let broker = try MosquittoBroker()
