@@ -1,6 +1,9 @@
 /// What an ``MQTTClient`` reports to its event handler.
 ///
-/// Events are delivered on the client's network thread (inside `mosquitto_loop`), in the order they happen.
+/// Events are delivered on the client's network thread, in the order they happen, with one exception:
+/// over plain TCP a QoS 0 publication written at once by the thread that published it reports
+/// ``published(messageID:)`` on that thread, before ``MQTTClient/publish(_:)`` returns. Handlers should
+/// hand work off rather than block.
 public enum MQTTClientEvent: Sendable {
     /// The broker accepted the connection (first connect or reconnect). `sessionPresent` is `true`
     /// when the broker resumed a stored session (only possible with `cleanSession == false`).

@@ -21,8 +21,9 @@ import Darwin
 /// libmosquitto, not in threaded mode, writes a queued packet at once under its own packet locks. The
 /// network thread then polls the socket for input and a ``WakeSignal`` (raised only when a packet could
 /// not be written at once) and calls `mosquitto_loop_read`, `mosquitto_loop_write` and
-/// `mosquitto_loop_misc`; it also makes every call that can close the socket (DISCONNECT, reconnect), so
-/// a descriptor is never closed under another thread. This saves the agent a network-thread wake-up per
+/// `mosquitto_loop_misc`. It is the only thread that makes calls that can close the socket (those three,
+/// DISCONNECT, reconnect), and makes them holding ``socketLock`` for writing while publishing threads
+/// hold it for reading, so a descriptor is never closed, and its number reused, under another thread. This saves the agent a network-thread wake-up per
 /// publication. Over TLS one `SSL` object must not be read and written by two threads at once, so there
 /// the client uses `mosquitto_threaded_set`: publishing threads only queue, libmosquitto wakes the
 /// network thread through its socket pair, and the thread runs `mosquitto_loop`.
@@ -131,6 +132,9 @@ final class MosquittoConnection: Sendable {
     /// Ends the network thread's poll early; `nil` over TLS, where the thread runs `mosquitto_loop`
     /// and libmosquitto's socket pair wakes it (see "Who writes to the socket" above).
     private let wakeSignal: WakeSignal?
+    /// Plain TCP: read-held by threads writing to the socket, write-held by the network thread around
+    /// calls that can close it (see "Who writes to the socket" above).
+    private let socketLock = ReadWriteLock()
 
     /// Creates the handle and applies the configuration (protocol version first, then options,
     /// credentials, TLS, will).
@@ -357,7 +361,9 @@ final class MosquittoConnection: Sendable {
             var messageID: Int32 = 0
             let result: Int32
             do {
-                result = try send(message, protocolVersion: version, messageID: &messageID)
+                result = try usingSocket { () throws(MQTTError) in
+                    try send(message, protocolVersion: version, messageID: &messageID)
+                }
             } catch {
                 state.withLock { $0.statistics.publishErrors += 1 }
                 throw error
@@ -425,7 +431,7 @@ final class MosquittoConnection: Sendable {
         }
         defer { leaveLibrary() }
         guard let version = sendNow else { return }  // sent by the connect callback
-        let result = send(subscription, protocolVersion: version)
+        let result = usingSocket { send(subscription, protocolVersion: version) }
         let systemErrno = errno
         guard result == MOSQ_ERR_SUCCESS.rawValue || Self.meansConnectionDropped(result) else {
             state.withLock { $0.subscriptions.removeAll { $0.filter == topicFilter } }
@@ -448,7 +454,7 @@ final class MosquittoConnection: Sendable {
         }
         defer { leaveLibrary() }
         guard sendNow else { return }
-        let result = mosquitto_unsubscribe_v5(handle, nil, topicFilter, nil)
+        let result = usingSocket { mosquitto_unsubscribe_v5(handle, nil, topicFilter, nil) }
         let systemErrno = errno
         guard result == MOSQ_ERR_SUCCESS.rawValue || Self.meansConnectionDropped(result) else {
             throw MQTTError(code: result, operation: "unsubscribe from \(topicFilter)", systemErrno: systemErrno)
@@ -616,18 +622,15 @@ final class MosquittoConnection: Sendable {
                 let stopped = state.wait(timeout: delay) { $0.stopNetworkThread || $0.lifecycle != .running }
                 if stopped { break }
             }
-            if wakeSignal != nil {
-                // A publisher that saw the old session up may still be inside libmosquitto writing to the
-                // old socket: let it leave before a reconnect opens a new one (new ones buffer meanwhile).
-                _ = state.wait(timeout: .seconds(1)) { $0.callsInProgress == 0 }
-            }
             if fallBack, configuration.protocolVersion == .v5, (configuration.effectiveSessionExpiryInterval ?? 0) > 0 {
                 // The stored MQTT 5 CONNECT properties would make every 3.1.1 reconnect fail
                 // (NOT_SUPPORTED): connecting again without properties replaces them.
                 let broker = configuration.broker
-                connectResult = mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, nil)
+                connectResult = closingSocket {
+                    mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, nil)
+                }
             } else {
-                connectResult = mosquitto_reconnect_async(handle)
+                connectResult = closingSocket { mosquitto_reconnect_async(handle) }
             }
             connectErrno = errno
         }
@@ -645,7 +648,7 @@ final class MosquittoConnection: Sendable {
         if state.withLock({ state in defer { state.disconnectRequested = false }; return state.disconnectRequested }) {
             // Writes DISCONNECT here (or queues it when the socket is full); libmosquitto closes the
             // socket after writing it and reports the disconnect.
-            _ = mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil)
+            _ = closingSocket { mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil) }
         }
         let socket = mosquitto_socket(handle)
         guard socket >= 0 else { return (Int32(MOSQ_ERR_NO_CONN.rawValue), 0) }
@@ -660,14 +663,15 @@ final class MosquittoConnection: Sendable {
         }
         if descriptors[1].revents != 0 { wakeSignal.drain() }
         if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            let result = mosquitto_loop_read(handle, 1)
+            let result = closingSocket { mosquitto_loop_read(handle, 1) }
             if result != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(handle) < 0 { return (result, errno) }
         }
         if mosquitto_want_write(handle) {
-            let result = mosquitto_loop_write(handle, 1)
+            let result = closingSocket { mosquitto_loop_write(handle, 1) }
             if result != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(handle) < 0 { return (result, errno) }
         }
-        return (mosquitto_loop_misc(handle), errno)
+        let result = closingSocket { mosquitto_loop_misc(handle) }
+        return (result, errno)
     }
 
     /// Sends buffered messages in order while connected, keeping at most `sendMaximum` QoS ≥ 1
@@ -713,6 +717,20 @@ final class MosquittoConnection: Sendable {
     }
 
     // MARK: Calling into libmosquitto safely
+
+    /// Runs a libmosquitto call that may write to the socket from this thread: over plain TCP holding
+    /// ``socketLock`` for reading, unless this is the network thread (the only one that closes it).
+    private func usingSocket<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        guard wakeSignal != nil, loopThread.load(ordering: .relaxed) != Self.currentThread() else { return try body() }
+        return try socketLock.withReadLock(body)
+    }
+
+    /// Runs a network-thread call that can close or replace the socket: over plain TCP holding
+    /// ``socketLock`` for writing, so no other thread is inside libmosquitto with the descriptor.
+    private func closingSocket<Result>(_ body: () -> Result) -> Result {
+        guard wakeSignal != nil else { return body() }
+        return socketLock.withWriteLock(body)
+    }
 
     /// Runs `body` with the handle after checking the client is usable, counting it as a call in progress.
     private func callLibrary(_ operation: @autoclosure () -> String, _ body: (OpaquePointer) -> Int32)
