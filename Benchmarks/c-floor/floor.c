@@ -2,11 +2,18 @@
  * motion-floor: the smallest C libmosquitto publisher doing the agent's job without fusion, the floor
  * the Swift agent is compared with (see docs/BENCHMARKS.md).
  *
- *   motion-floor --port P [--host H] [--base motion/floor] [--rate 1000] [--decimation 10]
- *       Wakes at RATE Hz with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME), takes a CLOCK_MONOTONIC
- *       timestamp per "sample", and every DECIMATION-th sample publishes one small JSON payload to each
- *       of BASE/{accelerometer,gyro,magnetometer,device-motion} at QoS 0 (TCP_NODELAY, MQTT 5,
- *       loop_start thread). `timestamp` is the sample's CLOCK_MONOTONIC time in seconds, as the agent's.
+ *   motion-floor --port P [--host H] [--base motion/floor] [--rate 1000] [--decimation 10] [--batch 1]
+ *                [--direct 0|1]
+ *       Wakes at RATE/BATCH Hz with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME), takes a
+ *       CLOCK_MONOTONIC timestamp per wake-up for its BATCH "samples", and for every DECIMATION-th sample
+ *       publishes one small JSON payload to each of BASE/{accelerometer,gyro,magnetometer,device-motion}
+ *       at QoS 0 (TCP_NODELAY, MQTT 5); with a batch, once per topic and wake-up that crosses a
+ *       decimation boundary, stamped with the wake-up's time (the newest sample, as the agent's `latest`
+ *       mode). `timestamp` is the sample's CLOCK_MONOTONIC time in seconds, as the agent's.
+ *       --direct 0 (default): libmosquitto's loop_start thread writes the packets (woken through its socket
+ *       pair on every publish). --direct 1: the waking thread writes them itself (no loop thread; input and
+ *       keepalive are handled once a second), as the agent does over plain TCP.
+ *       --batch 10 --direct 1 is the agent's delivery structure: the floor for its design.
  *       Runs until SIGTERM or SIGINT, then disconnects cleanly and exits 0.
  *
  *   motion-floor --port P --throughput N [--payload BYTES] [--window W] [--topic T]
@@ -97,17 +104,19 @@ static int wait_connected(double timeout_seconds) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: motion-floor --port P [--host H] [--base TOPIC] [--rate HZ] [--decimation N]\n"
+            "usage: motion-floor --port P [--host H] [--base TOPIC] [--rate HZ] [--decimation N] [--batch N] [--direct 0|1]\n"
             "       motion-floor --port P [--host H] --throughput N [--payload BYTES] [--window W] [--topic T]\n");
     exit(64);
 }
 
-static void run_sampling(struct mosquitto *m, const char *base, long rate, long decimation) {
+static void run_sampling(struct mosquitto *m, const char *base, long rate, long decimation, long batch, int direct) {
     static const char *services[4] = {"accelerometer", "gyro", "magnetometer", "device-motion"};
     char topics[4][256];
     for (int i = 0; i < 4; i++) snprintf(topics[i], sizeof topics[i], "%s/%s", base, services[i]);
     unsigned long long seq = 0, sample = 0;
-    const long period_ns = 1000000000L / rate;
+    const long period_ns = 1000000000L / rate * batch;
+    const long wakes_per_second = rate / batch > 0 ? rate / batch : 1;
+    unsigned long long wakes = 0;
     double wall_offset;
     {
         struct timespec wall;
@@ -121,8 +130,12 @@ static void run_sampling(struct mosquitto *m, const char *base, long rate, long 
         if (next.tv_nsec >= 1000000000L) { next.tv_sec++; next.tv_nsec -= 1000000000L; }
         int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
         if (rc == EINTR) continue;
-        double timestamp = monotonic_seconds(); /* the "sample" */
-        if (++sample % (unsigned long long)decimation != 0) continue;
+        double timestamp = monotonic_seconds(); /* the newest "sample" */
+        /* Direct mode has no loop thread: read input and keep the connection alive once a second. */
+        if (direct && ++wakes % (unsigned long long)wakes_per_second == 0) mosquitto_loop(m, 0, 1);
+        unsigned long long before = sample / (unsigned long long)decimation;
+        sample += (unsigned long long)batch;
+        if (sample / (unsigned long long)decimation == before) continue;
         seq++;
         for (int i = 0; i < 4; i++) {
             char payload[256];
@@ -160,7 +173,7 @@ static int run_throughput(struct mosquitto *m, const char *topic, long count, lo
 
 int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *base = "motion/floor", *topic = "bench/throughput";
-    long port = 0, rate = 1000, decimation = 10, throughput = 0, payload_size = 32, window = 1000;
+    long port = 0, rate = 1000, decimation = 10, batch = 1, direct = 0, throughput = 0, payload_size = 32, window = 1000;
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i];
         if (i + 1 >= argc) usage();
@@ -170,13 +183,16 @@ int main(int argc, char **argv) {
         else if (!strcmp(option, "--base")) base = value;
         else if (!strcmp(option, "--rate")) rate = strtol(value, NULL, 10);
         else if (!strcmp(option, "--decimation")) decimation = strtol(value, NULL, 10);
+        else if (!strcmp(option, "--batch")) batch = strtol(value, NULL, 10);
+        else if (!strcmp(option, "--direct")) direct = strtol(value, NULL, 10);
         else if (!strcmp(option, "--throughput")) throughput = strtol(value, NULL, 10);
         else if (!strcmp(option, "--payload")) payload_size = strtol(value, NULL, 10);
         else if (!strcmp(option, "--window")) window = strtol(value, NULL, 10);
         else if (!strcmp(option, "--topic")) topic = value;
         else usage();
     }
-    if (port <= 0 || port > 65535 || rate <= 0 || rate > 1000000000L || decimation <= 0 || payload_size < 0 || window < 0)
+    if (port <= 0 || port > 65535 || rate <= 0 || rate > 1000000000L || decimation <= 0 || batch <= 0 || batch > rate
+        || (direct != 0 && direct != 1) || (direct && throughput > 0) || payload_size < 0 || window < 0)
         usage();
 
     struct sigaction action;
@@ -192,19 +208,33 @@ int main(int argc, char **argv) {
     mosquitto_int_option(m, MOSQ_OPT_TCP_NODELAY, 1);
     mosquitto_connect_v5_callback_set(m, on_connect);
     mosquitto_publish_v5_callback_set(m, on_publish);
-    mosquitto_loop_start(m);
-    if (mosquitto_connect_async(m, host, (int)port, 30) != MOSQ_ERR_SUCCESS || !wait_connected(5.0)) {
-        fprintf(stderr, "motion-floor: cannot connect to %s:%ld\n", host, port);
-        mosquitto_loop_stop(m, true);
-        mosquitto_destroy(m);
-        return 1;
+    if (direct) {
+        /* No loop thread: connect, then run the loop here until the CONNACK arrives. */
+        int rc = mosquitto_connect(m, host, (int)port, 30);
+        double deadline = monotonic_seconds() + 5.0;
+        while (rc == MOSQ_ERR_SUCCESS && !connected && !stop_requested && monotonic_seconds() < deadline)
+            rc = mosquitto_loop(m, 100, 1);
+        if (!connected) {
+            fprintf(stderr, "motion-floor: cannot connect to %s:%ld\n", host, port);
+            mosquitto_destroy(m);
+            return 1;
+        }
+    } else {
+        mosquitto_loop_start(m);
+        if (mosquitto_connect_async(m, host, (int)port, 30) != MOSQ_ERR_SUCCESS || !wait_connected(5.0)) {
+            fprintf(stderr, "motion-floor: cannot connect to %s:%ld\n", host, port);
+            mosquitto_loop_stop(m, true);
+            mosquitto_destroy(m);
+            return 1;
+        }
     }
     int status = 0;
     if (throughput > 0) status = run_throughput(m, topic, throughput, payload_size, window);
-    else run_sampling(m, base, rate, decimation);
+    else run_sampling(m, base, rate, decimation, batch, (int)direct);
 
+    /* Direct mode writes the DISCONNECT here; otherwise the loop thread does before it stops. */
     mosquitto_disconnect_v5(m, MQTT_RC_NORMAL_DISCONNECTION, NULL);
-    mosquitto_loop_stop(m, false);
+    if (!direct) mosquitto_loop_stop(m, false);
     mosquitto_destroy(m);
     mosquitto_lib_cleanup();
     return status;

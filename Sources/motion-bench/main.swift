@@ -57,16 +57,22 @@ func runAgent(_ options: BenchCommandLine, broker: MQTTBrokerAddress, brokerPID:
     ).run()
 }
 
-/// The C floor's agent-like run (1 kHz wake-ups, four topics at 100 Hz).
-func runFloor(_ options: BenchCommandLine, floor: String, broker: MQTTBrokerAddress, brokerPID: pid_t?, directory: String)
-    throws -> PublisherProcessBenchmark.Result
-{
-    let base = "motion/floor"
+/// The C floor's agent-like run (four topics at 100 Hz from 1 kHz samples): `batched` false wakes per
+/// sample and lets libmosquitto's loop thread write; `batched` true has the agent's delivery structure
+/// (a wake-up per 10 samples, packets written by the waking thread).
+func runFloor(
+    _ options: BenchCommandLine, floor: String, batched: Bool, broker: MQTTBrokerAddress, brokerPID: pid_t?,
+    directory: String
+) throws -> PublisherProcessBenchmark.Result {
+    let base = batched ? "motion/floor-batched" : "motion/floor"
+    let structure = batched ? ["--batch", "10", "--direct", "1"] : ["--batch", "1", "--direct", "0"]
     return try PublisherProcessBenchmark(
-        name: "C floor", executable: floor,
-        arguments: ["--host", broker.host, "--port", String(broker.port), "--base", base, "--rate", "1000", "--decimation", "10"],
+        name: batched ? "C batched" : "C floor", executable: floor,
+        arguments: ["--host", broker.host, "--port", String(broker.port), "--base", base, "--rate", "1000", "--decimation", "10"]
+            + structure,
         topics: MotionService.allCases.map { "\(base)/\($0.topicName)" }, broker: broker, brokerPID: brokerPID,
-        warmUpSeconds: options.warmUpSeconds, seconds: options.seconds, logFile: directory + "/motion-floor.log"
+        warmUpSeconds: options.warmUpSeconds, seconds: options.seconds,
+        logFile: directory + (batched ? "/motion-floor-batched.log" : "/motion-floor.log")
     ).run()
 }
 
@@ -101,7 +107,10 @@ func run(_ options: BenchCommandLine) throws {
         report.agent = try runAgent(options, broker: address, brokerPID: brokerPID, directory: directory)
     }
     if needsFloor {
-        report.floor = try runFloor(options, floor: floor, broker: address, brokerPID: brokerPID, directory: directory)
+        report.floor = try runFloor(
+            options, floor: floor, batched: false, broker: address, brokerPID: brokerPID, directory: directory)
+        report.batchedFloor = try runFloor(
+            options, floor: floor, batched: true, broker: address, brokerPID: brokerPID, directory: directory)
     }
     if options.command == .throughput || options.command == .all {
         report.throughputSwift = try throughput.runSwift()
