@@ -383,7 +383,7 @@ final class MotionHub: Sendable {
         }
         let period = processing.sampleRate > 0 ? 1 / processing.sampleRate : 0
         let halfPeriod = period / 2
-        var made: [MadeSample] = []
+        var made = MadeSamples()
         for index in processing.entries.indices {
             // Fields are read one by one: copying the entry would copy its open batch on every append.
             let subscription = processing.entries[index].subscription
@@ -417,19 +417,46 @@ final class MotionHub: Sendable {
         }
     }
 
-    /// A sample object already made for this IMU sample, shared by subscriptions of the same service.
-    private struct MadeSample {
-        let service: MotionService
-        let item: CMLogItem
+    /// The sample objects already made for one IMU sample, shared by subscriptions of the same service.
+    /// Fixed slots, so that the per-sample path allocates nothing but the objects themselves.
+    private struct MadeSamples {
+        var accelerometer: CMLogItem?
+        var gyroscope: CMLogItem?
+        var magnetometer: CMLogItem?
+        /// Device motion in the first frame asked for, and in any others (rarely more than one).
+        var deviceMotion: (frame: CMAttitudeReferenceFrame, item: CMLogItem)?
+        var otherDeviceMotions: [(frame: CMAttitudeReferenceFrame, item: CMLogItem)] = []
+
+        subscript(service: MotionService) -> CMLogItem? {
+            get {
+                switch service {
+                case .accelerometer: accelerometer
+                case .gyroscope: gyroscope
+                case .magnetometer: magnetometer
+                case .deviceMotion(let frame):
+                    deviceMotion?.frame == frame ? deviceMotion?.item : otherDeviceMotions.first { $0.frame == frame }?.item
+                }
+            }
+            set {
+                switch service {
+                case .accelerometer: accelerometer = newValue
+                case .gyroscope: gyroscope = newValue
+                case .magnetometer: magnetometer = newValue
+                case .deviceMotion(let frame):
+                    guard let newValue else { return }
+                    if deviceMotion == nil { deviceMotion = (frame, newValue) } else { otherDeviceMotions.append((frame, newValue)) }
+                }
+            }
+        }
     }
 
     /// The Core Motion sample of `service` for this IMU sample, or nil if the sample lacks its data (or
     /// the filter is not ready yet).
     private static func makeSample(
         _ service: MotionService, _ sample: IMUSample, _ timestamp: Double, _ processing: Processing,
-        _ made: inout [MadeSample]
+        _ made: inout MadeSamples
     ) -> CMLogItem? {
-        if let existing = made.first(where: { $0.service == service }) { return existing.item }
+        if let existing = made[service] { return existing }
         let item: CMLogItem?
         switch service {
         case .accelerometer:
@@ -448,12 +475,12 @@ final class MotionHub: Sendable {
             }
         case .deviceMotion(let frame):
             guard sample.rotationRate != nil, let accelerometer = sample.acceleration,
-                let fusion = processing.fusions.first(where: { $0.frame == frame }),
-                fusion.isReady
+                let fusion = processing.fusions.firstIndex(where: { $0.frame == frame }),
+                processing.fusions[fusion].isReady
             else { return nil }
-            item = fusion.deviceMotion(accelerometer: accelerometer, timestamp: timestamp)
+            item = processing.fusions[fusion].deviceMotion(accelerometer: accelerometer, timestamp: timestamp)
         }
-        if let item { made.append(MadeSample(service: service, item: item)) }
+        if let item { made[service] = item }
         return item
     }
 
