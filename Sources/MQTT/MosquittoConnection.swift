@@ -302,7 +302,8 @@ final class MosquittoConnection: Sendable {
 
     /// Publishes now, or buffers while disconnected (or while the buffer is being flushed).
     func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
-        let operation = "publish to \(message.topic)"
+        // Only errors need it: not built for every message.
+        var operation: String { "publish to \(message.topic)" }
         guard !message.topic.isEmpty, mosquitto_pub_topic_check(message.topic) == MOSQ_ERR_SUCCESS.rawValue else {
             state.withLock { $0.statistics.publishErrors += 1 }
             throw MQTTError(

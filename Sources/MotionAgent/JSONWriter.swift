@@ -9,7 +9,7 @@ public struct JSONWriter: Sendable {
     /// Starts an empty object.
     public init() {
         text = "{"
-        text.reserveCapacity(256)
+        text.reserveCapacity(512)  // a device-motion sample is about 450 bytes: no regrowth
     }
 
     /// A writer for the inside of an object whose `{` is already in `text`.

@@ -171,6 +171,10 @@ public struct TopicSampler<Value: DownsampledValue>: Sendable {
             guard changed || heartbeatDue else { return }
         }
         lastPublished = value
+        guard settings.batchSize > 1 else {
+            ready.append([value])  // no pending batch: it would be copied out and reallocated each time
+            return
+        }
         pendingBatch.append(value)
         if pendingBatch.count >= settings.batchSize {
             ready.append(pendingBatch)
