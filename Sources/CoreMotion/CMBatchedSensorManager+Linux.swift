@@ -18,6 +18,24 @@ extension CMBatchedSensorManager {
         }
     }
 
+    /// The spacing of the samples in this manager's batches, s (Linux; default 0: every sample of the
+    /// device, as Apple's batches have). A positive interval keeps one sample per interval, chosen as
+    /// ``CMMotionManager``'s update intervals choose theirs (the first sample at or after each due time,
+    /// the due times an interval apart): for a consumer that only wants a decimated stream, the samples it
+    /// would drop are never made. Fusion still runs on every sample. Negative and NaN values count as 0.
+    /// A change applies to running updates from their next sample.
+    public var linuxSampleInterval: TimeInterval {
+        get { storage.state.withLock { $0.sampleInterval } }
+        set {
+            let interval = newValue.isNaN ? 0 : max(newValue, 0)
+            let subscriptions = storage.state.withLock { state in
+                state.sampleInterval = interval
+                return state.services.values.map(\.subscription)
+            }
+            for subscription in subscriptions { subscription.sampleInterval = interval }
+        }
+    }
+
     /// Whether raw gyroscope batches are being delivered (Linux).
     public var isLinuxGyroActive: Bool { storage.state.withLock { $0.services[.gyro] != nil } }
 

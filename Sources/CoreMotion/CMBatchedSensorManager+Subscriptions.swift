@@ -19,6 +19,8 @@ extension CMBatchedSensorManager {
     /// Everything a batched manager holds; see the public properties.
     struct State {
         var batchInterval: TimeInterval = CMBatchedSensorManager.defaultBatchInterval
+        /// ``CMBatchedSensorManager/linuxSampleInterval``.
+        var sampleInterval: TimeInterval = 0
         var services: [Slot: ActiveService] = [:]
         /// The latest batch of each slot (items of the slot's sample class).
         var latestBatches: [Slot: LatestBatch] = [:]
@@ -56,9 +58,9 @@ extension CMBatchedSensorManager {
     private func makeSubscription<Sample: CMLogItem>(
         _ service: MotionService, slot: Slot, handler: QueuedBatchHandler<Sample>?
     ) -> MotionSubscription {
-        let interval = storage.state.withLock { $0.batchInterval }
+        let (interval, sampleInterval) = storage.state.withLock { ($0.batchInterval, $0.sampleInterval) }
         let storage = self.storage
-        return MotionSubscription(
+        let subscription = MotionSubscription(
             service: service, interval: interval,
             sink: .batch { [weak storage] subscription, items, error in
                 guard let storage else { return }
@@ -73,6 +75,8 @@ extension CMBatchedSensorManager {
                 let batch = items.map { items in items.map { unsafeDowncast($0, to: Sample.self) } }
                 handler?.enqueue(on: storage.queue, batch: batch, error: error, subscription: subscription)
             })
+        subscription.sampleInterval = sampleInterval
+        return subscription
     }
 
     /// Stops the service of `slot` (if `subscription` is given: only if it is still that one).

@@ -388,8 +388,14 @@ final class MotionHub: Sendable {
             // Fields are read one by one: copying the entry would copy its open batch on every append.
             let subscription = processing.entries[index].subscription
             if subscription.isBatched {
+                let sampleInterval = subscription.sampleInterval
+                let previousDue = processing.entries[index].nextDue
+                if sampleInterval > 0, let previousDue, timestamp < previousDue - halfPeriod { continue }
                 guard let item = makeSample(subscription.service, sample, timestamp, processing, &made) else {
                     continue
+                }
+                if sampleInterval > 0 {
+                    processing.entries[index].nextDue = Self.nextDue(after: previousDue, at: timestamp, interval: sampleInterval)
                 }
                 let interval = subscription.interval
                 if processing.entries[index].pending.isEmpty {
@@ -409,12 +415,16 @@ final class MotionHub: Sendable {
             guard let item = makeSample(subscription.service, sample, timestamp, processing, &made) else {
                 continue
             }
-            let interval = subscription.interval
-            var nextDue = (previousDue ?? timestamp) + interval
-            if nextDue <= timestamp { nextDue = timestamp + interval }  // after a gap: restart the schedule
-            processing.entries[index].nextDue = nextDue
+            processing.entries[index].nextDue = Self.nextDue(after: previousDue, at: timestamp, interval: subscription.interval)
             deliveries.append(.sample(subscription, item))
         }
+    }
+
+    /// The due time after a sample taken at `timestamp` for the one due at `previousDue`: an interval later
+    /// on the schedule, or an interval after the sample when a gap left the schedule behind.
+    private static func nextDue(after previousDue: Double?, at timestamp: Double, interval: Double) -> Double {
+        let nextDue = (previousDue ?? timestamp) + interval
+        return nextDue <= timestamp ? timestamp + interval : nextDue
     }
 
     /// The sample objects already made for one IMU sample, shared by subscriptions of the same service.

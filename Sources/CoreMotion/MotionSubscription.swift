@@ -21,6 +21,7 @@ final class MotionSubscription: Sendable {
     let sink: Sink
 
     private let intervalBits: Atomic<UInt64>
+    private let sampleIntervalBits = Atomic<UInt64>(0.0.bitPattern)
     private let cancelled = Atomic<Bool>(false)
 
     /// Creates a decimated subscription.
@@ -55,6 +56,14 @@ final class MotionSubscription: Sendable {
     var interval: Double {
         get { Double(bitPattern: intervalBits.load(ordering: .relaxed)) }
         set { intervalBits.store(newValue.bitPattern, ordering: .relaxed) }
+    }
+
+    /// Batched subscriptions only: the spacing of the samples put into batches, s; 0 takes every sample.
+    /// Otherwise the hub takes one sample per interval, on the same schedule as a decimated
+    /// subscription's updates. May change while the subscription runs.
+    var sampleInterval: Double {
+        get { Double(bitPattern: sampleIntervalBits.load(ordering: .relaxed)) }
+        set { sampleIntervalBits.store(newValue.bitPattern, ordering: .relaxed) }
     }
 
     /// Whether the owner stopped the service; a handler operation already queued checks it and does

@@ -18,9 +18,11 @@ public final class MotionAgent: Sendable {
     public let topics: TopicLayout
 
     private let controlQueue = DispatchQueue(label: "motion-agent.control")
-    // Both touched only on `controlQueue` (start, stop, availability); data arrives on the batched manager's queue.
+    // Touched only on `controlQueue` (start, stop, availability); data arrives on the batched managers' queues.
     nonisolated(unsafe) private let motionManager: CMMotionManager
-    nonisolated(unsafe) private let batchedManager: CMBatchedSensorManager
+    /// One batched manager per service, so that each can take its own sample interval (a `latest` topic
+    /// gets only the samples it can publish, see `startUpdates`).
+    nonisolated(unsafe) private let batchedManagers: [MotionService: CMBatchedSensorManager]
     private let encoder: SamplePayloadEncoder
     private let startUptime = ProcessInfo.processInfo.systemUptime
     private let startDate = Date()
@@ -47,8 +49,11 @@ public final class MotionAgent: Sendable {
         self.version = version
         topics = configuration.topics
         motionManager = CMMotionManager()
-        batchedManager = CMBatchedSensorManager()
-        batchedManager.linuxBatchInterval = 0
+        batchedManagers = Dictionary(uniqueKeysWithValues: MotionService.allCases.map { service in
+            let manager = CMBatchedSensorManager()
+            manager.linuxBatchInterval = 0  // a batch per device delivery
+            return (service, manager)
+        })
         encoder = SamplePayloadEncoder(
             wallClockOffset: Date().timeIntervalSince1970 - Double(MonotonicClock.now()) / 1e9)
         state = Mutex(State(
@@ -286,6 +291,12 @@ public final class MotionAgent: Sendable {
 
     private func startUpdates(_ service: MotionService) {
         guard isAvailable(service), state.withLock({ $0.deviceError == nil }) else { return }
+        let sampling = state.withLock { $0.services[service]!.settings.sampling }
+        let batchedManager = batchedManagers[service]!
+        // `latest` publishes one sample per interval, on the same kind of schedule the hub keeps for a
+        // sample interval: only those samples are made into Core Motion objects and passed on (`mean`
+        // averages every sample).
+        batchedManager.linuxSampleInterval = sampling.mode == .latest ? effectiveInterval(sampling.interval) : 0
         switch service {
         case .accelerometer:
             batchedManager.startAccelerometerUpdates { [weak self] batch, error in
@@ -313,6 +324,7 @@ public final class MotionAgent: Sendable {
     }
 
     private func stopUpdates(_ service: MotionService) {
+        let batchedManager = batchedManagers[service]!
         switch service {
         case .accelerometer: batchedManager.stopAccelerometerUpdates()
         case .gyro: batchedManager.stopLinuxGyroUpdates()

@@ -166,6 +166,35 @@ extension CMMotionManagerDeviceTests {
             }
         }
 
+        @Test func aSampleIntervalKeepsOneSamplePerIntervalOnTheDecimatedSchedule() throws {
+            let device = ScriptedIMU(sampleRate: 200)
+            CMMotionManager.useLinuxDevice(device)
+            let every = CMBatchedSensorManager(), decimated = CMBatchedSensorManager()
+            every.linuxBatchInterval = 0
+            decimated.linuxBatchInterval = 0
+            decimated.linuxSampleInterval = 0.05  // every 10th sample at 200 Hz
+            let all = BatchLog<CMAccelerometerData>(), kept = BatchLog<CMAccelerometerData>()
+            every.startAccelerometerUpdates { batch, error in all.record(batch, error) }
+            decimated.startAccelerometerUpdates { batch, error in kept.record(batch, error) }
+            let samples = device.restingSamples(count: 100)
+            for start in stride(from: 0, to: 100, by: 4) { device.emit(.samples(Array(samples[start..<start + 4]))) }
+            waitForQueue(of: every)
+            waitForQueue(of: decimated)
+            #expect(all.samples.count == 100, "0 keeps every sample, as Apple's batches")
+            // The first sample, then one at or after each due time 50 ms apart: samples 0, 10, 20, ...
+            let timestamps = samples.map { Double($0.timestamp) / 1e9 }
+            #expect(kept.samples.map(\.timestamp) == stride(from: 0, to: 100, by: 10).map { timestamps[$0] })
+            // Batches still follow the device's deliveries: a delivery without a due sample closes none.
+            #expect(kept.allBatches.allSatisfy { $0.count == 1 })
+            decimated.linuxSampleInterval = .nan
+            #expect(decimated.linuxSampleInterval == 0, "NaN counts as 0")
+            device.emit(.samples(device.restingSamples(count: 8, from: samples.last!.timestamp + 5_000_000)))
+            waitForQueue(of: decimated)
+            #expect(kept.samples.count == 18, "back to every sample once the interval is 0")
+            every.stopAccelerometerUpdates()
+            decimated.stopAccelerometerUpdates()
+        }
+
         @Test func asyncSequenceYieldsBatchesAndEndsOnStop() async throws {
             let device = ScriptedIMU(sampleRate: 200)
             CMMotionManager.useLinuxDevice(device)
