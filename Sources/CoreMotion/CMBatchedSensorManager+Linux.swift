@@ -8,14 +8,7 @@ extension CMBatchedSensorManager {
     /// batch.
     public var linuxBatchInterval: TimeInterval {
         get { storage.state.withLock { $0.batchInterval } }
-        set {
-            let interval = newValue.isNaN ? 0 : max(newValue, 0)
-            let subscriptions = storage.state.withLock { state in
-                state.batchInterval = interval
-                return state.services.values.map(\.subscription)
-            }
-            for subscription in subscriptions { subscription.interval = interval }
-        }
+        set { setInterval(newValue, in: \.batchInterval, of: \.interval) }
     }
 
     /// The spacing of the samples in this manager's batches, s (Linux; default 0: every sample of the
@@ -26,14 +19,20 @@ extension CMBatchedSensorManager {
     /// A change applies to running updates from their next sample.
     public var linuxSampleInterval: TimeInterval {
         get { storage.state.withLock { $0.sampleInterval } }
-        set {
-            let interval = newValue.isNaN ? 0 : max(newValue, 0)
-            let subscriptions = storage.state.withLock { state in
-                state.sampleInterval = interval
-                return state.services.values.map(\.subscription)
-            }
-            for subscription in subscriptions { subscription.sampleInterval = interval }
+        set { setInterval(newValue, in: \.sampleInterval, of: \.sampleInterval) }
+    }
+
+    /// Stores an interval setting (negative and NaN values as 0) and applies it to the running services.
+    private func setInterval(
+        _ newValue: TimeInterval, in setting: WritableKeyPath<State, TimeInterval>,
+        of subscriptionInterval: ReferenceWritableKeyPath<MotionSubscription, Double>
+    ) {
+        let interval = newValue.isNaN ? 0 : max(newValue, 0)
+        let subscriptions = storage.state.withLock { state in
+            state[keyPath: setting] = interval
+            return state.services.values.map(\.subscription)
         }
+        for subscription in subscriptions { subscription[keyPath: subscriptionInterval] = interval }
     }
 
     /// Whether raw gyroscope batches are being delivered (Linux).
