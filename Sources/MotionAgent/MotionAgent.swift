@@ -338,8 +338,7 @@ public final class MotionAgent: Sendable {
     private func receive(_ samples: [VectorSample]?, error: (any Error)?, from service: MotionService) {
         guard let samples else { return report(error, for: service) }
         guard let (client, qos, expiry) = readyToPublish(service) else { return }
-        let path = ServicePipelines.vectorPipeline(service)
-        let (messages, batched) = pipelines.withLock { ($0[keyPath: path].add(samples), $0[keyPath: path].isBatched) }
+        let (messages, batched) = pipelines.withLock { $0.add(samples, to: service) }
         for message in messages {
             publish(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched),
                     to: topics.data(service), qos: qos, expiry: expiry, on: client)

@@ -32,6 +32,20 @@ struct ServicePipelines: Sendable {
         }
     }
 
+    /// Feeds a vector service's samples to its pipeline (a switch, not a key path: this runs for every
+    /// delivery of every service).
+    /// - Returns: the messages now ready, and whether the topic batches.
+    mutating func add(_ samples: [VectorSample], to service: MotionService)
+        -> (messages: [ServicePipeline<VectorSample>.Message], batched: Bool)
+    {
+        switch service {
+        case .accelerometer: (accelerometer.add(samples), accelerometer.isBatched)
+        case .gyro: (gyro.add(samples), gyro.isBatched)
+        case .magnetometer: (magnetometer.add(samples), magnetometer.isBatched)
+        case .deviceMotion: preconditionFailure("device motion has its own pipeline")
+        }
+    }
+
     /// Replaces the sampling settings of `service` (pending samples are dropped; `seq` goes on).
     mutating func reconfigure(_ service: MotionService, _ settings: TopicSamplingSettings) throws(ConfigurationError) {
         switch service {

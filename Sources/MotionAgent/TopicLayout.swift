@@ -9,7 +9,17 @@ public struct TopicLayout: Sendable, Equatable {
     ///   - deviceID: the device identifier (already sanitised, see ``DeviceIdentifier``).
     public init(prefix: String, deviceID: String) {
         base = "\(prefix)/\(deviceID)"
+        accelerometerTopic = "\(base)/\(MotionService.accelerometer.topicName)"
+        gyroTopic = "\(base)/\(MotionService.gyro.topicName)"
+        magnetometerTopic = "\(base)/\(MotionService.magnetometer.topicName)"
+        deviceMotionTopic = "\(base)/\(MotionService.deviceMotion.topicName)"
     }
+
+    // The data topics, built once: they are used for every message.
+    private let accelerometerTopic: String
+    private let gyroTopic: String
+    private let magnetometerTopic: String
+    private let deviceMotionTopic: String
 
     /// Retained `online` / `offline`; the last will.
     public var status: String { "\(base)/status" }
@@ -23,7 +33,14 @@ public struct TopicLayout: Sendable, Equatable {
     public var allControlTopics: String { "\(base)/+/set" }
 
     /// The data topic of a service.
-    public func data(_ service: MotionService) -> String { "\(base)/\(service.topicName)" }
+    public func data(_ service: MotionService) -> String {
+        switch service {
+        case .accelerometer: accelerometerTopic
+        case .gyro: gyroTopic
+        case .magnetometer: magnetometerTopic
+        case .deviceMotion: deviceMotionTopic
+        }
+    }
     /// The retained status topic of a service.
     public func status(_ service: MotionService) -> String { "\(base)/\(service.topicName)/status" }
     /// The control topic of a service.
