@@ -13,20 +13,21 @@ import Darwin
 /// **Network thread.** The client runs its own thread instead of `mosquitto_loop_start`, so that it
 /// decides when and how to reconnect: libmosquitto's threaded loop has no jitter, grows its delay
 /// quadratically, and ends for good on a TLS error or an MQTT 5 CONNACK refusal. The thread drives the
-/// connection in passes (at most 200 ms each over TLS, 1 s over plain TCP), flushes the offline buffer between them, and after a lost
-/// or failed connection waits ``MQTTReconnectBackoff``'s delay and calls `mosquitto_reconnect_async`,
-/// switching to MQTT 3.1.1 first when the broker refused MQTT 5.
+/// connection in passes (at most 200 ms each over TLS, 1 s over plain TCP), flushes the offline buffer
+/// between them, and after a lost or failed connection waits ``MQTTReconnectBackoff``'s delay and calls
+/// `mosquitto_reconnect_async`, switching to MQTT 3.1.1 first when the broker refused MQTT 5.
 ///
 /// **Who writes to the socket.** Over plain TCP a publication is written by the thread that publishes:
-/// libmosquitto, not in threaded mode, writes a queued packet at once under its own packet locks. The
-/// network thread then polls the socket for input and a ``WakeSignal`` (raised only when a packet could
-/// not be written at once) and calls `mosquitto_loop_read`, `mosquitto_loop_write` and
-/// `mosquitto_loop_misc`. It is the only thread that makes calls that can close the socket (those three,
-/// DISCONNECT, reconnect), and makes them holding ``socketLock`` for writing while publishing threads
-/// hold it for reading, so a descriptor is never closed, and its number reused, under another thread. This saves the agent a network-thread wake-up per
-/// publication. Over TLS one `SSL` object must not be read and written by two threads at once, so there
-/// the client uses `mosquitto_threaded_set`: publishing threads only queue, libmosquitto wakes the
-/// network thread through its socket pair, and the thread runs `mosquitto_loop`.
+/// libmosquitto, not in threaded mode, writes a queued packet at once under its own packet locks. This
+/// saves the agent a network-thread wake-up per publication. The network thread then polls the socket
+/// for input and a ``WakeSignal`` (raised only when a packet could not be written at once) and calls
+/// `mosquitto_loop_read`, `mosquitto_loop_write` and `mosquitto_loop_misc`. It is the only thread that
+/// makes calls that can close the socket (those three, DISCONNECT, reconnect), and makes them holding
+/// ``socketLock`` for writing while publishing threads hold it for reading, so a descriptor is never
+/// closed, and its number reused, under another thread. Over TLS one `SSL` object must not be read and
+/// written by two threads at once, so there the client uses `mosquitto_threaded_set`: publishing threads
+/// only queue, libmosquitto wakes the network thread through its socket pair, and the thread runs
+/// `mosquitto_loop`.
 ///
 /// **Lifetime.** Callbacks get a raw pointer to this object (userdata). While the thread runs the
 /// object keeps a strong reference to itself (`State.retainedWhileLoopRuns`); ``shutdown(timeout:)``
