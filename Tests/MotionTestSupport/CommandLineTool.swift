@@ -52,8 +52,9 @@ public enum CommandLineTool {
     }
 
     /// Starts `path` with `arguments` (stdin /dev/null, stdout and stderr to `outputPath`) and returns its pid.
-    /// The child starts with no signal blocked and SIGTERM, SIGINT, SIGHUP and SIGPIPE at their default
-    /// actions, whatever the caller's (test runners block some). The caller must reap it with `waitpid`.
+    /// The child starts with no signal blocked and SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1 and SIGUSR2 at
+    /// their default actions, whatever the caller's (test runners block some, and a child that inherits a
+    /// blocked SIGTERM cannot be stopped). The caller must reap it with `waitpid`.
     /// - Parameters:
     ///   - path: the executable.
     ///   - arguments: its arguments.
@@ -78,7 +79,7 @@ public enum CommandLineTool {
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]

@@ -224,35 +224,14 @@ public final class MosquittoBroker: Sendable {
         return false
     }
 
+    /// Starts mosquitto with a clean signal slate (see ``CommandLineTool/spawn(_:_:outputPath:appending:)``),
+    /// its output appended to `outputFile`.
     private static func launch(configurationFile: String, outputFile: String) throws -> pid_t {
-        var fileActions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&fileActions)
-        defer { posix_spawn_file_actions_destroy(&fileActions) }
-        posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&fileActions, 1, outputFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&fileActions, 1, 2)
-        let arguments = [executablePath, "-c", configurationFile]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        // The child inherits the spawning thread's signal mask and ignored signals; test runners may
-        // block SIGTERM, which would make `stop()` wait in vain. Start the broker with a clean slate.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaultSignals = sigset_t()
-        sigemptyset(&defaultSignals)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2] { sigaddset(&defaultSignals, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executablePath, &fileActions, &attributes, &argv, environ)
-        guard result == 0 else {
-            throw StartError(description: "cannot run \(executablePath): \(String(cString: strerror(result)))")
+        do {
+            return try CommandLineTool.spawn(executablePath, ["-c", configurationFile], outputPath: outputFile, appending: true)
+        } catch {
+            throw StartError(description: error.description)
         }
-        return pid
     }
 
     private static func waitUntilAccepting(port: Int, pid: pid_t, outputFile: String, logFile: String) throws {
