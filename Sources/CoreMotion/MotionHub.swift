@@ -390,7 +390,7 @@ final class MotionHub: Sendable {
             if subscription.isBatched {
                 let sampleInterval = subscription.sampleInterval
                 let previousDue = processing.entries[index].nextDue
-                if sampleInterval > 0, let previousDue, timestamp < previousDue - halfPeriod { continue }
+                if sampleInterval > 0, !Self.isDue(timestamp, previousDue, halfPeriod: halfPeriod) { continue }
                 guard let item = makeSample(subscription.service, sample, timestamp, processing, &made) else {
                     continue
                 }
@@ -411,13 +411,20 @@ final class MotionHub: Sendable {
                 continue
             }
             let previousDue = processing.entries[index].nextDue
-            if let previousDue, timestamp < previousDue - halfPeriod { continue }
+            if !Self.isDue(timestamp, previousDue, halfPeriod: halfPeriod) { continue }
             guard let item = makeSample(subscription.service, sample, timestamp, processing, &made) else {
                 continue
             }
             processing.entries[index].nextDue = Self.nextDue(after: previousDue, at: timestamp, interval: subscription.interval)
             deliveries.append(.sample(subscription, item))
         }
+    }
+
+    /// Whether a sample taken at `timestamp` is the one due at `due` (nil: the first is due): the first
+    /// sample no more than half a sensor period before the due time.
+    private static func isDue(_ timestamp: Double, _ due: Double?, halfPeriod: Double) -> Bool {
+        guard let due else { return true }
+        return timestamp >= due - halfPeriod
     }
 
     /// The due time after a sample taken at `timestamp` for the one due at `previousDue`: an interval later

@@ -13,44 +13,39 @@ struct ServicePipelines: Sendable {
         deviceMotion = try ServicePipeline(settings: settings(.deviceMotion).sampling)
     }
 
-    /// The pipeline of a vector service (accelerometer, gyro, magnetometer).
-    static func vectorPipeline(_ service: MotionService) -> WritableKeyPath<ServicePipelines, ServicePipeline<VectorSample>> {
+    /// Runs `body` on the pipeline of a vector service (accelerometer, gyro, magnetometer) in place. A
+    /// switch rather than a key path: it runs for every delivery of every service.
+    private mutating func withVectorPipeline<Result, Failure: Error>(
+        _ service: MotionService, _ body: (inout ServicePipeline<VectorSample>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         switch service {
-        case .accelerometer: \.accelerometer
-        case .gyro: \.gyro
-        case .magnetometer: \.magnetometer
+        case .accelerometer: try body(&accelerometer)
+        case .gyro: try body(&gyro)
+        case .magnetometer: try body(&magnetometer)
         case .deviceMotion: preconditionFailure("device motion has its own pipeline")
         }
     }
 
     /// Messages and samples taken in so far by `service`.
     func counters(_ service: MotionService) -> (messages: UInt64, samples: UInt64) {
-        switch service {
-        case .deviceMotion: (deviceMotion.sequence, deviceMotion.samplesIn)
-        default:
-            (self[keyPath: Self.vectorPipeline(service)].sequence, self[keyPath: Self.vectorPipeline(service)].samplesIn)
-        }
+        guard service != .deviceMotion else { return (deviceMotion.sequence, deviceMotion.samplesIn) }
+        var pipelines = self  // a read: the copy shares the pipelines' storage
+        return pipelines.withVectorPipeline(service) { ($0.sequence, $0.samplesIn) }
     }
 
-    /// Feeds a vector service's samples to its pipeline (a switch, not a key path: this runs for every
-    /// delivery of every service).
+    /// Feeds a vector service's samples to its pipeline.
     /// - Returns: the messages now ready, and whether the topic batches.
     mutating func add(_ samples: [VectorSample], to service: MotionService)
         -> (messages: [ServicePipeline<VectorSample>.Message], batched: Bool)
     {
-        switch service {
-        case .accelerometer: (accelerometer.add(samples), accelerometer.isBatched)
-        case .gyro: (gyro.add(samples), gyro.isBatched)
-        case .magnetometer: (magnetometer.add(samples), magnetometer.isBatched)
-        case .deviceMotion: preconditionFailure("device motion has its own pipeline")
-        }
+        withVectorPipeline(service) { ($0.add(samples), $0.isBatched) }
     }
 
     /// Replaces the sampling settings of `service` (pending samples are dropped; `seq` goes on).
     mutating func reconfigure(_ service: MotionService, _ settings: TopicSamplingSettings) throws(ConfigurationError) {
         switch service {
         case .deviceMotion: try deviceMotion.reconfigure(settings)
-        default: try self[keyPath: Self.vectorPipeline(service)].reconfigure(settings)
+        default: try withVectorPipeline(service) { (pipeline) throws(ConfigurationError) in try pipeline.reconfigure(settings) }
         }
     }
 }
