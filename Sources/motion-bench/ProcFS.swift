@@ -4,9 +4,6 @@ import Glibc
 
 /// Reads what the kernel reports about a process in `/proc`: CPU time, memory, threads.
 enum ProcFS {
-    /// Clock ticks per second of `utime`/`stime` in `/proc/PID/stat` (`sysconf(_SC_CLK_TCK)`, usually 100).
-    static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-
     /// The whole text of a `/proc` file (their reported size is 0, so it is read until end of file).
     static func read(_ path: String) -> String? {
         let descriptor = open(path, O_RDONLY)
@@ -22,17 +19,25 @@ enum ProcFS {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The name (`comm`) and user + system CPU time, in clock ticks, from a `stat` file
-    /// (`/proc/PID/stat` or `/proc/PID/task/TID/stat`).
-    static func cpuTicks(statPath: String) -> (name: String, ticks: UInt64)? {
-        guard let text = read(statPath),
-            let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")")
-        else { return nil }
-        let name = String(text[text.index(after: open)..<close])
-        // Fields after the name start with field 3 (state); utime is field 14, stime field 15.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return nil }
-        return (name, user + system)
+    /// The name (`comm`) of a process or thread, from its `comm` file (`/proc/PID/comm` or
+    /// `/proc/PID/task/TID/comm`).
+    static func name(commPath: String) -> String? {
+        read(commPath).map { String($0.prefix { $0 != "\n" }) }
+    }
+
+    /// The CPU time a thread has run, ns: the first field of `/proc/PID/task/TID/schedstat` (the
+    /// scheduler's exact `sum_exec_runtime`, where `stat`'s user and system times count 10 ms ticks).
+    static func threadCPUNanoseconds(schedstatPath: String) -> UInt64? {
+        read(schedstatPath)?.split(separator: " ").first.flatMap { UInt64($0) }
+    }
+
+    /// The CPU time of a whole process, ns, including threads that have exited: its
+    /// `CLOCK_PROCESS_CPUTIME_ID` clock, read from outside through `clock_getcpuclockid`.
+    static func processCPUNanoseconds(pid: pid_t) -> UInt64? {
+        var clock = clockid_t()
+        var time = timespec()
+        guard clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &time) == 0 else { return nil }
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// `VmRSS`, `VmHWM` (peak resident set) and `RssAnon` (the part not backed by files: heap,

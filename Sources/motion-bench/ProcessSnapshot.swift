@@ -10,14 +10,14 @@ struct ProcessSnapshot: Sendable {
         let threadID: Int
         /// The thread's name (`comm`, at most 15 characters).
         let name: String
-        /// User + system CPU time, clock ticks.
-        let ticks: UInt64
+        /// CPU time the thread has run, ns.
+        let cpuNanoseconds: UInt64
     }
 
     /// When the snapshot was taken, ns of `CLOCK_MONOTONIC`.
     let takenAt: UInt64
-    /// User + system CPU time of the whole process, clock ticks.
-    let ticks: UInt64
+    /// CPU time of the whole process (user + system, every thread, living or exited), ns.
+    let cpuNanoseconds: UInt64
     /// Resident set size (`VmRSS`), kB.
     let residentKilobytes: Int
     /// Peak resident set size (`VmHWM`), kB.
@@ -30,18 +30,19 @@ struct ProcessSnapshot: Sendable {
 
     /// Reads `/proc/PID/…` now; `nil` when the process is gone.
     init?(pid: pid_t) {
-        guard let process = ProcFS.cpuTicks(statPath: "/proc/\(pid)/stat"),
-            let memory = ProcFS.memoryKilobytes(pid: pid)
+        guard let processCPU = ProcFS.processCPUNanoseconds(pid: pid), let memory = ProcFS.memoryKilobytes(pid: pid)
         else { return nil }
         takenAt = Clock.monotonicNanoseconds()
-        ticks = process.ticks
+        cpuNanoseconds = processCPU
         residentKilobytes = memory.resident
         peakResidentKilobytes = memory.peak
         anonymousResidentKilobytes = memory.anonymous
         threads = ProcFS.threadIDs(pid: pid).compactMap { threadID in
-            ProcFS.cpuTicks(statPath: "/proc/\(pid)/task/\(threadID)/stat").map {
-                ThreadTime(threadID: threadID, name: $0.name, ticks: $0.ticks)
-            }
+            let task = "/proc/\(pid)/task/\(threadID)"
+            guard let name = ProcFS.name(commPath: "\(task)/comm"),
+                let cpu = ProcFS.threadCPUNanoseconds(schedstatPath: "\(task)/schedstat")
+            else { return nil }
+            return ThreadTime(threadID: threadID, name: name, cpuNanoseconds: cpu)
         }
     }
 
@@ -49,7 +50,7 @@ struct ProcessSnapshot: Sendable {
     func cpuPercent(since earlier: ProcessSnapshot) -> Double {
         let seconds = Double(takenAt - earlier.takenAt) / 1e9
         guard seconds > 0 else { return 0 }
-        return Double(ticks - earlier.ticks) / ProcFS.ticksPerSecond / seconds * 100
+        return Double(cpuNanoseconds - min(cpuNanoseconds, earlier.cpuNanoseconds)) / 1e9 / seconds * 100
     }
 
     /// Per-thread CPU between `earlier` and this snapshot, percent of one core, busiest first; threads
@@ -57,12 +58,11 @@ struct ProcessSnapshot: Sendable {
     func threadCPUPercent(since earlier: ProcessSnapshot) -> [ThreadCPU] {
         let seconds = Double(takenAt - earlier.takenAt) / 1e9
         guard seconds > 0 else { return [] }
-        let before = Dictionary(earlier.threads.map { ($0.threadID, $0.ticks) }, uniquingKeysWith: { first, _ in first })
+        let before = Dictionary(
+            earlier.threads.map { ($0.threadID, $0.cpuNanoseconds) }, uniquingKeysWith: { first, _ in first })
         return threads.map { thread in
-            let used = thread.ticks - min(thread.ticks, before[thread.threadID] ?? 0)
-            return ThreadCPU(
-                threadID: thread.threadID, name: thread.name,
-                cpuPercent: Double(used) / ProcFS.ticksPerSecond / seconds * 100)
+            let used = thread.cpuNanoseconds - min(thread.cpuNanoseconds, before[thread.threadID] ?? 0)
+            return ThreadCPU(threadID: thread.threadID, name: thread.name, cpuPercent: Double(used) / 1e9 / seconds * 100)
         }
         .sorted { $0.cpuPercent > $1.cpuPercent }
     }
