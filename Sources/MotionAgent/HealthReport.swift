@@ -66,13 +66,11 @@ struct HealthReport: Sendable {
                 }
             }
         }
-        writer.array("fusion", encodedElements: diagnostics.fusion.map { state in
-            var entry = JSONWriter()
+        writer.array("fusion", objects: diagnostics.fusion) { state, entry in
             entry.field("frame", ReferenceFrameName.name(of: state.referenceFrame) ?? "\(state.referenceFrame.rawValue)")
             entry.field("initialized", state.isInitialized)
             entry.vector("gyro_bias", x: state.gyroscopeBias.x, y: state.gyroscopeBias.y, z: state.gyroscopeBias.z)
-            return entry.finished()
-        })
+        }
         return writer.finished()
     }
 }

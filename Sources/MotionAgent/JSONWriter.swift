@@ -1,20 +1,22 @@
 /// Builds one compact JSON object by appending fields, for payloads published many times a second.
 ///
-/// Numbers are written in Swift's shortest round-trip form; a NaN or infinite value is written as
-/// `null`, since JSON has no such numbers.
+/// The text is written as UTF-8 bytes into one buffer (what MQTT sends), so a payload costs one
+/// allocation and no `String` bookkeeping per append. Numbers are written in Swift's shortest round-trip
+/// form; a NaN or infinite value is written as `null`, since JSON has no such numbers.
 public struct JSONWriter: Sendable {
-    private var text: String
+    private var bytes: [UInt8]
     private var needsComma = false
 
     /// Starts an empty object.
     public init() {
-        text = "{"
-        text.reserveCapacity(512)  // a device-motion sample is about 450 bytes: no regrowth
+        bytes = []
+        bytes.reserveCapacity(512)  // a device-motion sample is about 450 bytes: no regrowth
+        bytes.append(UInt8(ascii: "{"))
     }
 
-    /// A writer for the inside of an object whose `{` is already in `text`.
-    private init(continuing text: String) {
-        self.text = text
+    /// A writer for the inside of an object whose `{` is already in `bytes`.
+    private init(continuing bytes: [UInt8]) {
+        self.bytes = bytes
     }
 
     /// Appends `"key":value` for a number.
@@ -26,115 +28,178 @@ public struct JSONWriter: Sendable {
     /// Appends `"key":value` for an integer.
     public mutating func field(_ key: String, _ value: Int) {
         appendKey(key)
-        text += String(value)  // up to 15 digits fit an inline small string: no heap allocation
+        appendInteger(value)
     }
 
     /// Appends `"key":value` for an unsigned integer.
     public mutating func field(_ key: String, _ value: UInt64) {
         appendKey(key)
-        text += String(value)  // up to 15 digits fit an inline small string: no heap allocation
+        appendInteger(value)
     }
 
     /// Appends `"key":true` or `"key":false`.
     public mutating func field(_ key: String, _ value: Bool) {
         appendKey(key)
-        text += value ? "true" : "false"
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
     /// Appends `"key":"value"`, escaping the string as JSON requires.
     public mutating func field(_ key: String, _ value: String) {
         appendKey(key)
-        Self.appendQuoted(value, to: &text)
+        appendQuoted(value)
     }
 
     /// Appends `"key":{…}` with the fields that `body` writes.
     public mutating func object(_ key: String, _ body: (inout JSONWriter) -> Void) {
         appendKey(key)
-        text += "{"
-        // The nested writer continues in this writer's buffer instead of building its own string; the
-        // buffer is swapped, never copied, so it stays uniquely referenced and appends stay in place.
-        var nested = JSONWriter(continuing: "")
-        swap(&text, &nested.text)
-        body(&nested)
-        swap(&text, &nested.text)
-        text += "}"
+        bytes.append(UInt8(ascii: "{"))
+        writeNested(body)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// Appends `"key":{"x":…,"y":…,"z":…}`.
     public mutating func vector(_ key: String, x: Double, y: Double, z: Double) {
-        // Written directly (the same text as three `field` calls in an `object`, with a third of the
-        // appends): sample payloads are mostly vectors.
+        // Written directly (the same text as three `field` calls in an `object`): sample payloads are
+        // mostly vectors.
         appendKey(key)
-        text += "{\"x\":"
+        bytes.append(contentsOf: #"{"x":"#.utf8)
         appendNumber(x)
-        text += ",\"y\":"
+        bytes.append(contentsOf: #","y":"#.utf8)
         appendNumber(y)
-        text += ",\"z\":"
+        bytes.append(contentsOf: #","z":"#.utf8)
         appendNumber(z)
-        text += "}"
+        bytes.append(UInt8(ascii: "}"))
     }
 
-    /// Appends `"key":[…]` with one already-encoded JSON value per element.
-    public mutating func array(_ key: String, encodedElements: [String]) {
+    /// Appends `"key":[{…},{…},…]`: one object per element, with the fields `body` writes for it.
+    public mutating func array<Elements: Sequence>(
+        _ key: String, objects elements: Elements, _ body: (Elements.Element, inout JSONWriter) -> Void
+    ) {
         appendKey(key)
-        text += "[" + encodedElements.joined(separator: ",") + "]"
+        bytes.append(UInt8(ascii: "["))
+        var first = true
+        for element in elements {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            bytes.append(UInt8(ascii: "{"))
+            writeNested { body(element, &$0) }
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
-    /// The finished object's text (the writer's buffer, closed in place).
+    /// The finished object as UTF-8 bytes (the writer's buffer, closed in place): an MQTT payload.
+    public consuming func finishedBytes() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// The finished object's text.
     public consuming func finished() -> String {
-        text += "}"
-        return text
+        String(decoding: finishedBytes(), as: UTF8.self)
+    }
+
+    /// Runs `body` on a writer that continues in this writer's buffer: the buffer is swapped, never
+    /// copied, so it stays uniquely referenced and appends stay in place.
+    private mutating func writeNested(_ body: (inout JSONWriter) -> Void) {
+        var nested = JSONWriter(continuing: [])
+        swap(&bytes, &nested.bytes)
+        body(&nested)
+        swap(&bytes, &nested.bytes)
     }
 
     private mutating func appendKey(_ key: String) {
-        defer { needsComma = true }
-        if Self.needsNoEscaping(key) {
-            // The common case (every key this project writes), in three appends.
-            text += needsComma ? ",\"" : "\""
-            text += key
-            text += "\":"
-            return
-        }
-        if needsComma { text += "," }
-        Self.appendQuoted(key, to: &text)
-        text += ":"
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
     }
 
-    /// A finite number in Swift's shortest round-trip form, otherwise `null`. `write(to:)` formats into a
-    /// stack buffer and appends it; `description` would first build a String (on the heap beyond 15
-    /// characters, which most sample values have).
+    /// A finite number in Swift's shortest round-trip form, otherwise `null`.
     private mutating func appendNumber(_ value: Double) {
-        if value.isFinite { value.write(to: &text) } else { text += "null" }
+        guard value.isFinite else { return bytes.append(contentsOf: "null".utf8) }
+        // The standard library formats into a stack buffer and hands the digits to the stream.
+        var stream = ByteStream(bytes: [])
+        swap(&bytes, &stream.bytes)
+        value.write(to: &stream)
+        swap(&bytes, &stream.bytes)
     }
 
-    /// Whether `string` can be written between quotes as it is.
-    private static func needsNoEscaping(_ string: String) -> Bool {
-        string.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-    }
-
-    private static func appendQuoted(_ string: String, to text: inout String) {
-        // Keys and most values need no escaping: append them whole (this runs for every field of every
-        // message).
-        if needsNoEscaping(string) {
-            text += "\""
-            text += string
-            text += "\""
-            return
+    /// An integer in decimal, written digit by digit (no intermediate `String`).
+    private mutating func appendInteger<Integer: BinaryInteger>(_ value: Integer) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for the 20 digits of UInt64.max
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
+                buffer[buffer.count - 1 - count] = UInt8(ascii: "0") + UInt8(remainder)
+                count += 1
+                magnitude = quotient
+            } while magnitude != 0
+            bytes.append(contentsOf: buffer[(buffer.count - count)...])
         }
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
+    }
+
+    /// `"string"`, escaped as JSON requires.
+    private mutating func appendQuoted(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var utf8 = string.utf8
+        let appendedWhole: Bool? = utf8.withContiguousStorageIfAvailable { text in
+            // Keys and most values need no escaping: appended whole (this runs for every field of every
+            // message).
+            guard text.allSatisfy(Self.needsNoEscaping) else { return false }
+            bytes.append(contentsOf: text)
+            return true
+        }
+        if appendedWhole != true {
+            if appendedWhole == nil {  // a bridged string: make it native, then escape byte by byte
+                var native = string
+                native.makeContiguousUTF8()
+                utf8 = native.utf8
             }
+            for byte in utf8 { appendEscaped(byte) }
         }
-        text += "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// One byte of a string's UTF-8, escaped if JSON requires (bytes of multi-byte characters are ≥ 0x80
+    /// and pass through unchanged).
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+        case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
+        case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
+        case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+        case ..<0x20:
+            bytes.append(contentsOf: #"\u00"#.utf8)
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0f)])
+        default:
+            bytes.append(byte)
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Whether a UTF-8 byte can be written between quotes as it is.
+    private static func needsNoEscaping(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
+    /// The target of `Double.write(to:)`: receives the formatted digits as bytes.
+    private struct ByteStream: TextOutputStream {
+        var bytes: [UInt8]
+
+        mutating func write(_ string: String) {
+            bytes.append(contentsOf: string.utf8)
+        }
+
+        /// What the standard library's number formatting calls: ASCII digits from its stack buffer.
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            bytes.append(contentsOf: buffer)
+        }
     }
 }

@@ -372,10 +372,10 @@ public final class MotionAgent: Sendable {
         return ready
     }
 
-    private func publish(_ payload: String, to topic: String, qos: MQTTQoS, expiry: UInt32?, on client: MQTTClient) {
+    private func publish(_ payload: [UInt8], to topic: String, qos: MQTTQoS, expiry: UInt32?, on client: MQTTClient) {
         // Publishing while disconnected fails for QoS 0: the message is gone, and `seq` shows the gap.
         _ = try? client.publish(MQTTMessage(
-            topic: topic, string: payload, qos: qos, retain: false, contentType: Self.json, messageExpiryInterval: expiry))
+            topic: topic, payload: payload, qos: qos, retain: false, contentType: Self.json, messageExpiryInterval: expiry))
     }
 
     /// A sensor fault: the service is unavailable with the reason until data flows again.

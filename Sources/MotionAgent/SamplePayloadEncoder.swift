@@ -35,7 +35,8 @@ public struct SamplePayloadEncoder: Sendable {
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value (pass `batchSize > 1`, so that a last partial
     ///     batch keeps the topic's format); more or fewer than one value is always a batch.
-    public func encode(_ values: [VectorSample], service: MotionService, seq: UInt64, batched: Bool = false) -> String {
+    /// - Returns: the JSON payload as UTF-8 bytes.
+    public func encode(_ values: [VectorSample], service: MotionService, seq: UInt64, batched: Bool = false) -> [UInt8] {
         guard let name = Self.valueName(of: service) else {
             preconditionFailure("device motion is encoded from DeviceMotionSample values")
         }
@@ -51,7 +52,8 @@ public struct SamplePayloadEncoder: Sendable {
     ///   - values: the message's values (as returned by ``TopicSampler/add(_:)``).
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value; more or fewer than one value is always a batch.
-    public func encode(_ values: [DeviceMotionSample], seq: UInt64, batched: Bool = false) -> String {
+    /// - Returns: the JSON payload as UTF-8 bytes.
+    public func encode(_ values: [DeviceMotionSample], seq: UInt64, batched: Bool = false) -> [UInt8] {
         encode(values, seq: seq, batched: batched) { sample, writer in
             let quaternion = sample.attitude
             let angles = sample.eulerAngles
@@ -79,20 +81,17 @@ public struct SamplePayloadEncoder: Sendable {
 
     private func encode<Value: DownsampledValue>(
         _ values: [Value], seq: UInt64, batched: Bool, writeValues: (Value, inout JSONWriter) -> Void
-    ) -> String {
+    ) -> [UInt8] {
         var writer = JSONWriter()
         writer.field("seq", seq)
         if values.count == 1, !batched {
             writeSample(values[0], into: &writer, writeValues: writeValues)
         } else {
-            let samples = values.map { value in
-                var sampleWriter = JSONWriter()
+            writer.array("samples", objects: values) { value, sampleWriter in
                 writeSample(value, into: &sampleWriter, writeValues: writeValues)
-                return sampleWriter.finished()
             }
-            writer.array("samples", encodedElements: samples)
         }
-        return writer.finished()
+        return writer.finishedBytes()
     }
 
     private func writeSample<Value: DownsampledValue>(

@@ -16,7 +16,7 @@ import Testing
         writer.field("flag", false)
         writer.field("nan", Double.nan)
         writer.vector("v", x: 1.5, y: -0.25, z: 1e-7)
-        writer.array("list", encodedElements: ["1", "{}"])
+        writer.array("list", objects: [1, 2]) { element, entry in entry.field("n", element) }
         let parsed = try object(writer.finished())
         #expect(parsed["text"] as? String == "quote \" back \\ newline \n tab \t bell \u{7} µT")
         #expect((parsed["count"] as? NSNumber)?.intValue == 3)
@@ -25,7 +25,32 @@ import Testing
         #expect(parsed["nan"] is NSNull)
         let vector = try #require(parsed["v"] as? [String: Any])
         #expect((vector["z"] as? NSNumber)?.doubleValue == 1e-7)
-        #expect((parsed["list"] as? [Any])?.count == 2)
+        let list = try #require(parsed["list"] as? [[String: Any]])
+        #expect(list.map { ($0["n"] as? NSNumber)?.intValue } == [1, 2])
+    }
+
+    @Test func jsonWriterTextIsCompactAndExact() {
+        var writer = JSONWriter()
+        writer.field("a", 0.1)
+        writer.field("b", -2.5e-300)
+        writer.field("min", Int.min)
+        writer.field("zero", 0)
+        writer.field("max", UInt64.max)
+        writer.field("inf", -Double.infinity)
+        writer.field("ctl", "\u{1}\u{1f}é\"")
+        writer.object("o") { inner in
+            inner.field("t", true)
+            inner.vector("v", x: 1, y: -0.0, z: 123456.789)
+        }
+        writer.array("e", objects: [Int]()) { _, _ in }
+        #expect(writer.finished() == #"{"a":0.1,"b":-2.5e-300,"min":-9223372036854775808,"zero":0,"max":18446744073709551615,"#
+            + #""inf":null,"ctl":"\u0001\u001fé\"","o":{"t":true,"v":{"x":1.0,"y":-0.0,"z":123456.789}},"e":[]}"#)
+        // Numbers are Swift's shortest round-trip text.
+        for value in [1.0 / 3, 9.81, 1e21, Double.leastNonzeroMagnitude, Double.pi] {
+            var single = JSONWriter()
+            single.field("v", value)
+            #expect(single.finished() == "{\"v\":\(value.description)}")
+        }
     }
 
     @Test func serviceStatusPayload() throws {

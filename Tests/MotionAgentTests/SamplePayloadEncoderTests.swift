@@ -7,8 +7,8 @@ import Testing
 @Suite struct SamplePayloadEncoderTests {
     private let encoder = SamplePayloadEncoder(wallClockOffset: 1_700_000_000.25)
 
-    private func object(_ text: String) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    private func object(_ payload: [UInt8]) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
     }
 
     private func number(_ object: [String: Any], _ key: String) -> Double? {
