@@ -136,6 +136,8 @@ final class MosquittoConnection: Sendable {
     /// Plain TCP: read-held by threads writing to the socket, write-held by the network thread around
     /// calls that can close it (see "Who writes to the socket" above).
     private let socketLock = ReadWriteLock()
+    /// The MQTT 5 property lists of recurring messages (data topics), built once.
+    private let propertyCache = MosquittoPropertyCache()
 
     /// Creates the handle and applies the configuration (protocol version first, then options,
     /// credentials, TLS, will).
@@ -409,13 +411,15 @@ final class MosquittoConnection: Sendable {
         throws(MQTTError) -> Int32
     {
         guard message.payload.count <= Int(Int32.max) else { return Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue) }
-        var properties = protocolVersion == .v5 ? try MosquittoProperties.make(for: message) : nil
-        defer { mosquitto_property_free_all(&properties) }
-        return message.payload.withUnsafeBytes { payload in
-            mosquitto_publish_v5(
-                handle, &messageID, message.topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue,
-                message.retain, properties)
+        func publish(properties: OpaquePointer?) -> Int32 {
+            message.payload.withUnsafeBytes { payload in
+                mosquitto_publish_v5(
+                    handle, &messageID, message.topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue,
+                    message.retain, properties)
+            }
         }
+        guard protocolVersion == .v5 else { return publish(properties: nil) }
+        return try propertyCache.withProperties(for: message, publish)
     }
 
     /// Records the subscription (re-sent after every reconnect) and sends it now if connected.

@@ -53,6 +53,51 @@ struct MQTTPropertiesTests {
         #expect(events.waitForMessage(on: "props/binary")?.correlationData == correlation)
     }
 
+    @Test("recurring properties (kept lists, more kinds than are kept, answers with their own) arrive on every message")
+    func recurringPropertiesArriveOnEveryMessage() throws {
+        let events = EventLog()
+        let subscriber = try TestClient.connected(to: broker.address, clientID: "props-rec-sub", events: events)
+        try TestClient.subscribe(subscriber, events: events, to: "rec/#")
+        let publisher = try TestClient.connected(to: broker.address, clientID: "props-rec-pub")
+        // Twelve kinds of data messages (more than the connection keeps lists for), three rounds each,
+        // interleaved with answers that carry a response topic and correlation data of their own.
+        var sent: [MQTTMessage] = []
+        for round in 0..<3 {
+            for kind in 0..<12 {
+                sent.append(MQTTMessage(
+                    topic: "rec/data/\(kind)", string: "\(round)", qos: .atLeastOnce,
+                    contentType: kind.isMultiple(of: 2) ? "application/json" : "text/plain",
+                    messageExpiryInterval: kind < 10 ? UInt32(600 + kind) : nil))
+            }
+            sent.append(MQTTMessage(
+                topic: "rec/answer", string: "\(round)", qos: .atLeastOnce, contentType: "application/json",
+                responseTopic: "rec/reply/\(round)", correlationData: [UInt8(round)]))
+        }
+        for message in sent {
+            let id = try publisher.publish(message)
+            #expect(publisher.waitUntilPublished(messageID: id, timeout: .seconds(5)))
+        }
+        func received() -> [MQTTMessage] {
+            events.all.compactMap { event -> MQTTMessage? in
+                if case .message(let message) = event, message.topic.hasPrefix("rec/") { return message }
+                return nil
+            }
+        }
+        #expect(events.wait { _ in received().count >= sent.count })
+        let received = received()
+        #expect(received.count == sent.count)
+        for (message, arrived) in zip(sent, received) {
+            #expect(arrived.topic == message.topic && arrived.payload == message.payload)
+            #expect(arrived.contentType == message.contentType, "\(message.topic)")
+            #expect(arrived.responseTopic == message.responseTopic && arrived.correlationData == message.correlationData)
+            if let expiry = message.messageExpiryInterval {
+                #expect(((expiry - 1)...expiry).contains(arrived.messageExpiryInterval ?? 0), "\(message.topic)")
+            } else {
+                #expect(arrived.messageExpiryInterval == nil, "\(message.topic)")
+            }
+        }
+    }
+
     @Test("properties set by mosquitto_pub are read from the received message; absent ones are nil")
     func receivedPropertiesAreRead() throws {
         let events = EventLog()
