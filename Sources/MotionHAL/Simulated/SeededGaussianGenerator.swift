@@ -4,7 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A tiny deterministic random generator: SplitMix64 for uniform bits, Box–Muller for Gaussian values.
+/// A tiny deterministic random generator: SplitMix64 for uniform bits, Marsaglia's polar method for
+/// Gaussian values (one logarithm and one square root per pair, no trigonometry: the simulator draws nine
+/// values per sample).
 ///
 /// The simulator makes one generator per sample from `(seed, sample index)`, so the noise of sample n
 /// does not depend on which samples were generated before it.
@@ -31,9 +33,9 @@ struct SeededGaussianGenerator {
         return Self.mix(state)
     }
 
-    /// A uniform value in (0, 1].
-    mutating func nextUniform() -> Double {
-        Double((nextBits() >> 11) + 1) * 0x1p-53
+    /// A uniform value in [-1, 1).
+    mutating func nextSignedUniform() -> Double {
+        Double(nextBits() >> 11) * 0x1p-52 - 1
     }
 
     /// A standard normal value (mean 0, standard deviation 1).
@@ -42,10 +44,16 @@ struct SeededGaussianGenerator {
             spareGaussian = nil
             return spare
         }
-        let radius = (-2 * log(nextUniform())).squareRoot()
-        let angle = 2 * Double.pi * nextUniform()
-        spareGaussian = radius * sin(angle)
-        return radius * cos(angle)
+        // A point uniform in the unit disc (accepted with probability π/4), scaled so that both
+        // coordinates are independent standard normal values.
+        while true {
+            let u = nextSignedUniform(), v = nextSignedUniform()
+            let squaredRadius = u * u + v * v
+            guard squaredRadius < 1, squaredRadius > 0 else { continue }
+            let scale = (-2 * log(squaredRadius) / squaredRadius).squareRoot()
+            spareGaussian = v * scale
+            return u * scale
+        }
     }
 
     /// Three independent normal values scaled by `standardDeviation`.

@@ -76,25 +76,26 @@ public enum SimulatedMotion: Sendable, Equatable {
     )
 
     private static func demoKinematics(at time: Double) -> SimulatedKinematics {
-        let yaw = demoYaw.value(at: time), pitch = demoPitch.value(at: time), roll = demoRoll.value(at: time)
-        let yawAttitude = SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: yaw)
-        let pitchAttitude = SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: pitch)
-        let rollAttitude = SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: roll)
+        let yaw = demoYaw.evaluate(at: time), pitch = demoPitch.evaluate(at: time), roll = demoRoll.evaluate(at: time)
+        let yawAttitude = SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: yaw.value)
+        let pitchAttitude = SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: pitch.value)
+        let rollAttitude = SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: roll.value)
         // q = Rz(ψ) ⊗ Ry(θ) ⊗ Rx(φ); from q̇ = ½ q ⊗ ω:
         // ω_body = Rx(φ)ᵀ Ry(θ)ᵀ (0, 0, ψ̇) + Rx(φ)ᵀ (0, θ̇, 0) + (φ̇, 0, 0).
-        let yawRate = SIMD3(0, 0, demoYaw.derivative(at: time))
-        let pitchRate = SIMD3(0, demoPitch.derivative(at: time), 0)
-        let rollRate = SIMD3(demoRoll.derivative(at: time), 0, 0)
+        let yawRate = SIMD3(0, 0, yaw.derivative)
+        let pitchRate = SIMD3(0, pitch.derivative, 0)
+        let rollRate = SIMD3(roll.derivative, 0, 0)
         let angularVelocity = rollAttitude.conjugate.rotate(pitchAttitude.conjugate.rotate(yawRate) + pitchRate)
             + rollRate
-        let (east, north, up) = demoPosition
+        let east = demoPosition.east.evaluate(at: time)
+        let north = demoPosition.north.evaluate(at: time)
+        let up = demoPosition.up.evaluate(at: time)
         return SimulatedKinematics(
             attitude: yawAttitude * pitchAttitude * rollAttitude,
             angularVelocity: angularVelocity,
-            position: SIMD3(east.value(at: time), north.value(at: time), up.value(at: time)),
-            velocity: SIMD3(east.derivative(at: time), north.derivative(at: time), up.derivative(at: time)),
-            acceleration: SIMD3(
-                east.secondDerivative(at: time), north.secondDerivative(at: time), up.secondDerivative(at: time)))
+            position: SIMD3(east.value, north.value, up.value),
+            velocity: SIMD3(east.derivative, north.derivative, up.derivative),
+            acceleration: SIMD3(east.secondDerivative, north.secondDerivative, up.secondDerivative))
     }
 }
 
@@ -123,13 +124,14 @@ struct Sinusoid {
 
     private var angularFrequency: Double { 2 * .pi * frequency }
 
-    func value(at time: Double) -> Double { amplitude * sin(angularFrequency * time + phase) }
-
-    func derivative(at time: Double) -> Double {
-        amplitude * angularFrequency * cos(angularFrequency * time + phase)
-    }
-
-    func secondDerivative(at time: Double) -> Double {
-        -amplitude * angularFrequency * angularFrequency * sin(angularFrequency * time + phase)
+    /// The value and its first and second time derivatives at `time` seconds, from one sine and one
+    /// cosine (the simulator evaluates six sinusoids per sample).
+    func evaluate(at time: Double) -> (value: Double, derivative: Double, secondDerivative: Double) {
+        let angle = angularFrequency * time + phase
+        let sine = sin(angle), cosine = cos(angle)
+        return (
+            amplitude * sine, amplitude * angularFrequency * cosine,
+            -amplitude * angularFrequency * angularFrequency * sine
+        )
     }
 }
