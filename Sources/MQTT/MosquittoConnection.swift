@@ -307,7 +307,11 @@ final class MosquittoConnection: Sendable {
     func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
         // Only errors need it: not built for every message.
         var operation: String { "publish to \(message.topic)" }
-        guard !message.topic.isEmpty, mosquitto_pub_topic_check(message.topic) == MOSQ_ERR_SUCCESS.rawValue else {
+        // `withCString` passes a native string's own bytes; handing the String to the C parameter directly
+        // would copy it into a new array on every call.
+        guard !message.topic.isEmpty,
+              message.topic.withCString({ mosquitto_pub_topic_check($0) }) == MOSQ_ERR_SUCCESS.rawValue
+        else {
             state.withLock { $0.statistics.publishErrors += 1 }
             throw MQTTError(
                 code: Int32(MOSQ_ERR_INVAL.rawValue), operation: operation,
@@ -412,10 +416,12 @@ final class MosquittoConnection: Sendable {
     {
         guard message.payload.count <= Int(Int32.max) else { return Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue) }
         func publish(properties: OpaquePointer?) -> Int32 {
-            message.payload.withUnsafeBytes { payload in
-                mosquitto_publish_v5(
-                    handle, &messageID, message.topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue,
-                    message.retain, properties)
+            message.topic.withCString { topic in
+                message.payload.withUnsafeBytes { payload in
+                    mosquitto_publish_v5(
+                        handle, &messageID, topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue,
+                        message.retain, properties)
+                }
             }
         }
         guard protocolVersion == .v5 else { return publish(properties: nil) }

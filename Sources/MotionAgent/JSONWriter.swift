@@ -10,7 +10,7 @@ public struct JSONWriter: Sendable {
     /// Starts an empty object.
     public init() {
         bytes = []
-        bytes.reserveCapacity(512)  // a device-motion sample is about 450 bytes: no regrowth
+        bytes.reserveCapacity(768)  // a device-motion sample is about 560 bytes: no regrowth
         bytes.append(UInt8(ascii: "{"))
     }
 
