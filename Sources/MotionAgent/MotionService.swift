@@ -14,4 +14,16 @@ public enum MotionService: String, CaseIterable, Sendable, Codable {
 
     /// The service whose topic segment is `name`, if any.
     public init?(topicName name: String) { self.init(rawValue: name) }
+
+    /// Hashes the case rather than its raw string (the default for a `String`-backed enum): the agent
+    /// looks services up in dictionaries for every message it publishes.
+    public func hash(into hasher: inout Hasher) {
+        let ordinal = switch self {
+        case .accelerometer: 0
+        case .gyro: 1
+        case .magnetometer: 2
+        case .deviceMotion: 3
+        }
+        hasher.combine(ordinal)
+    }
 }
