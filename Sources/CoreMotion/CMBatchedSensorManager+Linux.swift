@@ -50,7 +50,8 @@ extension CMBatchedSensorManager {
         start(.gyroscope, slot: .gyro, handler: QueuedBatchHandler(handler: handler))
     }
 
-    /// Stops raw gyroscope batches. No handler call starts after it returns.
+    /// Stops raw gyroscope batches. No new handler call begins after it returns; one
+    /// already running may still finish.
     public func stopLinuxGyroUpdates() {
         Self.stop(.gyro, in: storage)
     }
@@ -63,7 +64,8 @@ extension CMBatchedSensorManager {
         start(.magnetometer, slot: .magnetometer, handler: QueuedBatchHandler(handler: handler))
     }
 
-    /// Stops raw magnetometer batches. No handler call starts after it returns.
+    /// Stops raw magnetometer batches. No new handler call begins after it returns; one
+    /// already running may still finish.
     public func stopLinuxMagnetometerUpdates() {
         Self.stop(.magnetometer, in: storage)
     }
@@ -89,7 +91,7 @@ extension CMBatchedSensorManager {
                     CMErrorInvalidParameter.nsError("\(referenceFrame.rawValue) is not a single reference frame.")
                 } else if referenceFrame == .xTrueNorthZVertical {
                     CMErrorTrueNorthNotAvailable.nsError(
-                        "True north is not available: the magnetic declination is unknown on this system.")
+                        "True north is not available: the magnetic declination is unknown (set it with CMMotionManager.useLinuxMagneticDeclination(_:) or MOTION_DECLINATION).")
                 } else {
                     CMErrorNotAvailable.nsError(
                         "The attitude reference frame \(referenceFrame.rawValue) is not available on this device.")

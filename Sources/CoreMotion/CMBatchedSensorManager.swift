@@ -14,8 +14,9 @@ import MotionHAL
 /// Handlers run on an internal serial queue of the manager (one per manager), one call at a time, in order.
 /// On a device fault the handler receives nil and an `NSError` in ``CMErrorDomain`` once per fault episode
 /// (see ``CMMotionManager/linuxDiagnostics``); when samples flow again batches simply resume. Samples of a
-/// batch not yet closed when a service stops are dropped; no handler call starts after a stop method
-/// returns. Deallocating a manager stops its services.
+/// batch not yet closed when a service stops are dropped; no new handler call begins after a stop method
+/// returns (one already running may still finish: stopping never waits for the queue, so a handler that
+/// waits for the stopping thread cannot deadlock). Deallocating a manager stops its services.
 ///
 /// Thread safety: every property and method may be called from any thread. Like Apple's, the class is not
 /// `Sendable`.
@@ -102,8 +103,8 @@ open class CMBatchedSensorManager: NSObject {
         start(.accelerometer, slot: .accelerometer, handler: QueuedBatchHandler(handler: handler))
     }
 
-    /// Stops accelerometer updates (and finishes an ``accelerometerUpdates()`` sequence). No handler call
-    /// starts after it returns.
+    /// Stops accelerometer updates (and finishes an ``accelerometerUpdates()`` sequence). No new handler
+    /// call begins after it returns; one already running may still finish.
     open func stopAccelerometerUpdates() {
         Self.stop(.accelerometer, in: storage)
     }
@@ -138,8 +139,8 @@ open class CMBatchedSensorManager: NSObject {
         start(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion, handler: QueuedBatchHandler(handler: handler))
     }
 
-    /// Stops device-motion updates (and finishes a ``deviceMotionUpdates()`` sequence). No handler call
-    /// starts after it returns.
+    /// Stops device-motion updates (and finishes a ``deviceMotionUpdates()`` sequence). No new handler
+    /// call begins after it returns; one already running may still finish.
     open func stopDeviceMotionUpdates() {
         Self.stop(.deviceMotion, in: storage)
     }

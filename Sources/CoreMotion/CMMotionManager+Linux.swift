@@ -1,6 +1,7 @@
 import MotionHAL
 
-/// Linux-only additions: choosing the IMU that every ``CMMotionManager`` of the process reads.
+/// Linux-only additions: choosing the IMU that every ``CMMotionManager`` of the process reads, and the
+/// magnetic declination that true north needs.
 ///
 /// Without a call to ``useLinuxDevice(_:)`` or ``useLinuxDevice(specification:)``, the first access opens the
 /// device named by the `MOTION_DEVICE` environment variable (for example `sim` or
@@ -28,6 +29,30 @@ extension CMMotionManager {
     /// What the IMU of this process is (driver, chip, sensors, rates), or nil without one.
     public static var linuxDeviceInfo: IMUDeviceInfo? {
         MotionHub.shared.deviceInfo
+    }
+
+    /// Linux only: the magnetic declination true north is derived from, degrees east of true north (negative
+    /// west), or nil while unknown. Apple's devices take it from the location; here it is set with
+    /// ``useLinuxMagneticDeclination(_:)`` or the `MOTION_DECLINATION` environment variable (read on first use,
+    /// for example `MOTION_DECLINATION=3.2`). While it is nil,
+    /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` is not among
+    /// ``availableAttitudeReferenceFrames()`` and starting device motion in it delivers
+    /// ``CMErrorTrueNorthNotAvailable``.
+    public static var linuxMagneticDeclination: Double? {
+        MotionHub.shared.magneticDeclination
+    }
+
+    /// Sets the magnetic declination for true north (nil: unknown) for every manager in the process.
+    /// True-north services already running use a new value from their next sample.
+    /// - Parameter degrees: declination, degrees east of true north (negative west), within ±180°.
+    /// - Throws: an `NSError` in ``CMErrorDomain`` with code ``CMErrorInvalidParameter`` for a value that is not
+    ///   finite or outside ±180°; the declination is then unchanged.
+    public static func useLinuxMagneticDeclination(_ degrees: Double?) throws {
+        if let degrees, MotionHub.validDeclination(degrees) == nil {
+            throw CMErrorInvalidParameter.nsError(
+                "\(degrees) is not a magnetic declination: give degrees east of true north within ±180.")
+        }
+        MotionHub.shared.setMagneticDeclination(degrees)
     }
 
     /// Linux only: the health of the process's IMU (driver, configured and achieved rate, samples, fault

@@ -32,7 +32,7 @@ extension CMMotionManager {
             if let previous { MotionHub.shared.unsubscribe(previous) }
             let description =
                 code == CMErrorTrueNorthNotAvailable
-                ? "True north is not available: the magnetic declination is unknown on this system."
+                ? "True north is not available: the magnetic declination is unknown (set it with CMMotionManager.useLinuxMagneticDeclination(_:) or MOTION_DECLINATION)."
                 : "The attitude reference frame \(frame.rawValue) is not available on this device."
             subscription.deliver(code.nsError(description))
             return

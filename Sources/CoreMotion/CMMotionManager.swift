@@ -151,8 +151,9 @@ open class CMMotionManager: NSObject {
     /// Returns a bitmask of the available reference frames for reporting the attitude of the current device:
     /// ``CMAttitudeReferenceFrame/xArbitraryZVertical`` with an accelerometer and a gyroscope, plus
     /// ``CMAttitudeReferenceFrame/xArbitraryCorrectedZVertical`` and
-    /// ``CMAttitudeReferenceFrame/xMagneticNorthZVertical`` with a magnetometer. On Linux
-    /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` is never available (no magnetic declination yet).
+    /// ``CMAttitudeReferenceFrame/xMagneticNorthZVertical`` with a magnetometer, plus
+    /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` when the magnetic declination is also known (Linux:
+    /// ``linuxMagneticDeclination``, where Apple's devices use the location).
     open class func availableAttitudeReferenceFrames() -> CMAttitudeReferenceFrame {
         guard let sensors = MotionHub.shared.deviceInfo?.sensors,
             sensors.isSuperset(of: [.accelerometer, .gyroscope])
@@ -160,6 +161,7 @@ open class CMMotionManager: NSObject {
         var frames: CMAttitudeReferenceFrame = .xArbitraryZVertical
         if sensors.contains(.magnetometer) {
             frames.formUnion([.xArbitraryCorrectedZVertical, .xMagneticNorthZVertical])
+            if MotionHub.shared.magneticDeclination != nil { frames.insert(.xTrueNorthZVertical) }
         }
         return frames
     }
@@ -190,7 +192,8 @@ open class CMMotionManager: NSObject {
         start(.accelerometer, slot: .accelerometer, queue: nil, handler: QueuedHandler<CMAccelerometerData>?.none)
     }
 
-    /// Stops accelerometer updates. No handler call starts after it returns.
+    /// Stops accelerometer updates. No new handler call begins after it returns; one already
+    /// running on its queue may still finish (stopping does not wait for the queue).
     open func stopAccelerometerUpdates() {
         stop(.accelerometer)
     }
@@ -212,7 +215,8 @@ open class CMMotionManager: NSObject {
         start(.gyroscope, slot: .gyro, queue: nil, handler: QueuedHandler<CMGyroData>?.none)
     }
 
-    /// Stops gyroscope updates. No handler call starts after it returns.
+    /// Stops gyroscope updates. No new handler call begins after it returns; one already
+    /// running on its queue may still finish (stopping does not wait for the queue).
     open func stopGyroUpdates() {
         stop(.gyro)
     }
@@ -234,7 +238,8 @@ open class CMMotionManager: NSObject {
         start(.magnetometer, slot: .magnetometer, queue: nil, handler: QueuedHandler<CMMagnetometerData>?.none)
     }
 
-    /// Stops magnetometer updates. No handler call starts after it returns.
+    /// Stops magnetometer updates. No new handler call begins after it returns; one already
+    /// running on its queue may still finish (stopping does not wait for the queue).
     open func stopMagnetometerUpdates() {
         stop(.magnetometer)
     }
@@ -247,7 +252,7 @@ open class CMMotionManager: NSObject {
     ///
     /// A frame not in ``availableAttitudeReferenceFrames()`` makes the service active without data: the
     /// handler receives one `NSError` in ``CMErrorDomain`` — ``CMErrorTrueNorthNotAvailable`` for
-    /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` (no magnetic declination on Linux yet),
+    /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` while the magnetic declination is unknown,
     /// ``CMErrorNotAvailable`` for a magnetometer frame without a magnetometer, ``CMErrorInvalidParameter``
     /// for a value that is not exactly one frame.
     /// - Parameters:
@@ -283,7 +288,8 @@ open class CMMotionManager: NSObject {
         startDeviceMotion(attitudeReferenceFrame, queue: nil, handler: nil)
     }
 
-    /// Stops device-motion updates. No handler call starts after it returns.
+    /// Stops device-motion updates. No new handler call begins after it returns; one already
+    /// running on its queue may still finish (stopping does not wait for the queue).
     open func stopDeviceMotionUpdates() {
         stop(.deviceMotion)
     }

@@ -42,6 +42,24 @@ final class MotionHub: Sendable {
     private let processing = Mutex(Processing())
     /// Runs the stall watchdog and start retries.
     private let supervisionQueue = DispatchQueue(label: "CoreMotion.MotionHub.supervision")
+    /// The magnetic declination for true north. A leaf lock: nothing else is taken while it is held.
+    private let declination = Mutex(Declination())
+
+    /// The magnetic declination known to the process: set by the API, else read once from the
+    /// `MOTION_DECLINATION` environment variable.
+    private struct Declination {
+        /// Degrees east of true north (negative west); nil = unknown.
+        var degrees: Double?
+        var isResolved = false
+
+        mutating func resolve() {
+            guard !isResolved else { return }
+            isResolved = true
+            if let text = ProcessInfo.processInfo.environment["MOTION_DECLINATION"] {
+                degrees = MotionHub.validDeclination(Double(text.trimmingCharacters(in: .whitespaces)))
+            }
+        }
+    }
 
     private struct Lifecycle {
         var device: (any IMUDevice)?
@@ -104,7 +122,9 @@ final class MotionHub: Sendable {
             lifecycle.device = device
             lifecycle.isDeviceChosen = true
             let hasSubscribers = processing.withLock { processing in
-                processing.fusions = processing.fusions.map { ReferenceFrameFusion(frame: $0.frame) }
+                processing.fusions = processing.fusions.map {
+                    ReferenceFrameFusion(frame: $0.frame, declination: $0.declination)
+                }
                 processing.previousTimestamp = nil
                 for index in processing.entries.indices {
                     processing.entries[index].nextDue = nil
@@ -133,6 +153,36 @@ final class MotionHub: Sendable {
         {
             lifecycle.device = try? IMUDeviceSpecification.open(specification)
         }
+    }
+
+    // MARK: - Magnetic declination
+
+    /// The magnetic declination, degrees east of true north (negative west), or nil when unknown (then
+    /// true north is not available). The first read without a value set looks at `MOTION_DECLINATION`.
+    var magneticDeclination: Double? {
+        declination.withLock { declination in
+            declination.resolve()
+            return declination.degrees
+        }
+    }
+
+    /// Sets the magnetic declination (nil: unknown). True-north filters already running take a new value at
+    /// once; clearing it leaves them on the last value (their services were started with true north).
+    func setMagneticDeclination(_ degrees: Double?) {
+        declination.withLock { declination in
+            declination.isResolved = true
+            declination.degrees = degrees
+        }
+        guard let degrees else { return }
+        processing.withLock { processing in
+            for index in processing.fusions.indices { processing.fusions[index].declination = degrees }
+        }
+    }
+
+    /// `degrees` if it is a declination (finite, within ±180°), otherwise nil.
+    static func validDeclination(_ degrees: Double?) -> Double? {
+        guard let degrees, degrees.isFinite, abs(degrees) <= 180 else { return nil }
+        return degrees
     }
 
     /// A snapshot of the device's health and the fusion state.
@@ -177,7 +227,7 @@ final class MotionHub: Sendable {
                 if case .deviceMotion(let frame) = subscription.service,
                     !processing.fusions.contains(where: { $0.frame == frame })
                 {
-                    processing.fusions.append(ReferenceFrameFusion(frame: frame))
+                    processing.fusions.append(ReferenceFrameFusion(frame: frame, declination: magneticDeclination))
                 }
             }
             if !lifecycle.isRunning { startDevice(&lifecycle) }

@@ -11,6 +11,8 @@ import MotionFusion
 ///   the vertical by the (arbitrary, fixed) magnetic yaw the device had when the filter initialised, so the
 ///   yaw starts at 0 and no longer drifts.
 /// - ``CMAttitudeReferenceFrame/xMagneticNorthZVertical``: 9-axis filter, x = magnetic north, y = west.
+/// - ``CMAttitudeReferenceFrame/xTrueNorthZVertical``: the magnetic-north attitude turned about the vertical
+///   by the magnetic declination, x = true north, y = west.
 struct ReferenceFrameFusion {
     /// Standard gravity, m/s² per g: Apple's unit of acceleration.
     static let standardGravity = 9.80665
@@ -22,10 +24,16 @@ struct ReferenceFrameFusion {
     private var yawCorrection: Quaternion?
     /// The last magnetometer reading, µT (device axes), for ``CMDeviceMotion/magneticField``.
     private var lastMagneticField: SIMD3<Double>?
+    /// For the true-north frame: the magnetic declination, degrees east of true north.
+    var declination: Double?
 
     /// Creates the filter of `frame`.
-    init(frame: CMAttitudeReferenceFrame) {
+    /// - Parameters:
+    ///   - frame: one reference frame.
+    ///   - declination: degrees east of true north, for ``CMAttitudeReferenceFrame/xTrueNorthZVertical``.
+    init(frame: CMAttitudeReferenceFrame, declination: Double? = nil) {
         self.frame = frame
+        self.declination = declination
         let usesMagnetometer = frame != .xArbitraryZVertical
         filter = AttitudeFilter(settings: AttitudeFilter.Settings(useMagnetometer: usesMagnetometer))
     }
@@ -67,6 +75,11 @@ struct ReferenceFrameFusion {
     func deviceMotion(accelerometer: SIMD3<Double>, timestamp: Double) -> CMDeviceMotion {
         var attitude = filter.attitude
         if let yawCorrection { attitude = yawCorrection * attitude }
+        if frame == .xTrueNorthZVertical {
+            // Magnetic north lies `declination` clockwise (east) of true north: a vector in the magnetic
+            // frame is turned counterclockwise by −declination about the vertical into the true frame.
+            attitude = Quaternion(axis: SIMD3(0, 0, 1), angle: -(declination ?? 0) * .pi / 180) * attitude
+        }
         // Apple's acceleration is the negated specific force in g; gravity is a unit vector pointing down.
         let acceleration = -accelerometer / Self.standardGravity
         let gravity = filter.gravity / filter.settings.gravity
@@ -79,7 +92,7 @@ struct ReferenceFrameFusion {
                 accuracy: filter.isHeadingReferenced ? .low : .uncalibrated)
         }
         let heading =
-            frame == .xMagneticNorthZVertical
+            frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical
             ? Self.heading(of: attitude) : -1
         let rate = filter.rotationRate
         return CMDeviceMotion(
@@ -90,14 +103,14 @@ struct ReferenceFrameFusion {
             magneticField: magneticField, heading: heading, timestamp: timestamp)
     }
 
-    /// Compass heading of the device's top edge (its y-axis; the back camera's direction, -z, when the
-    /// top points straight up or down), degrees clockwise from the reference x-axis (north) in [0, 360).
+    /// Compass heading of the device's top edge (its y-axis), or of the back camera's direction (-z) when
+    /// the top edge is steeper than the back (a device held upright, as a compass app is), degrees
+    /// clockwise from the reference x-axis (north) in [0, 360). Tilting a device about its x-axis hands over
+    /// between the two at 45° without a jump: both then point the same way horizontally.
     /// - Parameter attitude: device → reference (x north, y west, z up).
     static func heading(of attitude: Quaternion) -> Double {
-        var pointing = attitude.rotate(SIMD3(0, 1, 0))
-        if (pointing.x * pointing.x + pointing.y * pointing.y) < 1e-12 {
-            pointing = attitude.rotate(SIMD3(0, 0, -1))
-        }
+        let top = attitude.rotate(SIMD3(0, 1, 0)), back = attitude.rotate(SIMD3(0, 0, -1))
+        let pointing = abs(top.z) <= abs(back.z) ? top : back
         // Clockwise from north means towards east, which is -y (west is +y).
         var degrees = atan2(-pointing.y, pointing.x) * 180 / .pi
         if degrees < 0 { degrees += 360 }
