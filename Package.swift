@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "motion-agent", targets: ["motion-agent"]),
         .executable(name: "motionctl", targets: ["motionctl"]),
         .executable(name: "motion-bench", targets: ["motion-bench"]),
+        .executable(name: "tilt-monitor", targets: ["tilt-monitor"]),
     ],
     targets: [
         .systemLibrary(
@@ -33,6 +34,9 @@ let package = Package(
         // The benchmarks start their broker with the same fixture as the tests.
         .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent", "MotionTestSupport"]),
 
+        // iPhone-style motion code, unchanged, on Linux (the README's guide).
+        .executableTarget(name: "tilt-monitor", dependencies: ["CoreMotion"], path: "Examples/tilt-monitor"),
+
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber.
         .target(name: "MotionTestSupport", dependencies: ["MQTT"], path: "Tests/MotionTestSupport"),
 
@@ -42,7 +46,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",
-            dependencies: ["MotionAgent", "MQTT", "MotionTestSupport", "motion-agent", "motionctl"]
+            dependencies: ["MotionAgent", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "tilt-monitor"]
         ),
     ],
     swiftLanguageModes: [.v6]
