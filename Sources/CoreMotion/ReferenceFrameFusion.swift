@@ -3,7 +3,8 @@ import Glibc
 #endif
 import MotionFusion
 
-/// The attitude filter of one reference frame, fed at the full sensor rate, and the conversion of its
+/// The attitude filter of one reference frame (MotionFusion's ``FrameAttitudeEstimator``), fed at the full
+/// sensor rate, and the conversion of its
 /// state into Apple's ``CMDeviceMotion``.
 ///
 /// - ``CMAttitudeReferenceFrame/xArbitraryZVertical``: 6-axis filter (the magnetometer is ignored).
@@ -19,13 +20,9 @@ struct ReferenceFrameFusion {
 
     /// The frame this filter reports in (a single flag).
     let frame: CMAttitudeReferenceFrame
-    private var filter: AttitudeFilter
-    /// For the corrected-arbitrary frame: rotation about the vertical applied to the magnetic attitude.
-    private var yawCorrection: Quaternion?
+    private var estimator: FrameAttitudeEstimator
     /// The last magnetometer reading, µT (device axes), for ``CMDeviceMotion/magneticField``.
     private var lastMagneticField: SIMD3<Double>?
-    /// For the true-north frame: the magnetic declination, degrees east of true north.
-    var declination: Double?
 
     /// Creates the filter of `frame`.
     /// - Parameters:
@@ -33,19 +30,33 @@ struct ReferenceFrameFusion {
     ///   - declination: degrees east of true north, for ``CMAttitudeReferenceFrame/xTrueNorthZVertical``.
     init(frame: CMAttitudeReferenceFrame, declination: Double? = nil) {
         self.frame = frame
-        self.declination = declination
-        let usesMagnetometer = frame != .xArbitraryZVertical
-        filter = AttitudeFilter(settings: AttitudeFilter.Settings(useMagnetometer: usesMagnetometer))
+        estimator = FrameAttitudeEstimator(frame: Self.fusionFrame(of: frame), declination: declination)
+    }
+
+    /// MotionFusion's name of a (single) CoreMotion frame.
+    static func fusionFrame(of frame: CMAttitudeReferenceFrame) -> AttitudeReferenceFrame {
+        switch frame {
+        case .xArbitraryCorrectedZVertical: .xArbitraryCorrectedZVertical
+        case .xMagneticNorthZVertical: .xMagneticNorthZVertical
+        case .xTrueNorthZVertical: .xTrueNorthZVertical
+        default: .xArbitraryZVertical
+        }
+    }
+
+    /// For the true-north frame: the magnetic declination, degrees east of true north.
+    var declination: Double? {
+        get { estimator.declination }
+        set { estimator.declination = newValue }
     }
 
     /// Whether the frame needs a magnetometer.
-    var usesMagnetometer: Bool { filter.settings.useMagnetometer }
+    var usesMagnetometer: Bool { estimator.frame.usesMagnetometer }
 
     /// Whether the filter has an attitude (after its first usable accelerometer reading).
-    var isReady: Bool { filter.isInitialized }
+    var isReady: Bool { estimator.filter.isInitialized }
 
     /// The filter's estimate of the gyroscope bias, rad/s (device axes).
-    var gyroscopeBias: SIMD3<Double> { filter.gyroscopeBias }
+    var gyroscopeBias: SIMD3<Double> { estimator.filter.gyroscopeBias }
 
     /// Feeds one IMU sample.
     /// - Parameters:
@@ -54,18 +65,8 @@ struct ReferenceFrameFusion {
     mutating func update(
         gyroscope: SIMD3<Double>, accelerometer: SIMD3<Double>?, magnetometer: SIMD3<Double>?, deltaTime: Double
     ) {
-        filter.update(
-            gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, deltaTime: deltaTime)
+        estimator.update(gyroscope: gyroscope, accelerometer: accelerometer, magnetometer: magnetometer, deltaTime: deltaTime)
         if let magnetometer { lastMagneticField = magnetometer }
-        if frame == .xArbitraryCorrectedZVertical,
-            yawCorrection == nil, filter.isInitialized
-        {
-            // Turn the reference about z so that the device's current yaw becomes 0.
-            let yaw = CMAttitude(
-                w: filter.attitude.w, x: filter.attitude.x, y: filter.attitude.y, z: filter.attitude.z
-            ).yaw
-            yawCorrection = Quaternion(axis: SIMD3(0, 0, 1), angle: -yaw)
-        }
     }
 
     /// The device motion now, in Apple's units and signs.
@@ -73,13 +74,8 @@ struct ReferenceFrameFusion {
     ///   - accelerometer: the specific force of the current sample, m/s² (for `userAcceleration`).
     ///   - timestamp: seconds since boot.
     func deviceMotion(accelerometer: SIMD3<Double>, timestamp: Double) -> CMDeviceMotion {
-        var attitude = filter.attitude
-        if let yawCorrection { attitude = yawCorrection * attitude }
-        if frame == .xTrueNorthZVertical {
-            // Magnetic north lies `declination` clockwise (east) of true north: a vector in the magnetic
-            // frame is turned counterclockwise by −declination about the vertical into the true frame.
-            attitude = Quaternion(axis: SIMD3(0, 0, 1), angle: -(declination ?? 0) * .pi / 180) * attitude
-        }
+        let filter = estimator.filter
+        let attitude = estimator.attitude
         // Apple's acceleration is the negated specific force in g; gravity is a unit vector pointing down.
         let acceleration = -accelerometer / Self.standardGravity
         let gravity = filter.gravity / filter.settings.gravity
