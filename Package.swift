@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
         .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MQTT"]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
-        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT", "MotionFusion", "MotionHAL"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
         // The benchmarks start their broker with the same fixture as the tests.
         .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent", "MotionTestSupport"]),

@@ -1,4 +1,5 @@
-// motionctl: the fleet tool. `watch` shows the live values of devices; `set` sends a control command.
+// motionctl: the fleet tool. `watch` shows the live values of devices; `set` sends a control command;
+// `fuse` and `bench broad` run the attitude filter over recordings.
 import Foundation
 import MQTT
 import MotionAgent
@@ -10,6 +11,8 @@ let usage = """
       watch      live table of every device under the prefix (or one device), refreshed 4 times a second;
                  when standard output is not a terminal, prints a snapshot every second instead
       set        publishes COMMAND (start, stop, or JSON such as {"interval":0.1}) to {prefix}/{id}/{service}/set
+    \(FuseCommand.usage)
+    \(BroadBenchmark.usage)
     """
 
 func fail(_ message: String, status: Int32 = 64) -> Never {
@@ -21,6 +24,12 @@ func fail(_ message: String, status: Int32 = 64) -> Never {
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let subcommand = arguments.first else { fail("missing command") }
 arguments.removeFirst()
+// The offline commands (no broker) have their own options.
+if subcommand == "fuse" { FuseCommand.run(arguments) }
+if subcommand == "bench" {
+    guard arguments.first == "broad" else { fail("bench: the only benchmark is `bench broad DIR`") }
+    BroadBenchmark.run(Array(arguments.dropFirst()))
+}
 var options: [String: String] = [:]
 var positional: [String] = []
 while !arguments.isEmpty {

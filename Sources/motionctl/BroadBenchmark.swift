@@ -1,0 +1,195 @@
+import Foundation
+import MotionFusion
+import MotionHAL
+
+/// `motionctl bench broad DIR`: the BROAD benchmark's error metric per trial and the mean, for the 6-axis
+/// (`xArbitraryZVertical`) and 9-axis (`xMagneticNorthZVertical`, taken to East-North-Up) estimates; an SVG
+/// plot of the errors over time per trial; and the 9-axis update time per sample.
+enum BroadBenchmark {
+    static let usage = """
+        usage: motionctl bench broad DIR [--plots DIR] [--json]
+          DIR       a directory of BROAD trials as CSV (e.g. ../shared/data/broad)
+          --plots   where the SVG error plots go (default: broad-plots)
+          --json    print the figures as JSON
+        """
+
+    /// One trial's figures.
+    struct TrialScore: Codable {
+        let trial: String
+        /// Samples scored (moving, with a reference).
+        let scored: Int
+        /// 6-axis RMSE, degrees.
+        let sixAxis: Figures
+        /// 9-axis RMSE, degrees.
+        let nineAxis: Figures
+    }
+
+    /// RMS errors in degrees.
+    struct Figures: Codable {
+        let total: Double
+        let heading: Double
+        let inclination: Double
+
+        init(_ statistics: OrientationErrorStatistics) {
+            total = statistics.totalRMSE
+            heading = statistics.headingRMSE
+            inclination = statistics.inclinationRMSE
+        }
+
+        init(mean of: [Figures]) {
+            let count = Double(max(of.count, 1))
+            total = of.map(\.total).reduce(0, +) / count
+            heading = of.map(\.heading).reduce(0, +) / count
+            inclination = of.map(\.inclination).reduce(0, +) / count
+        }
+    }
+
+    /// Everything the command prints.
+    struct Report: Codable {
+        let trials: [TrialScore]
+        let meanSixAxis: Figures
+        let meanNineAxis: Figures
+        /// 9-axis estimator update, ns per sample (best of 3 passes over all trials, one core).
+        let nineAxisNanosecondsPerSample: Double
+        let samples: Int
+    }
+
+    /// Runs the command with the arguments after `bench broad`; exits the process.
+    static func run(_ arguments: [String]) -> Never {
+        let options = CommandOptions(arguments, valued: ["--plots"], switches: ["--json"], usage: usage)
+        guard options.positional.count == 1, let directory = options.positional.first else {
+            options.fail("bench broad takes one directory")
+        }
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: directory)
+                .filter { $0.hasSuffix(".csv") }.sorted()
+        } catch {
+            CommandOptions.exit("cannot read \(directory): \(error.localizedDescription)", status: 66)
+        }
+        guard !files.isEmpty else { CommandOptions.exit("\(directory) holds no .csv trials", status: 66) }
+        let plots = options["--plots"] ?? "broad-plots"
+        do {
+            try FileManager.default.createDirectory(atPath: plots, withIntermediateDirectories: true)
+        } catch {
+            CommandOptions.exit("cannot create \(plots): \(error.localizedDescription)", status: 73)
+        }
+
+        var recordings: [IMURecording] = []
+        var scores: [TrialScore] = []
+        for file in files {
+            let path = (directory as NSString).appendingPathComponent(file)
+            let recording: IMURecording
+            do {
+                recording = try IMURecording.load(contentsOf: path)
+            } catch {
+                CommandOptions.exit(error.description, status: error.isUnreadable ? 66 : 65)
+            }
+            guard !recording.referenceAttitudes.isEmpty else { CommandOptions.exit("\(path): no quat_* reference columns", status: 65) }
+            let trial = (file as NSString).deletingPathExtension
+            let six = RecordingFusion(recording, frame: .xArbitraryZVertical)
+            let nine = RecordingFusion(recording, frame: .xMagneticNorthZVertical)
+            let sixErrors = errors(six.attitudesInEastNorthUp, against: recording)
+            let nineErrors = errors(nine.attitudesInEastNorthUp, against: recording)
+            scores.append(TrialScore(
+                trial: trial, scored: nineErrors.statistics.count, sixAxis: Figures(sixErrors.statistics),
+                nineAxis: Figures(nineErrors.statistics)))
+            let svg = ErrorPlot(
+                title: "\(trial): orientation error (BROAD metric), degrees",
+                series: [
+                    .init(name: "9-axis total", color: "#1f77b4", points: nineErrors.total),
+                    .init(name: "9-axis heading", color: "#ff7f0e", points: nineErrors.heading),
+                    .init(name: "9-axis inclination", color: "#2ca02c", points: nineErrors.inclination),
+                    .init(name: "6-axis inclination", color: "#d62728", points: sixErrors.inclination),
+                ]
+            ).svg
+            let plotPath = (plots as NSString).appendingPathComponent("\(trial).svg")
+            guard FileManager.default.createFile(atPath: plotPath, contents: Data(svg.utf8)) else {
+                CommandOptions.exit("cannot write \(plotPath)", status: 73)
+            }
+            recordings.append(recording)
+        }
+        let report = Report(
+            trials: scores, meanSixAxis: Figures(mean: scores.map(\.sixAxis)),
+            meanNineAxis: Figures(mean: scores.map(\.nineAxis)),
+            nineAxisNanosecondsPerSample: nanosecondsPerUpdate(recordings, frame: .xMagneticNorthZVertical),
+            samples: recordings.map(\.samples.count).reduce(0, +))
+        if options.flags.contains("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+        } else {
+            print(table(report, plots: plots))
+        }
+        CommandOptions.exit(nil, status: 0)
+    }
+
+    /// Per-sample errors (degrees, with the trial time) on the scored samples, and their statistics.
+    private static func errors(_ estimates: [Quaternion], against recording: IMURecording)
+        -> (statistics: OrientationErrorStatistics, total: [SIMD2<Double>], heading: [SIMD2<Double>], inclination: [SIMD2<Double>])
+    {
+        var statistics = OrientationErrorStatistics()
+        var total: [SIMD2<Double>] = [], heading: [SIMD2<Double>] = [], inclination: [SIMD2<Double>] = []
+        let degrees = 180 / Double.pi
+        for index in recording.samples.indices {
+            guard recording.movement.isEmpty || recording.movement[index],
+                let reference = recording.referenceAttitudes[index]
+            else { continue }
+            // The recording's reference is (w, x, y, z) in the vector's four lanes.
+            let error = OrientationError(
+                estimate: estimates[index], reference: Quaternion(w: reference[0], x: reference[1], y: reference[2], z: reference[3]))
+            statistics.add(error)
+            let time = Double(recording.samples[index].timestamp) / 1e9
+            total.append(SIMD2(time, error.total * degrees))
+            heading.append(SIMD2(time, error.heading * degrees))
+            inclination.append(SIMD2(time, error.inclination * degrees))
+        }
+        return (statistics, total, heading, inclination)
+    }
+
+    /// The estimator's update time per sample, ns: best of three passes over every sample of every trial.
+    private static func nanosecondsPerUpdate(_ recordings: [IMURecording], frame: AttitudeReferenceFrame) -> Double {
+        let count = recordings.map(\.samples.count).reduce(0, +)
+        guard count > 0 else { return .nan }
+        var best = UInt64.max
+        var checksum = 0.0
+        for _ in 0..<3 {
+            let start = MonotonicClock.now()
+            for recording in recordings {
+                var estimator = FrameAttitudeEstimator(frame: frame)
+                var previous: UInt64?
+                for sample in recording.samples { estimator.update(sample, previous: &previous) }
+                checksum += estimator.attitude.w
+            }
+            best = min(best, MonotonicClock.now() - start)
+        }
+        // The checksum keeps the optimiser from dropping the loop.
+        return Double(best) / Double(count) + (checksum.isNaN ? 1 : 0)
+    }
+
+    private static func table(_ report: Report, plots: String) -> String {
+        func cell(_ value: Double) -> String { String(format: "%8.2f", value) }
+        let name = max(report.trials.map(\.trial.count).max() ?? 5, 16)
+        func padded(_ text: String) -> String { text.padding(toLength: name, withPad: " ", startingAt: 0) }
+        var lines = [
+            "BROAD metric (RMSE in degrees over moving samples; 9-axis in East-North-Up from magnetic north, no alignment)",
+            "",
+            padded("trial") + "  scored  6ax tot 6ax head 6ax incl  9ax tot 9ax head 9ax incl",
+        ]
+        for score in report.trials {
+            lines.append(
+                padded(score.trial) + String(format: " %7d", score.scored)
+                    + [score.sixAxis.total, score.sixAxis.heading, score.sixAxis.inclination,
+                       score.nineAxis.total, score.nineAxis.heading, score.nineAxis.inclination].map(cell).joined(separator: " "))
+        }
+        let mean = [report.meanSixAxis.total, report.meanSixAxis.heading, report.meanSixAxis.inclination,
+                    report.meanNineAxis.total, report.meanNineAxis.heading, report.meanNineAxis.inclination]
+        lines.append(padded("mean over trials") + "        " + mean.map(cell).joined(separator: " "))
+        lines.append("")
+        lines.append(String(
+            format: "9-axis update: %.1f ns per sample (best of 3 passes over %d samples, one core)",
+            report.nineAxisNanosecondsPerSample, report.samples))
+        lines.append("error plots: \(plots)/<trial>.svg")
+        return lines.joined(separator: "\n")
+    }
+}
