@@ -100,13 +100,15 @@ struct ReferenceFrameFusion {
     }
 
     /// Compass heading of the device's top edge (its y-axis), or of the back camera's direction (-z) when
-    /// the top edge is steeper than the back (a device held upright, as a compass app is), degrees
+    /// the top edge is clearly steeper than the back (a device held upright, as a compass app is), degrees
     /// clockwise from the reference x-axis (north) in [0, 360). Tilting a device about its x-axis hands over
     /// between the two at 45° without a jump: both then point the same way horizontally.
     /// - Parameter attitude: device → reference (x north, y west, z up).
     static func heading(of attitude: Quaternion) -> Double {
         let top = attitude.rotate(SIMD3(0, 1, 0)), back = attitude.rotate(SIMD3(0, 0, -1))
-        let pointing = abs(top.z) <= abs(back.z) ? top : back
+        // The back only when the top is clearly steeper: a device lying on its side (both horizontal)
+        // keeps the top edge's heading.
+        let pointing = abs(top.z) > abs(back.z) + 0.2 ? back : top
         // Clockwise from north means towards east, which is -y (west is +y).
         var degrees = atan2(-pointing.y, pointing.x) * 180 / .pi
         if degrees < 0 { degrees += 360 }

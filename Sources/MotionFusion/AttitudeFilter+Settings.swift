@@ -1,69 +1,101 @@
 extension AttitudeFilter {
-    /// Tuning of an ``AttitudeFilter``.
-    ///
-    /// The correction is a Mahony complementary filter: the error `e` between measured and estimated
-    /// reference directions (dimensionless, ≈ sine of the angle) is fed back into the angular rate as
-    /// `ω = gyro − bias + gain·e`, and the bias estimate follows `d(bias)/dt = −integralGain·e`.
-    /// With proportional gain `Kp` and integral gain `Ki`, small attitude errors obey
-    /// `θ'' + Kp·θ' + Ki·θ = 0`.
+    /// Tuning of an ``AttitudeFilter``. The defaults suit MEMS IMUs from 100 Hz to 1 kHz and are the ones
+    /// measured on the BROAD benchmark (docs/FUSION.md).
     public struct Settings: Sendable, Equatable, Hashable {
-        /// Proportional gain `Kp`, 1/s: how fast the accelerometer and magnetometer pull the attitude
-        /// towards their measurement (time constant ≈ 1/Kp s). Default 1.0 (≈ 1 s time constant).
-        public var proportionalGain: Double
-        /// Integral gain `Ki`, 1/s², for the gyroscope bias estimate; 0 disables bias estimation.
-        /// Default 0.1: with `Kp` = 1 the bias settles with a ≈ 9 s time constant.
-        public var integralGain: Double
-        /// Proportional gain at the start of the initial period, 1/s; it ramps down linearly to
-        /// ``proportionalGain`` over ``initialPeriod`` so that the filter converges quickly. Default 10.
-        public var initialGain: Double
-        /// Duration of the fast-converging initial period after initialisation, s. The bias estimate is
-        /// frozen during this period. Default 2 s.
-        public var initialPeriod: Double
         /// Whether the magnetometer corrects the heading (reference frame "x magnetic north, z vertical")
         /// or is ignored (reference frame "x arbitrary, z vertical"). Default `false`.
         public var useMagnetometer: Bool
         /// Magnitude of gravity, m/s². Default 9.81.
         public var gravity: Double
-        /// The accelerometer corrects the attitude only when its norm is within this fraction of
-        /// ``gravity`` (dimensionless; 0.2 means 0.8 g … 1.2 g). Outside it the device is accelerating and
-        /// the reading does not show "up". Default 0.2.
-        public var accelerationRejection: Double
+        /// Time constant of the low-pass filter applied to the specific force in the gyroscope-integrated
+        /// frame before it corrects the inclination, s: longer rejects linear acceleration better and
+        /// trusts the gyroscope longer. Default 3 s.
+        public var accelerometerTimeConstant: Double
+        /// Time constant with which the magnetometer corrects the heading, s. Default 9 s.
+        public var magnetometerTimeConstant: Double
+        /// Whether the gyroscope bias is estimated (at rest and in motion). Default `true`.
+        public var estimatesGyroscopeBias: Bool
+        /// Rest detection: largest deviation of the rate from its low-passed value, rad/s (the
+        /// low-passed rate itself may reach ``maximumGyroscopeBias``). Default 2 °/s.
+        public var restGyroscopeThreshold: Double
+        /// Rest detection: largest deviation of the specific force from its low-passed value, m/s².
+        /// Default 0.5 m/s².
+        public var restAccelerometerThreshold: Double
+        /// Rest detection: how long the device must be still before it counts as resting, s. Default 1.5 s.
+        public var restMinimumDuration: Double
+        /// Time constant with which the bias estimate follows the low-passed rate at rest, s. Default 2 s.
+        public var restBiasTimeConstant: Double
+        /// Time constant with which the bias estimate follows the inclination corrections in motion, s;
+        /// 0 estimates the bias at rest only. Default 10 s.
+        public var motionBiasTimeConstant: Double
+        /// The bias is estimated in motion only below this rotation rate, rad/s. Default 0.5 rad/s.
+        public var motionBiasMaximumRate: Double
+        /// Magnetic disturbance: largest relative deviation of the field's norm from its reference.
+        /// Default 0.1.
+        public var magneticNormThreshold: Double
+        /// Magnetic disturbance: largest deviation of the field's dip angle from its reference, rad.
+        /// Default 10°.
+        public var magneticDipThreshold: Double
+        /// Magnetic disturbance: how long a steady different field must last to become the new
+        /// reference, s. Default 20 s.
+        public var magneticNewReferenceTime: Double
         /// Longest time step integrated in one update, s; a longer `deltaTime` (a gap in the data) is
         /// clamped to it. Default 0.5 s.
         public var maximumDeltaTime: Double
-        /// Largest magnitude of each gyroscope bias component the estimator may reach, rad/s
-        /// (anti-windup). Default 0.2 rad/s (≈ 11 °/s).
+        /// Largest magnitude of each gyroscope bias component the estimator may reach, rad/s. Default
+        /// 0.05 rad/s (≈ 3 °/s).
         public var maximumGyroscopeBias: Double
 
         /// Creates settings; every parameter has the documented default.
         /// - Parameters:
-        ///   - proportionalGain: `Kp`, 1/s.
-        ///   - integralGain: `Ki`, 1/s².
-        ///   - initialGain: proportional gain at the start of the initial period, 1/s.
-        ///   - initialPeriod: duration of the initial period, s.
         ///   - useMagnetometer: whether the magnetometer corrects the heading.
         ///   - gravity: magnitude of gravity, m/s².
-        ///   - accelerationRejection: tolerated relative deviation of the accelerometer norm from gravity.
-        ///   - maximumDeltaTime: longest integrated time step, s.
-        ///   - maximumGyroscopeBias: bound of each estimated bias component, rad/s.
+        ///   - accelerometerTimeConstant: s.
+        ///   - magnetometerTimeConstant: s.
+        ///   - estimatesGyroscopeBias: whether the bias is estimated.
+        ///   - restGyroscopeThreshold: rad/s.
+        ///   - restAccelerometerThreshold: m/s².
+        ///   - restMinimumDuration: s.
+        ///   - restBiasTimeConstant: s.
+        ///   - motionBiasTimeConstant: s.
+        ///   - motionBiasMaximumRate: rad/s.
+        ///   - magneticNormThreshold: relative.
+        ///   - magneticDipThreshold: rad.
+        ///   - magneticNewReferenceTime: s.
+        ///   - maximumDeltaTime: s.
+        ///   - maximumGyroscopeBias: rad/s.
         public init(
-            proportionalGain: Double = 1.0,
-            integralGain: Double = 0.1,
-            initialGain: Double = 10,
-            initialPeriod: Double = 2,
             useMagnetometer: Bool = false,
             gravity: Double = 9.81,
-            accelerationRejection: Double = 0.2,
+            accelerometerTimeConstant: Double = 3,
+            magnetometerTimeConstant: Double = 9,
+            estimatesGyroscopeBias: Bool = true,
+            restGyroscopeThreshold: Double = 2 * .pi / 180,
+            restAccelerometerThreshold: Double = 0.5,
+            restMinimumDuration: Double = 1.5,
+            restBiasTimeConstant: Double = 2,
+            motionBiasTimeConstant: Double = 10,
+            motionBiasMaximumRate: Double = 0.5,
+            magneticNormThreshold: Double = 0.1,
+            magneticDipThreshold: Double = 10 * .pi / 180,
+            magneticNewReferenceTime: Double = 20,
             maximumDeltaTime: Double = 0.5,
-            maximumGyroscopeBias: Double = 0.2
+            maximumGyroscopeBias: Double = 0.05
         ) {
-            self.proportionalGain = proportionalGain
-            self.integralGain = integralGain
-            self.initialGain = initialGain
-            self.initialPeriod = initialPeriod
             self.useMagnetometer = useMagnetometer
             self.gravity = gravity
-            self.accelerationRejection = accelerationRejection
+            self.accelerometerTimeConstant = accelerometerTimeConstant
+            self.magnetometerTimeConstant = magnetometerTimeConstant
+            self.estimatesGyroscopeBias = estimatesGyroscopeBias
+            self.restGyroscopeThreshold = restGyroscopeThreshold
+            self.restAccelerometerThreshold = restAccelerometerThreshold
+            self.restMinimumDuration = restMinimumDuration
+            self.restBiasTimeConstant = restBiasTimeConstant
+            self.motionBiasTimeConstant = motionBiasTimeConstant
+            self.motionBiasMaximumRate = motionBiasMaximumRate
+            self.magneticNormThreshold = magneticNormThreshold
+            self.magneticDipThreshold = magneticDipThreshold
+            self.magneticNewReferenceTime = magneticNewReferenceTime
             self.maximumDeltaTime = maximumDeltaTime
             self.maximumGyroscopeBias = maximumGyroscopeBias
         }

@@ -1,9 +1,23 @@
-/// A Mahony-style complementary attitude filter with gyroscope bias estimation, 6-axis (gyroscope and
-/// accelerometer) or 9-axis (plus magnetometer).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An attitude filter with gyroscope bias estimation, 6-axis (gyroscope and accelerometer) or 9-axis (plus
+/// magnetometer), built like VQF (Laidig & Seel, Information Fusion 2023):
 ///
-/// The gyroscope is integrated into the attitude; the accelerometer pulls the estimated "up" towards the
-/// measured specific force, and — with ``Settings/useMagnetometer`` — the magnetometer pulls the heading
-/// towards magnetic north. An integral term estimates the gyroscope bias. See ``Settings`` for the gains.
+/// - The bias-corrected gyroscope is integrated exactly into `gyroscopeAttitude` (device → an almost
+///   inertial frame that drifts only with the residual bias).
+/// - The specific force is rotated into that frame and low-passed there (second-order Butterworth,
+///   ``Settings/accelerometerTimeConstant``): linear accelerations average out, gravity does not. The
+///   filtered vector, taken into the earth frame, fully corrects an inclination-only rotation
+///   `inclinationCorrection` every sample — so fast translations and vibration barely tilt the estimate.
+/// - The magnetometer, taken into the tilt-corrected frame, corrects a rotation about the vertical
+///   (`headingOffset`) with ``Settings/magnetometerTimeConstant``, only while its norm and dip agree with
+///   the undisturbed reference (magnetic disturbance rejection).
+/// - The bias is estimated from the low-passed gyroscope while the device rests (rest detection), and in
+///   motion from the inclination corrections, which are the residual bias integrated into the attitude.
 ///
 /// **Reference frame**: z up. With the magnetometer, x points to magnetic north and y west (north-west-up,
 /// Apple's `xMagneticNorthZVertical`). Without it, x is arbitrary: the first sample fixes it so that the
@@ -36,41 +50,56 @@ public struct AttitudeFilter: Sendable {
     /// Whether the heading is referenced to magnetic north (the magnetometer is in use and has provided
     /// a usable reading). Always `false` without ``Settings/useMagnetometer``.
     public private(set) var isHeadingReferenced = false
-    /// Time integrated since initialisation, s (drives the initial fast-gain period).
-    public private(set) var elapsedTime: Double = 0
-    /// Whether the accelerometer corrected the attitude in the last update (`false` when missing, not
-    /// finite, or rejected because its norm was too far from gravity).
+    /// Whether the accelerometer corrected the attitude in the last update (`false` when missing or not
+    /// finite).
     public private(set) var accelerometerUsed = false
     /// Whether the magnetometer corrected (or initialised) the heading in the last update.
     public private(set) var magnetometerUsed = false
+    /// Whether the rest detector finds the device still (the bias is then being estimated).
+    public var isAtRest: Bool { restDetector.isAtRest }
+    /// Whether the last magnetometer reading was rejected as magnetically disturbed.
+    public var isMagneticallyDisturbed: Bool { disturbanceDetector.isDisturbed }
+
+    /// Device → almost inertial frame, from the integrated gyroscope.
+    private var gyroscopeAttitude: Quaternion = .identity
+    /// Almost inertial → tilt-corrected frame (a rotation about a horizontal axis).
+    private var inclinationCorrection: Quaternion = .identity
+    /// Rotation about the vertical from the tilt-corrected frame to the reference frame, rad.
+    private var headingOffset = 0.0
+    private var accelerometerLowPass: ButterworthLowPass
+    /// The columns of the device → almost-inertial rotation matrix, low-passed like the specific force: the
+    /// corrections come out of that filter, so a bias error shows in them through this matrix, not the
+    /// current one (which matters while the device turns).
+    private var orientationLowPass: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
+    private var restDetector: RestDetector
+    private var disturbanceDetector: MagneticDisturbanceDetector
 
     /// Creates a filter that initialises itself from the first usable accelerometer reading.
     /// - Parameter settings: the tuning (defaults documented in ``Settings``).
     public init(settings: Settings = Settings()) {
         self.settings = settings
-    }
-
-    /// The proportional gain in effect now, 1/s: ramping linearly from ``Settings/initialGain`` down to
-    /// ``Settings/proportionalGain`` during ``Settings/initialPeriod``, then constant.
-    public var currentGain: Double {
-        guard isInitializing else { return settings.proportionalGain }
-        let fraction = elapsedTime / settings.initialPeriod
-        return settings.initialGain + (settings.proportionalGain - settings.initialGain) * fraction
-    }
-
-    /// Whether the filter is within its fast-converging initial period (bias estimate frozen).
-    public var isInitializing: Bool {
-        elapsedTime < settings.initialPeriod
+        accelerometerLowPass = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        orientationLowPass = (
+            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
+            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
+            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        )
+        restDetector = RestDetector(
+            gyroscopeThreshold: settings.restGyroscopeThreshold, maximumMeanRate: settings.maximumGyroscopeBias,
+            accelerometerThreshold: settings.restAccelerometerThreshold,
+            minimumDuration: settings.restMinimumDuration, filterTimeConstant: 0.5)
+        disturbanceDetector = MagneticDisturbanceDetector(
+            normThreshold: settings.magneticNormThreshold, dipThreshold: settings.magneticDipThreshold,
+            newReferenceTime: settings.magneticNewReferenceTime, referenceTimeConstant: 20)
     }
 
     /// Feeds one set of readings taken at the same instant.
     ///
-    /// The very first usable accelerometer reading sets the attitude directly (with the magnetometer
-    /// heading when it is in use and usable) instead of converging from identity. Afterwards the gyroscope
-    /// is integrated over `deltaTime` with the Mahony correction. With the magnetometer in use, the first
-    /// usable field reading after an initialisation without one sets the heading directly. A `deltaTime`
-    /// that is zero, negative or not finite (or a non-finite gyroscope reading) integrates nothing; one
-    /// longer than ``Settings/maximumDeltaTime`` is clamped to it.
+    /// The very first accelerometer reading within 20 % of 1 g sets the attitude directly (with the magnetometer
+    /// heading when it is in use and usable) instead of converging from identity. With the magnetometer in
+    /// use, the first usable field reading after an initialisation without one sets the heading directly.
+    /// A `deltaTime` that is zero, negative or not finite (or a non-finite gyroscope reading) integrates
+    /// nothing; one longer than ``Settings/maximumDeltaTime`` is clamped to it.
     /// - Parameters:
     ///   - gyroscope: angular velocity, rad/s, device frame (right-handed about each axis).
     ///   - accelerometer: specific force, m/s², device frame (+9.81 up at rest), or `nil` if absent.
@@ -83,96 +112,148 @@ public struct AttitudeFilter: Sendable {
         magnetometer: SIMD3<Double>?,
         deltaTime: Double
     ) {
-        let usableAccelerometer = accelerometer.flatMap(usableUpDirection)
-        let usableMagnetometer = settings.useMagnetometer ? magnetometer.flatMap(usableFieldDirection) : nil
+        let force = accelerometer.flatMap { $0.isFinite && $0.lengthSquared > 0 ? $0 : nil }
+        let field = settings.useMagnetometer ? magnetometer.flatMap { $0.isFinite && $0.lengthSquared > 0 ? $0 : nil } : nil
         accelerometerUsed = false
         magnetometerUsed = false
 
         if !isInitialized {
-            if let up = usableAccelerometer {
-                attitude = Self.attitude(up: up, northward: usableMagnetometer)
-                isInitialized = true
-                isHeadingReferenced = usableMagnetometer != nil
-                accelerometerUsed = true
-                magnetometerUsed = usableMagnetometer != nil
+            // Only a reading near 1 g shows "up" on its own; later ones are averaged, whatever their norm.
+            if let force, abs(force.length - settings.gravity) <= 0.2 * settings.gravity {
+                initialize(force: force, field: field)
             }
         } else if deltaTime > 0, deltaTime.isFinite, gyroscope.isFinite {
-            correctAndIntegrate(
-                gyroscope: gyroscope,
-                up: usableAccelerometer,
-                field: usableMagnetometer,
-                deltaTime: min(deltaTime, settings.maximumDeltaTime)
-            )
+            let step = min(deltaTime, settings.maximumDeltaTime)
+            if let force { estimateBias(gyroscope: gyroscope, force: force, deltaTime: step) }
+            integrate(gyroscope - gyroscopeBias, deltaTime: step)
+            if let force { correctInclination(force: force, deltaTime: step) }
+            if let field { correctHeading(field: field, deltaTime: step) }
+            attitude = currentAttitude
         }
         updateOutputs(gyroscope: gyroscope, accelerometer: accelerometer)
     }
 
-    // MARK: - Correction and integration
+    // MARK: - Steps
 
-    /// Predicts the attitude at the time of the readings by integrating the bias-corrected gyroscope
-    /// (exactly, for a constant rate over the step), then corrects it with the Mahony feedback computed
-    /// against that prediction — so a steadily turning device is tracked without lag.
-    private mutating func correctAndIntegrate(
-        gyroscope: SIMD3<Double>,
-        up measuredUp: SIMD3<Double>?,
-        field: SIMD3<Double>?,
-        deltaTime: Double
-    ) {
-        let predicted = (attitude * Quaternion(rotationVector: (gyroscope - gyroscopeBias) * deltaTime)).normalized
-        let matrix = predicted.rotationMatrix
-        var error = SIMD3<Double>.zero  // device frame, dimensionless (≈ sine of the angle)
-
-        if let measuredUp {
-            // Mahony: the estimated up seen in the device frame is row 2 of the matrix; the cross product
-            // rotates the estimate towards the measurement.
-            error += measuredUp.cross(matrix.row2)
-            accelerometerUsed = true
-        }
-
-        var headingJustReferenced = false
-        if let field {
-            if !isHeadingReferenced {
-                // First usable magnetometer reading after a start without one: take the heading directly.
-                headingJustReferenced = true
-            } else if let headingError = Self.headingError(fieldInReference: matrix * field) {
-                // Heading-only correction: a rotation about the reference vertical, taken to the device
-                // frame, so that the field's inclination never tilts the attitude.
-                error += matrix.transposed * SIMD3(0, 0, headingError)
-                magnetometerUsed = true
-            }
-        }
-
-        let gain = currentGain
-        if !isInitializing, settings.integralGain > 0 {
-            let limit = settings.maximumGyroscopeBias
-            let bias = gyroscopeBias - error * (settings.integralGain * deltaTime)
-            gyroscopeBias = SIMD3(
-                min(max(bias.x, -limit), limit),
-                min(max(bias.y, -limit), limit),
-                min(max(bias.z, -limit), limit)
-            )
-        }
-        attitude = (predicted * Quaternion(rotationVector: error * (gain * deltaTime))).normalized
-        if headingJustReferenced, let field {
-            attitude = Self.attitude(up: attitude.rotationMatrix.row2, northward: field)
-            isHeadingReferenced = true
-            magnetometerUsed = true
-        }
-        elapsedTime += deltaTime
+    private mutating func initialize(force: SIMD3<Double>, field: SIMD3<Double>?) {
+        gyroscopeAttitude = Self.attitude(up: force.normalized, northward: nil)
+        inclinationCorrection = .identity
+        accelerometerLowPass = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        accelerometerLowPass.reset(to: gyroscopeAttitude.rotate(force))
+        let matrix = gyroscopeAttitude.rotationMatrix
+        orientationLowPass.x.reset(to: matrix.column0)
+        orientationLowPass.y.reset(to: matrix.column1)
+        orientationLowPass.z.reset(to: matrix.column2)
+        headingOffset = 0
+        isInitialized = true
+        accelerometerUsed = true
+        if let field { referenceHeading(field: field) }
+        attitude = currentAttitude
     }
 
-    /// The heading error as the sine of the rotation about the reference z axis that would bring the
-    /// horizontal part of the field onto +x (north), saturated to ±1 beyond 90°; `nil` if the field is
-    /// (nearly) vertical.
-    private static func headingError(fieldInReference field: SIMD3<Double>) -> Double? {
-        let horizontal = (field.x * field.x + field.y * field.y).squareRoot()
-        guard horizontal > 1e-3 * field.length else { return nil }
-        let sine = -field.y / horizontal
-        if field.x >= 0 { return sine }
-        return sine >= 0 ? 1 : -1
+    /// Integrates the bias-corrected rate exactly over the step (constant rate).
+    private mutating func integrate(_ rate: SIMD3<Double>, deltaTime: Double) {
+        gyroscopeAttitude = (gyroscopeAttitude * Quaternion(rotationVector: rate * deltaTime)).normalized
+    }
+
+    /// Low-passes the specific force in the almost inertial frame and turns the inclination correction so
+    /// that the filtered vector points straight up.
+    private mutating func correctInclination(force: SIMD3<Double>, deltaTime: Double) {
+        let filtered = accelerometerLowPass.update(gyroscopeAttitude.rotate(force), deltaTime: deltaTime)
+        if settings.estimatesGyroscopeBias, settings.motionBiasTimeConstant > 0 {
+            let matrix = gyroscopeAttitude.rotationMatrix
+            orientationLowPass.x.update(matrix.column0, deltaTime: deltaTime)
+            orientationLowPass.y.update(matrix.column1, deltaTime: deltaTime)
+            orientationLowPass.z.update(matrix.column2, deltaTime: deltaTime)
+        }
+        let up = inclinationCorrection.rotate(filtered)
+        let length = up.length
+        guard length > 0 else { return }
+        let direction = up / length
+        // The smallest rotation taking `direction` onto +z (about the horizontal axis direction × z).
+        let w = ((direction.z + 1) / 2).squareRoot()
+        let correction =
+            w > 1e-6
+            ? Quaternion(w: w, x: direction.y / (2 * w), y: -direction.x / (2 * w), z: 0)
+            : Quaternion(w: 0, x: 1, y: 0, z: 0)
+        inclinationCorrection = (correction * inclinationCorrection).normalized
+        accelerometerUsed = true
+        estimateBiasInMotion(correction: correction, deltaTime: deltaTime)
+    }
+
+    /// In motion, the inclination corrections are what the residual bias integrated into the attitude:
+    /// taken into the device frame, their mean rate is minus the bias error about the axes that are
+    /// horizontal (only those are observable; a device that turns makes every axis horizontal in turn).
+    /// Only while turning slower than ``Settings/motionBiasMaximumRate``: faster, scale-factor errors and
+    /// the low-pass lag dominate the corrections.
+    private mutating func estimateBiasInMotion(correction: Quaternion, deltaTime: Double) {
+        guard settings.estimatesGyroscopeBias, settings.motionBiasTimeConstant > 0, !restDetector.isAtRest,
+            rotationRate.lengthSquared < settings.motionBiasMaximumRate * settings.motionBiasMaximumRate
+        else { return }
+        let angle = 2 * atan2((correction.x * correction.x + correction.y * correction.y).squareRoot(), correction.w)
+        let horizontal = SIMD3(correction.x, correction.y, 0)
+        let length = horizontal.length
+        guard length > 0, angle.isFinite else { return }
+        let rotationInEarth = horizontal / length * angle
+        // Earth → almost inertial, then through the low-passed (transposed) device → inertial matrix.
+        let rotationInInertial = inclinationCorrection.conjugate.rotate(rotationInEarth)
+        let rotationInDevice = SIMD3(
+            orientationLowPass.x.value.dot(rotationInInertial), orientationLowPass.y.value.dot(rotationInInertial),
+            orientationLowPass.z.value.dot(rotationInInertial))
+        applyBiasCorrection(rotationInDevice / settings.motionBiasTimeConstant)
+    }
+
+    /// Turns the heading offset towards the magnetometer's heading while the field is undisturbed.
+    private mutating func correctHeading(field: SIMD3<Double>, deltaTime: Double) {
+        let tilted = (inclinationCorrection * gyroscopeAttitude).rotate(field)
+        let norm = tilted.length
+        let dip = asin(min(max(-tilted.z / norm, -1), 1))
+        guard disturbanceDetector.update(norm: norm, dip: dip, deltaTime: deltaTime) else { return }
+        guard let measured = Self.headingOffset(ofTiltCorrectedField: tilted) else { return }
+        if !isHeadingReferenced {
+            headingOffset = measured
+            isHeadingReferenced = true
+        } else {
+            let gain = 1 - exp(-deltaTime / settings.magnetometerTimeConstant)
+            headingOffset = Self.wrapped(headingOffset + gain * Self.wrapped(measured - headingOffset))
+        }
+        magnetometerUsed = true
+    }
+
+    private mutating func referenceHeading(field: SIMD3<Double>) {
+        let tilted = (inclinationCorrection * gyroscopeAttitude).rotate(field)
+        guard let measured = Self.headingOffset(ofTiltCorrectedField: tilted) else { return }
+        let norm = tilted.length
+        _ = disturbanceDetector.update(norm: norm, dip: asin(min(max(-tilted.z / norm, -1), 1)), deltaTime: 0)
+        headingOffset = measured
+        isHeadingReferenced = true
+        magnetometerUsed = true
+    }
+
+    private mutating func applyBiasCorrection(_ change: SIMD3<Double>) {
+        let limit = settings.maximumGyroscopeBias
+        let bias = gyroscopeBias - change
+        gyroscopeBias = SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
+    }
+
+    /// At rest the low-passed rate is the bias: the estimate follows it.
+    private mutating func estimateBias(gyroscope: SIMD3<Double>, force: SIMD3<Double>, deltaTime: Double) {
+        guard settings.estimatesGyroscopeBias else { return }
+        restDetector.update(gyroscope: gyroscope, accelerometer: force, deltaTime: deltaTime)
+        guard restDetector.isAtRest else { return }
+        let gain = 1 - exp(-deltaTime / settings.restBiasTimeConstant)
+        let limit = settings.maximumGyroscopeBias
+        let bias = gyroscopeBias + (restDetector.meanRate - gyroscopeBias) * gain
+        gyroscopeBias = SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
     }
 
     // MARK: - Outputs
+
+    private var currentAttitude: Quaternion {
+        let tiltCorrected = inclinationCorrection * gyroscopeAttitude
+        guard headingOffset != 0 else { return tiltCorrected.normalized }
+        return (Quaternion(axis: SIMD3(0, 0, 1), angle: headingOffset) * tiltCorrected).normalized
+    }
 
     private mutating func updateOutputs(gyroscope: SIMD3<Double>, accelerometer: SIMD3<Double>?) {
         rotationRate = gyroscope - gyroscopeBias
@@ -185,27 +266,20 @@ public struct AttitudeFilter: Sendable {
         }
     }
 
-    // MARK: - Measurement validation
+    // MARK: - Geometry
 
-    /// The unit up direction from a specific-force reading, or `nil` if it is not finite or its norm is
-    /// too far from gravity.
-    private func usableUpDirection(_ specificForce: SIMD3<Double>) -> SIMD3<Double>? {
-        guard specificForce.isFinite else { return nil }
-        let norm = specificForce.length
-        guard abs(norm - settings.gravity) <= settings.accelerationRejection * settings.gravity, norm > 0 else {
-            return nil
-        }
-        return specificForce / norm
+    /// The rotation about the vertical that turns the horizontal part of a field (in a tilt-corrected
+    /// frame) onto +x (north), rad; `nil` if the field is (nearly) vertical.
+    private static func headingOffset(ofTiltCorrectedField field: SIMD3<Double>) -> Double? {
+        let horizontal = (field.x * field.x + field.y * field.y).squareRoot()
+        guard horizontal > 1e-3 * field.length else { return nil }
+        return -atan2(field.y, field.x)
     }
 
-    /// The unit field direction, or `nil` for a zero or non-finite reading.
-    private func usableFieldDirection(_ field: SIMD3<Double>) -> SIMD3<Double>? {
-        guard field.isFinite else { return nil }
-        let direction = field.normalized
-        return direction == .zero ? nil : direction
+    /// `angle` in (−π, π].
+    private static func wrapped(_ angle: Double) -> Double {
+        remainder(angle, 2 * .pi)
     }
-
-    // MARK: - Direct attitude from vectors
 
     /// The attitude whose reference z axis is `up` and whose reference x axis is the horizontal part of
     /// `northward` (both in device coordinates). Without `northward`, or when it is (nearly) vertical,

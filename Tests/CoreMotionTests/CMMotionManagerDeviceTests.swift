@@ -100,10 +100,16 @@ struct GyroCall: Sendable {
     }
 
     @Test func deviceMotionRemovesTheGyroscopeBias() throws {
-        // 120 s of the simulator's exact readings (rotating at 1 rad/s about z, biased gyroscope) replayed
-        // through a scripted device: the magnetic-north filter observes the bias on all three axes.
+        // 120 s of the simulator's exact readings (10 s at rest, then rotating at 1 rad/s about z, biased
+        // gyroscope) replayed through a scripted device: the filter measures the bias on all three axes
+        // while the device rests and keeps removing it while it turns.
         var configuration = SimulatedIMU.Configuration(
-            sampleRate: 200, motion: .rotation(axis: SIMD3(0, 0, 1), rate: 1), seed: 5)
+            sampleRate: 200,
+            motion: .rotationSequence(initialAttitude: .identity, steps: [
+                SimulatedRotationStep(duration: 10, angularVelocity: .zero),
+                SimulatedRotationStep(duration: 110, angularVelocity: SIMD3(0, 0, 1)),
+            ]),
+            seed: 5)
         configuration.gyroscopeBias = SIMD3(0.01, -0.02, 0.03)
         let samples = SimulatedIMU(configuration: configuration).samples(count: 24000, startTimestamp: 5_000_000_000)
         let device = ScriptedIMU(sampleRate: 200)

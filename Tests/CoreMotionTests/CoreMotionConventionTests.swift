@@ -22,11 +22,11 @@ extension CMMotionManagerDeviceTests {
         SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: .pi / 2) * SimulatedAttitude(axis: axis, angle: angle)
     }
 
-    /// Compass bearing of the device's top edge (or of its back, −z, when the top is steeper than the
-    /// back, as for a device held upright), degrees clockwise from north, from the ground truth.
+    /// Compass bearing of the device's top edge (or of its back, −z, when the top is clearly steeper than
+    /// the back, as for a device held upright), degrees clockwise from north, from the ground truth.
     private static func trueHeading(of attitude: SimulatedAttitude) -> Double {
         let top = attitude.rotate(SIMD3(0, 1, 0)), back = attitude.rotate(SIMD3(0, 0, -1))
-        let pointing = abs(top.z) <= abs(back.z) ? top : back
+        let pointing = abs(top.z) > abs(back.z) + 0.2 ? back : top
         let degrees = atan2(pointing.x, pointing.y) * 180 / .pi  // east over north
         return degrees < 0 ? degrees + 360 : degrees
     }

@@ -15,8 +15,8 @@ private let restingPoses: [Quaternion] = [
 
 private let realisticNoise = (gyroscope: 0.002, accelerometer: 0.03, magnetometer: 0.3)
 
-private func nineAxis(integralGain: Double = 0.1) -> AttitudeFilter {
-    AttitudeFilter(settings: .init(integralGain: integralGain, useMagnetometer: true))
+private func nineAxis() -> AttitudeFilter {
+    AttitudeFilter(settings: .init(useMagnetometer: true))
 }
 
 @Suite("AttitudeFilter")
@@ -118,8 +118,8 @@ struct AttitudeFilterTests {
             accelerometerNoise: realisticNoise.accelerometer
         )
 
-        func yawDrift(integralGain: Double) -> (drift: Double, filter: AttitudeFilter) {
-            var filter = AttitudeFilter(settings: .init(integralGain: integralGain))
+        func yawDrift(estimatesBias: Bool) -> (drift: Double, filter: AttitudeFilter) {
+            var filter = AttitudeFilter(settings: .init(estimatesGyroscopeBias: estimatesBias))
             var headingAt40 = 0.0
             var offset = Quaternion.identity  // fixes the arbitrary x axis chosen at the first sample
             motion.run(&filter, duration: 60, useMagnetometerReadings: false) { time, truth, filter in
@@ -130,10 +130,10 @@ struct AttitudeFilterTests {
             return (abs(headingAt60 - headingAt40), filter)
         }
 
-        let estimated = yawDrift(integralGain: 0.1)
+        let estimated = yawDrift(estimatesBias: true)
         #expect(estimated.drift < 1, "yaw drift over 40…60 s with bias estimation: \(estimated.drift)°")
         #expect((estimated.filter.gyroscopeBias - bias).length < 0.003, "bias \(estimated.filter.gyroscopeBias)")
-        let unestimated = yawDrift(integralGain: 0)
+        let unestimated = yawDrift(estimatesBias: false)
         #expect(unestimated.drift > 5, "yaw drift over 40…60 s without bias estimation: \(unestimated.drift)°")
     }
 
@@ -168,37 +168,33 @@ struct AttitudeFilterTests {
         #expect(tiltedFilter.userAcceleration.length < 0.2)
     }
 
-    @Test("a linear acceleration along x while level shows up in userAcceleration, fading as the PI loop predicts")
+    @Test("a linear acceleration along x while level shows up in userAcceleration and fades only slowly")
     func linearAccelerationShowsInUserAcceleration() {
-        // A complementary filter cannot tell a sustained acceleration from a tilt: it leans its "up" towards
-        // the specific force f = (a, 0, g). The angle φ between them obeys φ'' + Kp·φ' + Ki·φ = 0
-        // (small angles), with φ(0) = atan(a/g) and φ'(0) = −Kp·φ(0); the estimated tilt is atan(a/g) − φ,
-        // so userAcceleration.x = a − g·sin(atan(a/g) − φ).
-        let push = 1.5, start = 3.0, g = SyntheticMotion.gravity
+        // No filter can tell a sustained acceleration from a tilt for ever: the specific force, low-passed
+        // in the gyroscope's frame (τ = 3 s), slowly leans the estimated "up" towards f = (a, 0, g). A push
+        // of a few seconds is therefore seen almost whole at first and still mostly after 2 s.
+        let push = 1.5, start = 3.0
         let motion = SyntheticMotion(
             initialAttitude: .identity,
             linearAcceleration: { time in time >= start ? SIMD3(push, 0, 0) : .zero }
         )
         var filter = AttitudeFilter()
-        let kp = filter.settings.proportionalGain, ki = filter.settings.integralGain
-        let root = (kp * kp - 4 * ki).squareRoot()
-        let fast = (-kp - root) / 2, slow = (-kp + root) / 2
-        let slowWeight = (-kp - fast) / (slow - fast)
-        let forceTilt = atan(push / g)
+        var previous = Double.infinity
         var checked = 0
         motion.run(&filter, duration: start + 2) { time, _, filter in
             guard time >= start - 1e-9 else { return }
-            let t = time - start
-            let phi = forceTilt * (slowWeight * exp(slow * t) + (1 - slowWeight) * exp(fast * t))
-            let expected = push - g * sin(forceTilt - phi)
-            #expect(abs(filter.userAcceleration.x - expected) < 0.02, "t = \(time): \(filter.userAcceleration)")
+            let seen = filter.userAcceleration.x
+            if time - start <= 0.2 + 1e-9 { #expect(abs(seen - push) < 0.05, "t = \(time): \(seen)") }
+            #expect(seen <= previous + 1e-9, "t = \(time): fading, \(seen) after \(previous)")
             #expect(abs(filter.userAcceleration.y) < 1e-9 && abs(filter.userAcceleration.z) < 0.15)
+            previous = seen
             checked += 1
         }
         #expect(checked == 201)
+        #expect((0.5 * push...0.95 * push).contains(previous), "after 2 s: \(previous) m/s²")
     }
 
-    @Test("a bogus accelerometer (3 g) does not corrupt the attitude; gyroscope integration carries on")
+    @Test("a burst of bogus accelerometer readings (3 g) barely tilts the attitude; gyroscope integration carries on")
     func bogusAccelerometerIsRejected() {
         let pose = restingPoses[2]
         let motion = SyntheticMotion(initialAttitude: pose, bodyRate: SIMD3(0, 0, 0.2))
@@ -206,17 +202,17 @@ struct AttitudeFilterTests {
         motion.run(&filter, duration: 3)
         let bogus = SIMD3<Double>(3, 5, -7).normalized * (3 * 9.81)
         var time = 3.0
-        for _ in 0..<200 {
+        for _ in 0..<10 {  // 0.1 s
             time += 0.01
             filter.update(gyroscope: motion.bodyRate, accelerometer: bogus, magnetometer: nil, deltaTime: 0.01)
-            #expect(!filter.accelerometerUsed)
         }
         let truth = motion.attitude(at: time)
-        #expect(inclinationError(filter.attitude, truth) < 0.01)
+        #expect(inclinationError(filter.attitude, truth) < 1, "\(inclinationError(filter.attitude, truth))°")
         #expect(abs(filter.userAcceleration.length - (bogus + filter.gravity).length) < 1e-9)
         #expect(filter.userAcceleration.length > 9.81)
 
-        // The same reading on the first update does not initialise the filter either.
+        // The same reading on the first update does not initialise the filter (only a reading near 1 g
+        // shows "up" on its own), nor does a non-finite one.
         var fresh = AttitudeFilter()
         fresh.update(gyroscope: .zero, accelerometer: bogus, magnetometer: nil, deltaTime: 0)
         #expect(!fresh.isInitialized)
@@ -224,7 +220,7 @@ struct AttitudeFilterTests {
         #expect(!fresh.isInitialized)
     }
 
-    @Test("the magnetometer corrects heading only: a distorted field inclination does not tilt the attitude")
+    @Test("a distorted field is rejected, then adopted once steady; either way it never tilts the attitude")
     func magnetometerAffectsHeadingOnly() {
         let pose = restingPoses[5]
         let motion = SyntheticMotion(initialAttitude: pose)
@@ -234,7 +230,7 @@ struct AttitudeFilterTests {
         let disturbedField = Quaternion(axis: SIMD3(0, 0, 1), angle: radians(25))
             .rotate(SIMD3(19.5, 0, -80))
         let accelerometer = pose.conjugate.rotate(SIMD3(0, 0, 9.81))
-        for _ in 0..<2000 {
+        for step in 1...6000 {  // 60 s
             filter.update(
                 gyroscope: .zero,
                 accelerometer: accelerometer,
@@ -242,8 +238,16 @@ struct AttitudeFilterTests {
                 deltaTime: 0.01
             )
             #expect(inclinationError(filter.attitude, pose) < 0.01)
+            if step == 1500 {
+                // 15 s in: the field's norm and dip differ from the reference, so it is rejected as a
+                // disturbance and the heading holds.
+                #expect(filter.isMagneticallyDisturbed)
+                #expect(abs(headingError(filter.attitude, pose)) < 0.5)
+            }
         }
-        // The heading follows the disturbed field's horizontal direction: north appears 25° to the left.
+        // Steady for 20 s, the new field became the reference; the heading then follows its horizontal
+        // direction: north appears 25° to the left.
+        #expect(!filter.isMagneticallyDisturbed)
         #expect(abs(headingError(filter.attitude, pose) - -25) < 0.5)
     }
 
