@@ -66,6 +66,10 @@ public struct AttitudeFilter: Sendable {
     private var inclinationCorrection: Quaternion = .identity
     /// Rotation about the vertical from the tilt-corrected frame to the reference frame, rad.
     private var headingOffset = 0.0
+    /// The same rotation as a quaternion, advanced with each correction (no trigonometry per sample).
+    private var headingRotation: Quaternion = .identity
+    /// Per-step gains `1 − exp(−Δt/τ)` of the sample interval last seen (recomputed when it changes).
+    private var gains = (deltaTime: 0.0, magnetometer: 0.0, restBias: 0.0)
     private var accelerometerLowPass: ButterworthLowPass
     /// The columns of the device → almost-inertial rotation matrix, low-passed like the specific force: the
     /// corrections come out of that filter, so a bias error shows in them through this matrix, not the
@@ -144,7 +148,7 @@ public struct AttitudeFilter: Sendable {
         orientationLowPass.x.reset(to: matrix.column0)
         orientationLowPass.y.reset(to: matrix.column1)
         orientationLowPass.z.reset(to: matrix.column2)
-        headingOffset = 0
+        setHeadingOffset(0)
         isInitialized = true
         accelerometerUsed = true
         if let field { referenceHeading(field: field) }
@@ -190,11 +194,13 @@ public struct AttitudeFilter: Sendable {
         guard settings.estimatesGyroscopeBias, settings.motionBiasTimeConstant > 0, !restDetector.isAtRest,
             rotationRate.lengthSquared < settings.motionBiasMaximumRate * settings.motionBiasMaximumRate
         else { return }
-        let angle = 2 * atan2((correction.x * correction.x + correction.y * correction.y).squareRoot(), correction.w)
         let horizontal = SIMD3(correction.x, correction.y, 0)
         let length = horizontal.length
-        guard length > 0, angle.isFinite else { return }
-        let rotationInEarth = horizontal / length * angle
+        guard length > 0, correction.w > 0 else { return }
+        // Rotation vector of the correction: angle 2·atan2(|v|, w) along v; for the tiny corrections of
+        // each sample, 2·v/w to within 1e-7.
+        let scale = length < 1e-3 ? 2 / correction.w : 2 * atan2(length, correction.w) / length
+        let rotationInEarth = horizontal * scale
         // Earth → almost inertial, then through the low-passed (transposed) device → inertial matrix.
         let rotationInInertial = inclinationCorrection.conjugate.rotate(rotationInEarth)
         let rotationInDevice = SIMD3(
@@ -211,11 +217,13 @@ public struct AttitudeFilter: Sendable {
         guard disturbanceDetector.update(norm: norm, dip: dip, deltaTime: deltaTime) else { return }
         guard let measured = Self.headingOffset(ofTiltCorrectedField: tilted) else { return }
         if !isHeadingReferenced {
-            headingOffset = measured
+            setHeadingOffset(measured)
             isHeadingReferenced = true
         } else {
-            let gain = 1 - exp(-deltaTime / settings.magnetometerTimeConstant)
-            headingOffset = Self.wrapped(headingOffset + gain * Self.wrapped(measured - headingOffset))
+            let correction = gain(for: deltaTime).magnetometer * Self.wrapped(measured - headingOffset)
+            headingOffset = Self.wrapped(headingOffset + correction)
+            // A rotation by `correction` about z, to first order (corrections are far below a degree).
+            headingRotation = (Quaternion(w: 1, x: 0, y: 0, z: correction / 2) * headingRotation).normalized
         }
         magnetometerUsed = true
     }
@@ -225,9 +233,25 @@ public struct AttitudeFilter: Sendable {
         guard let measured = Self.headingOffset(ofTiltCorrectedField: tilted) else { return }
         let norm = tilted.length
         _ = disturbanceDetector.update(norm: norm, dip: asin(min(max(-tilted.z / norm, -1), 1)), deltaTime: 0)
-        headingOffset = measured
+        setHeadingOffset(measured)
         isHeadingReferenced = true
         magnetometerUsed = true
+    }
+
+    private mutating func setHeadingOffset(_ angle: Double) {
+        headingOffset = angle
+        headingRotation = Quaternion(axis: SIMD3(0, 0, 1), angle: angle)
+    }
+
+    /// The per-step gains for `deltaTime`, recomputed only when the interval changes.
+    private mutating func gain(for deltaTime: Double) -> (deltaTime: Double, magnetometer: Double, restBias: Double) {
+        if deltaTime != gains.deltaTime {
+            gains = (
+                deltaTime, 1 - exp(-deltaTime / settings.magnetometerTimeConstant),
+                1 - exp(-deltaTime / settings.restBiasTimeConstant)
+            )
+        }
+        return gains
     }
 
     private mutating func applyBiasCorrection(_ change: SIMD3<Double>) {
@@ -241,9 +265,8 @@ public struct AttitudeFilter: Sendable {
         guard settings.estimatesGyroscopeBias else { return }
         restDetector.update(gyroscope: gyroscope, accelerometer: force, deltaTime: deltaTime)
         guard restDetector.isAtRest else { return }
-        let gain = 1 - exp(-deltaTime / settings.restBiasTimeConstant)
         let limit = settings.maximumGyroscopeBias
-        let bias = gyroscopeBias + (restDetector.meanRate - gyroscopeBias) * gain
+        let bias = gyroscopeBias + (restDetector.meanRate - gyroscopeBias) * gain(for: deltaTime).restBias
         gyroscopeBias = SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
     }
 
@@ -251,8 +274,7 @@ public struct AttitudeFilter: Sendable {
 
     private var currentAttitude: Quaternion {
         let tiltCorrected = inclinationCorrection * gyroscopeAttitude
-        guard headingOffset != 0 else { return tiltCorrected.normalized }
-        return (Quaternion(axis: SIMD3(0, 0, 1), angle: headingOffset) * tiltCorrected).normalized
+        return headingRotation * tiltCorrected  // unit: both factors are normalised
     }
 
     private mutating func updateOutputs(gyroscope: SIMD3<Double>, accelerometer: SIMD3<Double>?) {
@@ -276,9 +298,11 @@ public struct AttitudeFilter: Sendable {
         return -atan2(field.y, field.x)
     }
 
-    /// `angle` in (−π, π].
+    /// `angle` (within ±3π, as differences of wrapped angles are) in [−π, π].
     private static func wrapped(_ angle: Double) -> Double {
-        remainder(angle, 2 * .pi)
+        if angle > .pi { return angle - 2 * .pi }
+        if angle < -.pi { return angle + 2 * .pi }
+        return angle
     }
 
     /// The attitude whose reference z axis is `up` and whose reference x axis is the horizontal part of

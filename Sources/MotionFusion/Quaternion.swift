@@ -91,6 +91,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     }
 
     /// The Hamilton product `lhs ⊗ rhs`: as rotations, apply `rhs` first, then `lhs`.
+    @inlinable
     public static func * (lhs: Quaternion, rhs: Quaternion) -> Quaternion {
         Quaternion(
             w: lhs.w * rhs.w - lhs.x * rhs.x - lhs.y * rhs.y - lhs.z * rhs.z,
@@ -101,6 +102,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     }
 
     /// The conjugate `w - x·i - y·j - z·k`; for a unit quaternion, the inverse rotation.
+    @inlinable
     public var conjugate: Quaternion {
         Quaternion(w: w, x: -x, y: -y, z: -z)
     }
@@ -125,20 +127,23 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     }
 
     /// The unit quaternion with the same direction; ``identity`` for a zero or non-finite quaternion.
+    @inlinable
     public var normalized: Quaternion {
-        let norm = self.norm
+        let norm = (w * w + x * x + y * y + z * z).squareRoot()
         guard norm > 0, norm.isFinite else { return .identity }
-        return Quaternion(w: w / norm, x: x / norm, y: y / norm, z: z / norm)
+        let scale = 1 / norm  // one division instead of four
+        return Quaternion(w: w * scale, x: x * scale, y: y * scale, z: z * scale)
     }
 
     /// Rotates a vector: `q ⊗ (0, v) ⊗ q*`, assuming `q` is a unit quaternion. With an attitude `q`
     /// (device → reference), this maps device coordinates to reference coordinates; the result has the
     /// vector's unit.
+    @inlinable
     public func rotate(_ v: SIMD3<Double>) -> SIMD3<Double> {
         // v' = v + 2w (u × v) + 2 u × (u × v), the expanded form of q v q* for |q| = 1.
-        let u = vector
-        let t = u.cross(v) * 2
-        return v + t * w + u.cross(t)
+        let tx = 2 * (y * v.z - z * v.y), ty = 2 * (z * v.x - x * v.z), tz = 2 * (x * v.y - y * v.x)
+        return SIMD3(
+            v.x + w * tx + (y * tz - z * ty), v.y + w * ty + (z * tx - x * tz), v.z + w * tz + (x * ty - y * tx))
     }
 
     /// The rotation matrix of this unit quaternion, such that `rotationMatrix * v == rotate(v)`.
