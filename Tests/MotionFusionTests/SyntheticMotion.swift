@@ -16,6 +16,8 @@ struct SyntheticMotion {
     var gyroscopeBias: SIMD3<Double> = .zero
     /// Linear acceleration of the device in the reference frame, m/s², as a function of time.
     var linearAcceleration: @Sendable (Double) -> SIMD3<Double> = { _ in .zero }
+    /// A field added to the earth's (reference frame, µT) as a function of time: a magnetic disturbance.
+    var magneticDisturbance: @Sendable (Double) -> SIMD3<Double> = { _ in .zero }
     var gyroscopeNoise = 0.0
     var accelerometerNoise = 0.0
     var magnetometerNoise = 0.0
@@ -37,7 +39,7 @@ struct SyntheticMotion {
             gyroscope: bodyRate + gyroscopeBias + generator.gaussianVector(standardDeviation: gyroscopeNoise),
             accelerometer: toDevice.rotate(specificForce)
                 + generator.gaussianVector(standardDeviation: accelerometerNoise),
-            magnetometer: toDevice.rotate(Self.magneticField)
+            magnetometer: toDevice.rotate(Self.magneticField + magneticDisturbance(time))
                 + generator.gaussianVector(standardDeviation: magnetometerNoise)
         )
     }
