@@ -14,7 +14,7 @@ import Darwin
 ///   filtered vector, taken into the earth frame, fully corrects an inclination-only rotation
 ///   `inclinationCorrection` every sample — so fast translations and vibration barely tilt the estimate.
 /// - The magnetometer, taken into the tilt-corrected frame, corrects a rotation about the vertical
-///   (`headingOffset`) with ``Settings/magnetometerTimeConstant``, only while its norm and dip agree with
+///   (`headingRotation`) with ``Settings/magnetometerTimeConstant``, only while its norm and dip agree with
 ///   the undisturbed reference (magnetic disturbance rejection).
 /// - The bias is estimated from the low-passed gyroscope while the device rests (rest detection), and in
 ///   motion from the inclination corrections, which are the residual bias integrated into the attitude.
@@ -64,9 +64,8 @@ public struct AttitudeFilter: Sendable {
     private var gyroscopeAttitude: Quaternion = .identity
     /// Almost inertial → tilt-corrected frame (a rotation about a horizontal axis).
     private var inclinationCorrection: Quaternion = .identity
-    /// Rotation about the vertical from the tilt-corrected frame to the reference frame, rad.
-    private var headingOffset = 0.0
-    /// The same rotation as a quaternion, advanced with each correction (no trigonometry per sample).
+    /// Rotation about the vertical from the tilt-corrected frame to the reference frame, advanced with each
+    /// correction (no trigonometry per sample).
     private var headingRotation: Quaternion = .identity
     /// Per-step gains `1 − exp(−Δt/τ)` of the sample interval last seen (recomputed when it changes).
     private var gains = (deltaTime: 0.0, magnetometer: 0.0, restBias: 0.0)
@@ -131,8 +130,9 @@ public struct AttitudeFilter: Sendable {
             if let force { estimateBias(gyroscope: gyroscope, force: force, deltaTime: step) }
             integrate(gyroscope - gyroscopeBias, deltaTime: step)
             if let force { correctInclination(force: force, deltaTime: step) }
-            if let field { correctHeading(field: field, deltaTime: step) }
-            attitude = currentAttitude
+            let tiltCorrected = inclinationCorrection * gyroscopeAttitude
+            if let field { correctHeading(field: field, tiltCorrected: tiltCorrected, deltaTime: step) }
+            attitude = headingRotation * tiltCorrected  // unit: both factors are normalised
         }
         updateOutputs(gyroscope: gyroscope, accelerometer: accelerometer)
     }
@@ -209,37 +209,41 @@ public struct AttitudeFilter: Sendable {
         applyBiasCorrection(rotationInDevice / settings.motionBiasTimeConstant)
     }
 
-    /// Turns the heading offset towards the magnetometer's heading while the field is undisturbed.
-    private mutating func correctHeading(field: SIMD3<Double>, deltaTime: Double) {
-        let tilted = (inclinationCorrection * gyroscopeAttitude).rotate(field)
-        let norm = tilted.length
-        let dip = asin(min(max(-tilted.z / norm, -1), 1))
-        guard disturbanceDetector.update(norm: norm, dip: dip, deltaTime: deltaTime) else { return }
-        guard let measured = Self.headingOffset(ofTiltCorrectedField: tilted) else { return }
-        if !isHeadingReferenced {
-            setHeadingOffset(measured)
+    /// Turns the heading rotation towards the magnetometer's heading while the field is undisturbed.
+    private mutating func correctHeading(field: SIMD3<Double>, tiltCorrected: Quaternion, deltaTime: Double) {
+        let tilted = tiltCorrected.rotate(field)
+        let horizontal = (tilted.x * tilted.x + tilted.y * tilted.y).squareRoot()
+        guard disturbanceDetector.update(horizontal: horizontal, downward: -tilted.z, deltaTime: deltaTime) else { return }
+        guard horizontal > 1e-3 * tilted.length else { return }  // a vertical field shows no north
+        guard isHeadingReferenced else {
+            setHeadingOffset(-atan2(tilted.y, tilted.x))
             isHeadingReferenced = true
-        } else {
-            let correction = gain(for: deltaTime).magnetometer * Self.wrapped(measured - headingOffset)
-            headingOffset = Self.wrapped(headingOffset + correction)
-            // A rotation by `correction` about z, to first order (corrections are far below a degree).
-            headingRotation = (Quaternion(w: 1, x: 0, y: 0, z: correction / 2) * headingRotation).normalized
+            magnetometerUsed = true
+            return
         }
+        // The field in the reference frame (the heading rotation is about z): its angle from +x is the
+        // heading error.
+        let (c, s) = (headingRotation.w, headingRotation.z)
+        let cosine = c * c - s * s, sine = 2 * c * s
+        let x = cosine * tilted.x - sine * tilted.y, y = sine * tilted.x + cosine * tilted.y
+        let error = -Self.angle(y: y, x: x)
+        let correction = gain(for: deltaTime).magnetometer * error
+        // A rotation by `correction` about z, to first order (far below a degree per sample).
+        headingRotation = (Quaternion(w: 1, x: 0, y: 0, z: correction / 2) * headingRotation).normalized
         magnetometerUsed = true
     }
 
     private mutating func referenceHeading(field: SIMD3<Double>) {
         let tilted = (inclinationCorrection * gyroscopeAttitude).rotate(field)
-        guard let measured = Self.headingOffset(ofTiltCorrectedField: tilted) else { return }
-        let norm = tilted.length
-        _ = disturbanceDetector.update(norm: norm, dip: asin(min(max(-tilted.z / norm, -1), 1)), deltaTime: 0)
-        setHeadingOffset(measured)
+        let horizontal = (tilted.x * tilted.x + tilted.y * tilted.y).squareRoot()
+        guard horizontal > 1e-3 * tilted.length else { return }
+        _ = disturbanceDetector.update(horizontal: horizontal, downward: -tilted.z, deltaTime: 0)
+        setHeadingOffset(-atan2(tilted.y, tilted.x))
         isHeadingReferenced = true
         magnetometerUsed = true
     }
 
     private mutating func setHeadingOffset(_ angle: Double) {
-        headingOffset = angle
         headingRotation = Quaternion(axis: SIMD3(0, 0, 1), angle: angle)
     }
 
@@ -273,8 +277,7 @@ public struct AttitudeFilter: Sendable {
     // MARK: - Outputs
 
     private var currentAttitude: Quaternion {
-        let tiltCorrected = inclinationCorrection * gyroscopeAttitude
-        return headingRotation * tiltCorrected  // unit: both factors are normalised
+        headingRotation * (inclinationCorrection * gyroscopeAttitude)
     }
 
     private mutating func updateOutputs(gyroscope: SIMD3<Double>, accelerometer: SIMD3<Double>?) {
@@ -290,19 +293,13 @@ public struct AttitudeFilter: Sendable {
 
     // MARK: - Geometry
 
-    /// The rotation about the vertical that turns the horizontal part of a field (in a tilt-corrected
-    /// frame) onto +x (north), rad; `nil` if the field is (nearly) vertical.
-    private static func headingOffset(ofTiltCorrectedField field: SIMD3<Double>) -> Double? {
-        let horizontal = (field.x * field.x + field.y * field.y).squareRoot()
-        guard horizontal > 1e-3 * field.length else { return nil }
-        return -atan2(field.y, field.x)
-    }
-
-    /// `angle` (within ±3π, as differences of wrapped angles are) in [−π, π].
-    private static func wrapped(_ angle: Double) -> Double {
-        if angle > .pi { return angle - 2 * .pi }
-        if angle < -.pi { return angle + 2 * .pi }
-        return angle
+    /// `atan2(y, x)` for x > 0, by its series when |y/x| < 0.1 (error below 3e-8 rad), else `atan2`.
+    private static func angle(y: Double, x: Double) -> Double {
+        if x > 0, abs(y) < 0.1 * x {
+            let t = y / x, t2 = t * t
+            return t * (1 - t2 * (1.0 / 3 - t2 * (1.0 / 5)))
+        }
+        return atan2(y, x)
     }
 
     /// The attitude whose reference z axis is `up` and whose reference x axis is the horizontal part of

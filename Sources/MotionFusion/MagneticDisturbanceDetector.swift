@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Decides whether the magnetometer shows the earth's field: its norm and dip angle must stay near a
 /// reference learned while undisturbed. A field that differs but stays steady for a while becomes the new
 /// reference (the device was carried somewhere else, or a permanent magnet moved with it).
@@ -11,8 +17,31 @@ struct MagneticDisturbanceDetector: Sendable {
     /// Time constant with which the reference follows an undisturbed field, s.
     let referenceTimeConstant: Double
 
-    private var reference: (norm: Double, dip: Double)?
-    private var candidate: (norm: Double, dip: Double, duration: Double)?
+    /// A field as its horizontal and downward components in a tilt-corrected frame and their norm, µT;
+    /// the angle of (horizontal, downward) from the horizontal is the dip.
+    private struct Field {
+        var horizontal: Double
+        var downward: Double
+        var norm: Double
+
+        init(horizontal: Double, downward: Double) {
+            self.horizontal = horizontal
+            self.downward = downward
+            norm = (horizontal * horizontal + downward * downward).squareRoot()
+        }
+
+        /// Moves a fraction `gain` of the way to `other`.
+        mutating func follow(_ other: Field, gain: Double) {
+            self = Field(
+                horizontal: horizontal + (other.horizontal - horizontal) * gain,
+                downward: downward + (other.downward - downward) * gain)
+        }
+    }
+
+    private var reference: Field?
+    private var candidate: (field: Field, duration: Double)?
+    /// cos(dipThreshold): two fields within the dip threshold have directions at least this aligned.
+    private let minimumDipCosine: Double
 
     /// Whether the last reading was disturbed.
     private(set) var isDisturbed = false
@@ -22,41 +51,46 @@ struct MagneticDisturbanceDetector: Sendable {
         self.dipThreshold = dipThreshold
         self.newReferenceTime = newReferenceTime
         self.referenceTimeConstant = referenceTimeConstant
+        minimumDipCosine = cos(dipThreshold)
     }
 
-    private func isClose(_ norm: Double, _ dip: Double, to target: (norm: Double, dip: Double)) -> Bool {
-        abs(norm - target.norm) <= normThreshold * target.norm && abs(dip - target.dip) <= dipThreshold
+    private func isClose(_ field: Field, to target: Field) -> Bool {
+        // cos(angle between the two directions) ≥ cos(threshold), without dividing by the norms.
+        abs(field.norm - target.norm) <= normThreshold * target.norm
+            && field.horizontal * target.horizontal + field.downward * target.downward
+                >= minimumDipCosine * field.norm * target.norm
     }
 
-    /// Feeds the field's norm (µT) and dip angle (rad, positive downwards); returns whether the reading is
-    /// undisturbed and may correct the heading.
-    mutating func update(norm: Double, dip: Double, deltaTime: Double) -> Bool {
-        guard let current = reference else {
-            reference = (norm, dip)
+    /// Feeds the field's horizontal and downward components in a tilt-corrected frame (µT); returns
+    /// whether the reading is undisturbed and may correct the heading. (No trigonometry: the dip
+    /// difference is compared through the directions' dot product.)
+    mutating func update(horizontal: Double, downward: Double, deltaTime: Double) -> Bool {
+        let field = Field(horizontal: horizontal, downward: downward)
+        guard field.norm > 0 else { return false }
+        guard var current = reference else {
+            reference = field
             isDisturbed = false
             return true
         }
-        if isClose(norm, dip, to: current) {
-            let gain = min(deltaTime / referenceTimeConstant, 1)
-            reference = (current.norm + (norm - current.norm) * gain, current.dip + (dip - current.dip) * gain)
+        if isClose(field, to: current) {
+            current.follow(field, gain: min(deltaTime / referenceTimeConstant, 1))
+            reference = current
             candidate = nil
             isDisturbed = false
             return true
         }
-        if let steady = candidate, isClose(norm, dip, to: (steady.norm, steady.dip)) {
-            let gain = min(deltaTime / 1.0, 1)
-            let updated = (
-                norm: steady.norm + (norm - steady.norm) * gain, dip: steady.dip + (dip - steady.dip) * gain,
-                duration: steady.duration + deltaTime)
-            if updated.duration >= newReferenceTime {
-                reference = (updated.norm, updated.dip)
+        if var steady = candidate, isClose(field, to: steady.field) {
+            steady.field.follow(field, gain: min(deltaTime / 1.0, 1))
+            steady.duration += deltaTime
+            if steady.duration >= newReferenceTime {
+                reference = steady.field
                 candidate = nil
                 isDisturbed = false
                 return true
             }
-            candidate = updated
+            candidate = steady
         } else {
-            candidate = (norm, dip, 0)
+            candidate = (field, 0)
         }
         isDisturbed = true
         return false

@@ -91,7 +91,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     }
 
     /// The Hamilton product `lhs ⊗ rhs`: as rotations, apply `rhs` first, then `lhs`.
-    @inlinable
+    @inlinable @inline(__always)
     public static func * (lhs: Quaternion, rhs: Quaternion) -> Quaternion {
         Quaternion(
             w: lhs.w * rhs.w - lhs.x * rhs.x - lhs.y * rhs.y - lhs.z * rhs.z,
@@ -127,7 +127,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     }
 
     /// The unit quaternion with the same direction; ``identity`` for a zero or non-finite quaternion.
-    @inlinable
+    @inlinable @inline(__always)
     public var normalized: Quaternion {
         let norm = (w * w + x * x + y * y + z * z).squareRoot()
         guard norm > 0, norm.isFinite else { return .identity }
@@ -138,7 +138,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     /// Rotates a vector: `q ⊗ (0, v) ⊗ q*`, assuming `q` is a unit quaternion. With an attitude `q`
     /// (device → reference), this maps device coordinates to reference coordinates; the result has the
     /// vector's unit.
-    @inlinable
+    @inlinable @inline(__always)
     public func rotate(_ v: SIMD3<Double>) -> SIMD3<Double> {
         // v' = v + 2w (u × v) + 2 u × (u × v), the expanded form of q v q* for |q| = 1.
         let tx = 2 * (y * v.z - z * v.y), ty = 2 * (z * v.x - x * v.z), tz = 2 * (x * v.y - y * v.x)
@@ -150,6 +150,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     ///
     /// For an attitude (device → reference): row i is reference axis i seen in the device frame, column j
     /// is device axis j seen in the reference frame (see ``RotationMatrix``).
+    @inlinable @inline(__always)
     public var rotationMatrix: RotationMatrix {
         let xx = x * x, yy = y * y, zz = z * z
         let xy = x * y, xz = x * z, yz = y * z

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# MotionBridge's attitude filter beside the published VQF filter on the BROAD trials, in one run:
+# accuracy of both (the benchmark's metric), then their 9-axis update times measured alternately three
+# times each (the VM's speed drifts by ±10 % within minutes, so only interleaved figures compare).
+#
+#   Benchmarks/broad/run.sh [DATA_DIR]     # default ../shared/data/broad
+#
+# Needs Python 3 with venv support (the VQF package is installed into a private venv by setup-venv.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+data="${1:-../shared/data/broad}"
+[ -d "$data" ] || { echo "run.sh: no trial directory $data" >&2; exit 66; }
+
+swift build -c release --product motionctl >&2
+motionctl="$(swift build -c release --show-bin-path)/motionctl"
+python="$(Benchmarks/broad/setup-venv.sh)"
+plots="$(mktemp -d)"
+trap 'rm -rf "$plots"' EXIT
+
+echo "== MotionBridge (motionctl bench broad)"
+"$motionctl" bench broad "$data" --plots "$plots"
+echo
+echo "== VQF 2.1.2 (Benchmarks/broad/vqf_reference.py)"
+"$python" Benchmarks/broad/vqf_reference.py --data "$data" --no-timing
+echo
+echo "== 9-axis update time, ns per sample, alternating runs"
+for round in 1 2 3; do
+    ours=$("$motionctl" bench broad "$data" --plots "$plots" --json | sed -n 's/.*"nineAxisNanosecondsPerSample" : \([0-9.]*\).*/\1/p')
+    theirs=$("$python" Benchmarks/broad/vqf_reference.py --data "$data" --json | sed -n '/^{/,$p' \
+        | "$python" -c 'import json, sys; print(round(json.load(sys.stdin)["timing"]["batch_9axis_ns_per_sample"], 1))')
+    printf 'round %d: MotionBridge %.1f   VQF (C++ updateBatch) %.1f   ratio %.2f\n' "$round" "$ours" "$theirs" "$("$python" -c "print($ours / $theirs)")"
+done
