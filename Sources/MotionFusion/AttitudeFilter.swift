@@ -157,7 +157,7 @@ public struct AttitudeFilter: Sendable {
 
     /// Integrates the bias-corrected rate exactly over the step (constant rate).
     private mutating func integrate(_ rate: SIMD3<Double>, deltaTime: Double) {
-        gyroscopeAttitude = (gyroscopeAttitude * Quaternion(rotationVector: rate * deltaTime)).normalized
+        gyroscopeAttitude = Self.renormalized(gyroscopeAttitude * Self.rotation(by: rate * deltaTime))
     }
 
     /// Low-passes the specific force in the almost inertial frame and turns the inclination correction so
@@ -180,7 +180,7 @@ public struct AttitudeFilter: Sendable {
             w > 1e-6
             ? Quaternion(w: w, x: direction.y / (2 * w), y: -direction.x / (2 * w), z: 0)
             : Quaternion(w: 0, x: 1, y: 0, z: 0)
-        inclinationCorrection = (correction * inclinationCorrection).normalized
+        inclinationCorrection = Self.renormalized(correction * inclinationCorrection)
         accelerometerUsed = true
         estimateBiasInMotion(correction: correction, deltaTime: deltaTime)
     }
@@ -229,7 +229,7 @@ public struct AttitudeFilter: Sendable {
         let error = -Self.angle(y: y, x: x)
         let correction = gain(for: deltaTime).magnetometer * error
         // A rotation by `correction` about z, to first order (far below a degree per sample).
-        headingRotation = (Quaternion(w: 1, x: 0, y: 0, z: correction / 2) * headingRotation).normalized
+        headingRotation = Self.renormalized(Quaternion(w: 1, x: 0, y: 0, z: correction / 2) * headingRotation)
         magnetometerUsed = true
     }
 
@@ -292,6 +292,27 @@ public struct AttitudeFilter: Sendable {
     }
 
     // MARK: - Geometry
+
+    /// The rotation by `rotationVector` (axis × angle, rad): for the small angles of one sample (below
+    /// 0.05 rad) by the series of cos(θ/2) and sin(θ/2)/θ (error below 1e-12), else exactly.
+    private static func rotation(by rotationVector: SIMD3<Double>) -> Quaternion {
+        let angleSquared = rotationVector.lengthSquared
+        guard angleSquared < 0.0025 else { return Quaternion(rotationVector: rotationVector) }
+        let cosine = 1 - angleSquared * (1.0 / 8 - angleSquared * (1.0 / 384))
+        let sineOverAngle = 0.5 - angleSquared * (1.0 / 48 - angleSquared * (1.0 / 3840))
+        let v = rotationVector * sineOverAngle
+        return Quaternion(w: cosine, x: v.x, y: v.y, z: v.z)
+    }
+
+    /// `q` brought back to unit norm when it is already within 1e-3 of it (one Newton step for 1/|q|, no
+    /// square root or division: the products of unit quaternions drift only by rounding); otherwise
+    /// normalised exactly.
+    private static func renormalized(_ q: Quaternion) -> Quaternion {
+        let normSquared = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
+        guard abs(normSquared - 1) < 1e-3 else { return q.normalized }
+        let scale = (3 - normSquared) / 2
+        return Quaternion(w: q.w * scale, x: q.x * scale, y: q.y * scale, z: q.z * scale)
+    }
 
     /// `atan2(y, x)` for x > 0, by its series when |y/x| < 0.1 (error below 3e-8 rad), else `atan2`.
     private static func angle(y: Double, x: Double) -> Double {
