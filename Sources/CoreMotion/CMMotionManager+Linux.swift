@@ -33,8 +33,9 @@ extension CMMotionManager {
 
     /// Linux only: the magnetic declination true north is derived from, degrees east of true north (negative
     /// west), or nil while unknown. Apple's devices take it from the location; here it is set with
-    /// ``useLinuxMagneticDeclination(_:)`` or the `MOTION_DECLINATION` environment variable (read on first use,
-    /// for example `MOTION_DECLINATION=3.2`). While it is nil,
+    /// ``useLinuxMagneticDeclination(_:)``, ``useLinuxLocation(latitude:longitude:altitude:)`` (World Magnetic
+    /// Model), or the environment, read on first use: `MOTION_DECLINATION` in degrees (for example
+    /// `MOTION_DECLINATION=3.2`) or `MOTION_LOCATION` as `latitude,longitude[,altitude m]`. While it is nil,
     /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` is not among
     /// ``availableAttitudeReferenceFrames()`` and starting device motion in it delivers
     /// ``CMErrorTrueNorthNotAvailable``.
@@ -53,6 +54,25 @@ extension CMMotionManager {
                 "\(degrees) is not a magnetic declination: give degrees east of true north within ±180.")
         }
         MotionHub.shared.setMagneticDeclination(degrees)
+    }
+
+    /// Sets the magnetic declination for true north from a location (Linux; Apple's devices use their own
+    /// location): the World Magnetic Model 2025's declination there, at today's date. Call again after a
+    /// move of more than a few kilometres, or every few months.
+    /// - Parameters:
+    ///   - latitude: geodetic latitude, degrees north (negative south).
+    ///   - longitude: degrees east (negative west).
+    ///   - altitude: height above the WGS 84 ellipsoid, m (0 by default).
+    /// - Throws: an `NSError` in ``CMErrorDomain`` with code ``CMErrorInvalidParameter`` naming the invalid
+    ///   value; the declination is then unchanged.
+    public static func useLinuxLocation(latitude: Double, longitude: Double, altitude: Double = 0) throws {
+        do {
+            let declination = try MotionHub.modelDeclination(latitude: latitude, longitude: longitude, altitude: altitude)
+            MotionHub.shared.setMagneticDeclination(declination)
+        } catch {
+            guard case .invalid(let reason) = error else { return }
+            throw CMErrorInvalidParameter.nsError("Not a location: \(reason).")
+        }
     }
 
     /// Linux only: the health of the process's IMU (driver, configured and achieved rate, samples, fault

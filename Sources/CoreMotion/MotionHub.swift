@@ -1,4 +1,5 @@
 import Dispatch
+import MotionFusion
 import MotionHAL
 import Synchronization
 
@@ -46,7 +47,8 @@ final class MotionHub: Sendable {
     private let declination = Mutex(Declination())
 
     /// The magnetic declination known to the process: set by the API, else read once from the
-    /// `MOTION_DECLINATION` environment variable.
+    /// `MOTION_DECLINATION` environment variable (degrees) or computed from `MOTION_LOCATION`
+    /// (`latitude,longitude[,altitude m]`) with the World Magnetic Model.
     private struct Declination {
         /// Degrees east of true north (negative west); nil = unknown.
         var degrees: Double?
@@ -55,8 +57,17 @@ final class MotionHub: Sendable {
         mutating func resolve() {
             guard !isResolved else { return }
             isResolved = true
-            if let text = ProcessInfo.processInfo.environment["MOTION_DECLINATION"] {
+            let environment = ProcessInfo.processInfo.environment
+            if let text = environment["MOTION_DECLINATION"] {
                 degrees = MotionHub.validDeclination(Double(text.trimmingCharacters(in: .whitespaces)))
+            } else if let text = environment["MOTION_LOCATION"] {
+                // "latitude,longitude[,altitude m]": the World Magnetic Model's declination there, today.
+                let values = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                if (2...3).contains(values.count), let latitude = values[0], let longitude = values[1],
+                    let altitude = values.count == 3 ? values[2] : 0
+                {
+                    degrees = try? MotionHub.modelDeclination(latitude: latitude, longitude: longitude, altitude: altitude)
+                }
             }
         }
     }
@@ -177,6 +188,37 @@ final class MotionHub: Sendable {
         processing.withLock { processing in
             for index in processing.fusions.indices { processing.fusions[index].declination = degrees }
         }
+    }
+
+    /// The World Magnetic Model's declination at a place, today, degrees east of true north.
+    /// - Throws: a description of the first invalid value.
+    static func modelDeclination(latitude: Double, longitude: Double, altitude: Double, date: Date = Date())
+        throws(LocationError) -> Double
+    {
+        guard latitude.isFinite, abs(latitude) <= 90 else { throw .invalid("latitude \(latitude) is not within ±90°") }
+        guard longitude.isFinite, abs(longitude) <= 360 else {
+            throw .invalid("longitude \(longitude) is not within ±180° (or 0…360°)")
+        }
+        guard altitude.isFinite, (-1_000...1_000_000).contains(altitude) else {
+            throw .invalid("altitude \(altitude) m is not between -1 km and 1000 km")
+        }
+        return WorldMagneticModel.wmm2025.declination(
+            latitude: latitude, longitude: longitude, altitude: altitude / 1000, year: decimalYear(of: date))
+    }
+
+    /// A location that the World Magnetic Model cannot take.
+    enum LocationError: Error {
+        case invalid(String)
+    }
+
+    /// `date` as a decimal year (UTC), e.g. 2026.5 in early July 2026.
+    static func decimalYear(of date: Date) -> Double {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let year = calendar.component(.year, from: date)
+        let start = calendar.date(from: DateComponents(year: year, month: 1, day: 1))!
+        let end = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))!
+        return Double(year) + date.timeIntervalSince(start) / end.timeIntervalSince(start)
     }
 
     /// `degrees` if it is a declination (finite, within ±180°), otherwise nil.

@@ -6,16 +6,20 @@ import MotionHAL
 /// (`t,quat_w,quat_x,quat_y,quat_z`, the rotation device → the reference frame).
 enum FuseCommand {
     static let usage = """
-        usage: motionctl fuse --input RECORDING.csv --output ATTITUDE.csv [--frame NAME] [--axes 6|9] [--declination DEG]
+        usage: motionctl fuse --input RECORDING.csv --output ATTITUDE.csv [--frame NAME] [--axes 6|9]
+                              [--declination DEG | --location LAT,LON[,ALT_M] --year YEAR]
           --frame        Apple's case name: xArbitraryZVertical (6-axis), xArbitraryCorrectedZVertical,
-                         xMagneticNorthZVertical (default with 9 axes), xTrueNorthZVertical (needs --declination)
+                         xMagneticNorthZVertical (default with 9 axes), xTrueNorthZVertical (needs the declination)
           --axes         6 (gyroscope and accelerometer) or 9 (plus magnetometer, the default)
           --declination  magnetic declination, degrees east of true north, for xTrueNorthZVertical
+          --location     where the recording was made (degrees, metres): the declination then comes from the
+                         World Magnetic Model 2025 at --year (decimal year of the recording, e.g. 2026.9)
         """
 
     /// Runs the command with the arguments after `fuse`; exits the process.
     static func run(_ arguments: [String]) -> Never {
-        let options = CommandOptions(arguments, valued: ["--input", "--output", "--frame", "--axes", "--declination"], usage: usage)
+        let options = CommandOptions(
+            arguments, valued: ["--input", "--output", "--frame", "--axes", "--declination", "--location", "--year"], usage: usage)
         guard options.positional.isEmpty else { options.fail("fuse takes no positional arguments") }
         guard let input = options["--input"] else { options.fail("--input is required") }
         guard let output = options["--output"] else { options.fail("--output is required") }
@@ -33,12 +37,16 @@ enum FuseCommand {
         guard frame.usesMagnetometer == (axes == 9) else {
             options.fail("--frame \(frame.rawValue) is a \(frame.usesMagnetometer ? 9 : 6)-axis frame, not \(axes)-axis")
         }
-        let declination = options["--declination"].map { Double($0) ?? .nan }
+        var declination = options["--declination"].map { Double($0) ?? .nan }
         if let declination, !(declination.isFinite && abs(declination) <= 180) {
             options.fail("--declination must be degrees within ±180")
         }
+        if let location = options["--location"] {
+            guard declination == nil else { options.fail("give --declination or --location, not both") }
+            declination = modelDeclination(location: location, year: options["--year"], options: options)
+        }
         if frame == .xTrueNorthZVertical, declination == nil {
-            options.fail("--frame xTrueNorthZVertical needs --declination (degrees east of true north)")
+            options.fail("--frame xTrueNorthZVertical needs --declination (degrees east of true north) or --location and --year")
         }
 
         let recording: IMURecording
@@ -59,6 +67,27 @@ enum FuseCommand {
         }
         CommandOptions.exit(nil, status: 0)
     }
+}
+
+/// The World Magnetic Model's declination for `--location LAT,LON[,ALT_M]` at `--year`; exits with a usage
+/// error naming the bad value.
+private func modelDeclination(location: String, year: String?, options: CommandOptions) -> Double {
+    let values = location.split(separator: ",").map { Double($0) }
+    guard (2...3).contains(values.count), let latitude = values[0], let longitude = values[1],
+        let altitude = values.count == 3 ? values[2] : 0
+    else { options.fail("--location must be LAT,LON or LAT,LON,ALT_M in degrees and metres") }
+    guard abs(latitude) <= 90, abs(longitude) <= 360, (-1_000...1_000_000).contains(altitude) else {
+        options.fail("--location \(location): latitude within ±90°, longitude within ±180°, altitude -1…1000 km")
+    }
+    guard let yearText = year, let decimalYear = Double(yearText), decimalYear.isFinite else {
+        options.fail("--location needs --year, the decimal year of the recording (e.g. 2026.9)")
+    }
+    let model = WorldMagneticModel.wmm2025
+    if !model.isValid(at: decimalYear) {
+        FileHandle.standardError.write(Data(
+            "motionctl: warning: WMM2025 is valid 2025.0–2030.0; \(decimalYear) is extrapolated\n".utf8))
+    }
+    return model.declination(latitude: latitude, longitude: longitude, altitude: altitude / 1000, year: decimalYear)
 }
 
 extension IMURecordingError {

@@ -240,6 +240,24 @@ extension CMMotionManagerDeviceTests {
         #expect(Self.angularDistance(degrees: updated.heading, 25) < 2, "true heading \(updated.heading)°")
     }
 
+    @Test func aLocationGivesTheWorldMagneticModelsDeclination() throws {
+        _ = Self.useStationarySimulator()
+        defer { try? CMMotionManager.useLinuxMagneticDeclination(nil) }
+        try CMMotionManager.useLinuxLocation(latitude: 52.52, longitude: 13.40, altitude: 34)  // Berlin
+        let declination = try #require(CMMotionManager.linuxMagneticDeclination)
+        // WMM2025 in Berlin: 5.20° east at 2026.9, growing by about 0.17° a year.
+        #expect((4.7...6.2).contains(declination), "\(declination)°")
+        #expect(CMMotionManager.availableAttitudeReferenceFrames().contains(.xTrueNorthZVertical))
+        do {
+            try CMMotionManager.useLinuxLocation(latitude: 95, longitude: 0)
+            Issue.record("a latitude of 95° was accepted")
+        } catch let error as NSError {
+            #expect(error.domain == CMErrorDomain && error.code == Int(CMErrorInvalidParameter.rawValue))
+            #expect(error.localizedDescription.contains("latitude 95"))
+        }
+        #expect(CMMotionManager.linuxMagneticDeclination == declination)  // unchanged by the refused call
+    }
+
     @Test func aDeclinationMustBeDegreesWithin180() throws {
         _ = Self.useStationarySimulator()
         for invalid in [Double.nan, .infinity, 180.5, -720] {

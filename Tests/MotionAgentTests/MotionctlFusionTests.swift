@@ -32,6 +32,33 @@ import Testing
         #expect(lines.last?.hasPrefix("11.998") == true || lines.last?.hasPrefix("11.99") == true, "\(lines.last ?? "")")
     }
 
+    @Test func trueNorthFromALocationIsMagneticNorthTurnedByTheModelsDeclination() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func fuse(_ extra: [String]) throws -> [Double] {
+            let output = directory.appendingPathComponent("\(UUID().uuidString).csv").path
+            let run = try AgentProcess.run(
+                "motionctl", arguments: ["fuse", "--input", Self.broadExcerpt, "--output", output] + extra)
+            #expect(run.status == 0, "\(run.log)")
+            let last = try #require(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").last)
+            return last.split(separator: ",").compactMap { Double($0) }
+        }
+        // Yaw of the last attitude, from its quaternion (w, x, y, z): device x projected on the horizontal.
+        func yaw(_ row: [Double]) -> Double {
+            let (w, x, y, z) = (row[1], row[2], row[3], row[4])
+            return atan2(2 * (x * y + w * z), 1 - 2 * (y * y + z * z)) * 180 / .pi
+        }
+        let magnetic = try fuse(["--frame", "xMagneticNorthZVertical"])
+        let trueNorth = try fuse(["--frame", "xTrueNorthZVertical", "--location", "52.52,13.40,34", "--year", "2026.9"])
+        // WMM2025 in Berlin at 2026.9: 5.20° east; true-north yaw is that much less.
+        let difference = remainder(yaw(trueNorth) - yaw(magnetic), 360)
+        #expect(abs(difference + 5.2) < 0.05, "yaw difference \(difference)°")
+        let missingYear = try AgentProcess.run(
+            "motionctl", arguments: ["fuse", "--input", Self.broadExcerpt, "--output", "/tmp/unused.csv", "--frame",
+                                     "xTrueNorthZVertical", "--location", "52.52,13.40"])
+        #expect(missingYear.status == 64 && missingYear.log.contains("--year"))
+    }
+
     @Test func fuseRefusesBadArgumentsWithDistinctStatuses() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID().uuidString).csv").path
         let badFrame = try AgentProcess.run("motionctl", arguments: ["fuse", "--input", Self.broadExcerpt, "--output", output, "--frame", "xNorth"])
