@@ -201,6 +201,10 @@ public struct AttitudeFilter: Sendable {
         // each sample, 2·v/w to within 1e-7.
         let scale = length < 1e-3 ? 2 / correction.w : 2 * atan2(length, correction.w) / length
         let rotationInEarth = horizontal * scale
+        // A correction faster than any bias the filter accepts is a transient (a wrong start, a long
+        // acceleration), not a bias: learning from it would spoil the estimate.
+        guard rotationInEarth.lengthSquared < (settings.maximumGyroscopeBias * deltaTime) * (settings.maximumGyroscopeBias * deltaTime)
+        else { return }
         // Earth → almost inertial, then through the low-passed (transposed) device → inertial matrix.
         let rotationInInertial = inclinationCorrection.conjugate.rotate(rotationInEarth)
         let rotationInDevice = SIMD3(
