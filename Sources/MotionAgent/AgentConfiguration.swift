@@ -9,6 +9,9 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var topicPrefix: String
     /// The IMU to read, as a device specification (`sim`, `sim:rate=500`, …).
     public var device: String
+    /// Where the magnetic declination for true north comes from; `nil`: the environment
+    /// (`MOTION_LOCATION`, `MOTION_DECLINATION`) or none.
+    public var magneticReference: MagneticReference?
     /// The broker to publish to and how to connect.
     public var broker: BrokerSettings
     /// Per-service publishing settings.
@@ -61,7 +64,9 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public static func parse(_ data: Data) throws(ConfigurationError) -> AgentConfiguration {
         let root = try JSONObjectReader(data: data)
-        try root.rejectUnknownKeys(["device_id", "topic_prefix", "device", "broker", "services", "health_interval"])
+        try root.rejectUnknownKeys([
+            "device_id", "topic_prefix", "device", "location", "declination", "broker", "services", "health_interval",
+        ])
         var configuration = AgentConfiguration()
         if let deviceID = try root.string("device_id") {
             configuration.deviceID = deviceID
@@ -72,6 +77,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         if let device = try root.string("device") {
             configuration.device = device
         }
+        configuration.magneticReference = try MagneticReference.parse(from: root)
         if let broker = try root.object("broker") {
             configuration.broker = try BrokerSettings.parse(broker)
         }
@@ -114,6 +120,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         if device.isEmpty {
             throw ConfigurationError(fieldPath: "device", reason: "must name a device, for example \"sim\"")
         }
+        try magneticReference?.validate()
         if !(5...65_535).contains(broker.keepAlive) {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }

@@ -82,6 +82,7 @@ public final class MotionAgent: Sendable {
             AgentLog.info("device \(configuration.device): \(error)")
             state.withLock { $0.deviceError = error.description }
         }
+        try Self.apply(configuration.magneticReference)
         let clientConfiguration = try configuration.broker.clientConfiguration(
             clientID: configuration.clientID, will: availability("offline"))
         let client = try MQTTClient(configuration: clientConfiguration) { [weak self] event in
@@ -122,8 +123,24 @@ public final class MotionAgent: Sendable {
         AgentLog.info("stopped")
     }
 
-    /// Applies a new configuration without dropping the connection: service settings and the health
-    /// interval take effect at once; changes that need a restart (device, identity, broker) are kept
+    /// Gives CoreMotion the magnetic declination for true north (a running true-north service follows).
+    /// - Throws: an `NSError` in `CMErrorDomain` for values outside the ranges that validation checks.
+    private static func apply(_ reference: MagneticReference?) throws {
+        switch reference {
+        case .location(let latitude, let longitude, let altitude):
+            try CMMotionManager.useLinuxLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+        case .declination(let degrees):
+            try CMMotionManager.useLinuxMagneticDeclination(degrees)
+        case nil:
+            return
+        }
+        if let declination = CMMotionManager.linuxMagneticDeclination {
+            AgentLog.info(String(format: "magnetic declination %.2f° (true north available)", declination))
+        }
+    }
+
+    /// Applies a new configuration without dropping the connection: service settings, the magnetic
+    /// reference and the health interval take effect at once; changes that need a restart (device, identity, broker) are kept
     /// as they are and returned as notes.
     /// - Returns: one line per setting that was not applied.
     @discardableResult
@@ -137,6 +154,11 @@ public final class MotionAgent: Sendable {
             state.withLock { state in
                 state.configuration.services = new.services
                 state.configuration.healthInterval = new.healthInterval
+                state.configuration.magneticReference = new.magneticReference
+            }
+            if new.magneticReference != old.magneticReference {
+                // Validated with the file: a failure here would be a range the validation missed.
+                do { try Self.apply(new.magneticReference) } catch { notes.append("magnetic reference: \(error)") }
             }
             for service in MotionService.allCases {
                 let settings = new.settings(for: service)

@@ -36,6 +36,21 @@ import Testing
         #expect(MotionService.allCases.allSatisfy { configuration.settings(for: $0).qos == 0 })
     }
 
+    @Test func locationOrDeclinationForTrueNorth() throws {
+        #expect(try parse("{}").magneticReference == nil)
+        #expect(try parse(#"{"location":{"latitude":52.52,"longitude":13.4,"altitude":34}}"#).magneticReference
+            == .location(latitude: 52.52, longitude: 13.4, altitude: 34))
+        #expect(try parse(#"{"location":{"latitude":-33.9,"longitude":151.2}}"#).magneticReference
+            == .location(latitude: -33.9, longitude: 151.2, altitude: 0))
+        #expect(try parse(#"{"declination":-3.5}"#).magneticReference == .declination(-3.5))
+        expectError(#"{"location":{"latitude":91,"longitude":0}}"#, field: "location.latitude", reasonContains: "±90")
+        expectError(#"{"location":{"latitude":10}}"#, field: "location.longitude", reasonContains: "required")
+        expectError(#"{"location":{"latitude":10,"longitude":200}}"#, field: "location.longitude", reasonContains: "±180")
+        expectError(#"{"location":{"latitude":10,"longitude":20,"height":3}}"#, field: "location.height", reasonContains: "")
+        expectError(#"{"declination":190}"#, field: "declination", reasonContains: "±180")
+        expectError(#"{"declination":2,"location":{"latitude":1,"longitude":2}}"#, field: "declination", reasonContains: "not both")
+    }
+
     @Test func shippedConfigurationFileIsValid() throws {
         let path = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
