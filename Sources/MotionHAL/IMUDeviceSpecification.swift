@@ -6,7 +6,7 @@
 /// |---|---|
 /// | `sim` | ``SimulatedIMU`` with its default configuration (demo motion, 200 Hz, seed 1) |
 /// | `sim:OPTIONS` | ``SimulatedIMU``; `OPTIONS` is a comma-separated list of `key=value`, each key at most once |
-/// | `replay:PATH` | a recorded session replayed from `PATH` (driver not built yet) |
+/// | `replay:PATH[,loop]` | a recording (``IMURecording``'s CSV) played back at its own rate, `loop` to start over at its end |
 /// | `iio:NAME` | a Linux IIO device by name, e.g. `iio:mpu6050` (driver not built yet) |
 /// | `i2c:BUS@ADDRESS` | a chip on an I²C bus, e.g. `i2c:/dev/i2c-1@0x68` (driver not built yet) |
 ///
@@ -30,8 +30,8 @@
 public enum IMUDeviceSpecification: Sendable, Equatable {
     /// The simulator with this configuration (`sim…`).
     case simulated(SimulatedIMU.Configuration)
-    /// A recording replayed from a file (`replay:PATH`).
-    case replay(path: String)
+    /// A recording replayed from a file (`replay:PATH[,loop]`).
+    case replay(path: String, loop: Bool = false)
     /// A Linux Industrial I/O device by name (`iio:NAME`).
     case iio(name: String)
     /// A chip on an I²C bus (`i2c:BUS@ADDRESS`): bus device path and 7-bit address.
@@ -44,7 +44,8 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
     /// - Returns: the device, not yet started.
     /// - Throws: ``IMUDeviceError/invalidSpecification(_:)`` naming the bad part, or
-    ///   ``IMUDeviceError/unavailable(_:)`` for a driver that cannot be opened (here: not built yet).
+    ///   ``IMUDeviceError/unavailable(_:)`` for a device that cannot be opened (an unreadable recording; the
+    ///   IIO and I²C drivers, not built yet).
     public static func open(_ specification: String) throws(IMUDeviceError) -> any IMUDevice {
         try parse(specification).makeDevice()
     }
@@ -68,7 +69,9 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         case "sim":
             return .simulated(try simulatorConfiguration(options: argument ?? ""))
         case "replay":
-            return .replay(path: String(try requiredArgument(argument, driver: "replay", form: "replay:PATH")))
+            let target = String(try requiredArgument(argument, driver: "replay", form: "replay:PATH[,loop]"))
+            if target.hasSuffix(",loop") { return .replay(path: String(target.dropLast(5)), loop: true) }
+            return .replay(path: target)
         case "iio":
             return .iio(name: String(try requiredArgument(argument, driver: "iio", form: "iio:NAME")))
         case "i2c":
@@ -87,8 +90,8 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         switch self {
         case .simulated(let configuration):
             return SimulatedIMU(configuration: configuration)
-        case .replay(let path):
-            throw .unavailable("replay driver not built yet (cannot replay '\(path)')")
+        case .replay(let path, let loop):
+            return try ReplayIMU(path: path, loop: loop)
         case .iio(let name):
             throw .unavailable("iio driver not built yet (cannot open IIO device '\(name)')")
         case .i2c(let bus, let address):

@@ -97,9 +97,10 @@ import Testing
 
     @Test func laterDriversParseButAreNotBuiltYet() throws {
         #expect(try IMUDeviceSpecification.parse("replay:/var/log/run.imu") == .replay(path: "/var/log/run.imu"))
+        #expect(try IMUDeviceSpecification.parse("replay:/var/log/run.imu,loop") == .replay(path: "/var/log/run.imu", loop: true))
         #expect(try IMUDeviceSpecification.parse("iio:mpu6050") == .iio(name: "mpu6050"))
         #expect(try IMUDeviceSpecification.parse("i2c:/dev/i2c-1@0x68") == .i2c(bus: "/dev/i2c-1", address: 0x68))
-        for specification in ["replay:/var/log/run.imu", "iio:mpu6050", "i2c:/dev/i2c-1@0x68"] {
+        for specification in ["iio:mpu6050", "i2c:/dev/i2c-1@0x68"] {
             let driver = String(specification.prefix { $0 != ":" })
             #expect {
                 _ = try IMUDeviceSpecification.open(specification)
@@ -107,6 +108,13 @@ import Testing
                 guard case .unavailable(let why) = error as? IMUDeviceError else { return false }
                 return why.contains("\(driver) driver not built yet")
             }
+        }
+        // A recording that cannot be read names the file.
+        #expect {
+            _ = try IMUDeviceSpecification.open("replay:/var/log/run.imu")
+        } throws: { error in
+            guard case .unavailable(let why) = error as? IMUDeviceError else { return false }
+            return why.contains("cannot replay") && why.contains("/var/log/run.imu")
         }
     }
 }

@@ -6,7 +6,7 @@ import Darwin
 import Synchronization
 
 /// A thread of its own that calls `tick` at fixed `CLOCK_MONOTONIC` deadlines until cancelled: the
-/// simulator's stand-in for a FIFO watermark interrupt.
+/// simulated and replayed devices' stand-in for a FIFO watermark interrupt.
 ///
 /// One wake-up per tick: a dispatch timer costs two (the dispatch manager thread, then a worker), which at
 /// 100 deliveries a second is a measurable share of the agent's CPU. A late tick does not cause a burst:

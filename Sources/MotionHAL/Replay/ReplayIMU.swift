@@ -1,0 +1,117 @@
+import Dispatch
+import Synchronization
+
+/// A recorded session played back as a live device (`replay:PATH`): the recorded values exactly, at the
+/// recorded rate, in batches of 10 ms like a FIFO, with timestamps of `CLOCK_MONOTONIC` counted from the
+/// start (sample k at `start + t_k`). With ``loop`` the recording starts over after its last sample, its
+/// timestamps continuing one sample period later.
+public final class ReplayIMU: IMUDevice {
+    /// What the device is: driver `replay`, the file name as chip, the recorded sensors, exactly the
+    /// recorded rate.
+    public let info: IMUDeviceInfo
+    /// The recording played back.
+    public let recording: IMURecording
+    /// Whether playback starts over after the last sample (otherwise the device falls silent).
+    public let loop: Bool
+
+    private let queue = DispatchQueue(label: "MotionHAL.ReplayIMU", target: IMUDeliveryQueue.root)
+    private let state = Mutex<Run?>(nil)
+
+    /// One run between `start` and `stop`.
+    private struct Run {
+        var clock: SimulatedDeliveryClock
+        var start: UInt64
+        var nextIndex: Int
+        /// How many times the recording has been played through.
+        var pass: UInt64
+        var handler: @Sendable (IMUDeviceEvent) -> Void
+    }
+
+    /// Plays `recording` back.
+    /// - Parameters:
+    ///   - recording: at least two samples.
+    ///   - name: what ``IMUDeviceInfo/chip`` shows (the file name).
+    ///   - loop: start over after the last sample.
+    public init(recording: IMURecording, name: String, loop: Bool = false) {
+        self.recording = recording
+        self.loop = loop
+        var sensors: IMUSensors = []
+        if recording.samples.first?.acceleration != nil { sensors.insert(.accelerometer) }
+        if recording.samples.first?.rotationRate != nil { sensors.insert(.gyroscope) }
+        if recording.samples.first?.magneticField != nil { sensors.insert(.magnetometer) }
+        info = IMUDeviceInfo(
+            driver: "replay", chip: name, sensors: sensors,
+            supportedSampleRates: recording.sampleRate...recording.sampleRate, defaultSampleRate: recording.sampleRate)
+    }
+
+    /// Opens the recording at `path` (see ``IMURecording``).
+    /// - Throws: ``IMUDeviceError/unavailable(_:)`` with the reader's reason.
+    public convenience init(path: String, loop: Bool = false) throws(IMUDeviceError) {
+        let recording: IMURecording
+        do {
+            recording = try IMURecording.load(contentsOf: path)
+        } catch {
+            throw .unavailable("cannot replay: \(error.description)")
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        self.init(recording: recording, name: name, loop: loop)
+    }
+
+    /// Starts playback from the first sample.
+    /// - Throws: ``IMUDeviceError/unsupportedSampleRate(_:)`` for any rate but the recorded one (±0.1 %),
+    ///   ``IMUDeviceError/alreadyRunning``.
+    public func start(sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void) throws {
+        guard abs(sampleRate - recording.sampleRate) <= 0.001 * recording.sampleRate else {
+            throw IMUDeviceError.unsupportedSampleRate(sampleRate)
+        }
+        try state.withLock { (run) throws(IMUDeviceError) in
+            guard run == nil else { throw .alreadyRunning }
+            let start = MonotonicClock.now()
+            let clock = SimulatedDeliveryClock(interval: 10_000_000, start: start) { [weak self] in
+                guard let self else { return }
+                self.queue.sync { self.deliverDueSamples() }
+            }
+            run = Run(clock: clock, start: start, nextIndex: 0, pass: 0, handler: handler)
+        }
+    }
+
+    /// Stops playback; no event is delivered after it returns (unless called from the handler itself).
+    public func stop() {
+        let clock = state.withLock { run -> SimulatedDeliveryClock? in
+            defer { run = nil }
+            return run?.clock
+        }
+        guard let clock else { return }
+        clock.cancel()
+        if !IMUDeliveryQueue.isCurrent { queue.sync {} }
+    }
+
+    /// On the queue: every sample whose replay time has come, with its timestamp moved to the run.
+    private func deliverDueSamples() {
+        let now = MonotonicClock.now()
+        let samples = recording.samples
+        guard let last = samples.last else { return }
+        // One pass lasts the recording plus one sample period, so a loop keeps the sample spacing.
+        let passLength = last.timestamp + UInt64((1e9 / recording.sampleRate).rounded())
+        let due = state.withLock { run -> ([IMUSample], (@Sendable (IMUDeviceEvent) -> Void)?) in
+            guard var current = run else { return ([], nil) }
+            var batch: [IMUSample] = []
+            while true {
+                if current.nextIndex == samples.count {
+                    guard loop else { break }
+                    current.nextIndex = 0
+                    current.pass += 1
+                }
+                var sample = samples[current.nextIndex]
+                sample.timestamp += current.start + current.pass * passLength
+                guard sample.timestamp <= now else { break }
+                batch.append(sample)
+                current.nextIndex += 1
+            }
+            run = current
+            return (batch, current.handler)
+        }
+        guard let handler = due.1, !due.0.isEmpty else { return }
+        handler(.samples(due.0))
+    }
+}

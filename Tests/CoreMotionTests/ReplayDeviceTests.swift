@@ -1,0 +1,69 @@
+import CoreMotion
+import Foundation
+import MotionHAL
+import Testing
+
+/// One reading a handler received: its timestamp (s since boot) and values.
+struct TimedReading: Sendable {
+    let timestamp: TimeInterval
+    let value: SIMD3<Double>
+}
+
+/// A BROAD recording replayed through `replay:PATH` reaches CoreMotion as exactly the recorded values, in
+/// Apple's units and signs (acceleration in g with the sign flipped, rad/s, µT).
+extension CMMotionManagerDeviceTests {
+    static let broadExcerpt = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL.path
+
+    @Test func aReplayedRecordingFeedsCoreMotionTheRecordedValues() throws {
+        try CMMotionManager.useLinuxDevice(specification: "replay:\(Self.broadExcerpt)")
+        let recording = try IMURecording.load(contentsOf: Self.broadExcerpt)
+        let manager = CMMotionManager()
+        #expect(manager.isAccelerometerAvailable && manager.isGyroAvailable && manager.isMagnetometerAvailable)
+        let queue = OperationQueue()
+        let accelerations = Recorder<TimedReading>(), rates = Recorder<TimedReading>(), fields = Recorder<TimedReading>()
+        manager.accelerometerUpdateInterval = 0.01
+        manager.gyroUpdateInterval = 0.01
+        manager.magnetometerUpdateInterval = 0.01
+        manager.startAccelerometerUpdates(to: queue) { data, _ in
+            guard let data else { return }
+            let a = data.acceleration
+            accelerations.append(TimedReading(timestamp: data.timestamp, value: SIMD3(a.x, a.y, a.z)))
+        }
+        manager.startGyroUpdates(to: queue) { data, _ in
+            guard let data else { return }
+            let r = data.rotationRate
+            rates.append(TimedReading(timestamp: data.timestamp, value: SIMD3(r.x, r.y, r.z)))
+        }
+        manager.startMagnetometerUpdates(to: queue) { data, _ in
+            guard let data else { return }
+            let m = data.magneticField
+            fields.append(TimedReading(timestamp: data.timestamp, value: SIMD3(m.x, m.y, m.z)))
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        manager.stopAccelerometerUpdates()
+        manager.stopGyroUpdates()
+        manager.stopMagnetometerUpdates()
+        queue.waitUntilAllOperationsAreFinished()
+
+        // The first replayed sample is the recording's first; later ones are found by their time offset.
+        func recorded(at timestamp: TimeInterval, from start: TimeInterval) -> IMUSample {
+            recording.samples[Int(((timestamp - start) * recording.sampleRate).rounded())]
+        }
+        let start = try #require(accelerations.all.first).timestamp
+        #expect(accelerations.count >= 30 && rates.count >= 30 && fields.count >= 30)
+        for data in accelerations.all {
+            let force = try #require(recorded(at: data.timestamp, from: start).acceleration)
+            let difference = data.value + force / 9.80665  // Apple's acceleration: −specific force in g
+            #expect((difference * difference).max() < 1e-24, "\(data.value) vs \(force)")
+        }
+        for data in rates.all {
+            #expect(data.value == recorded(at: data.timestamp, from: start).rotationRate)
+        }
+        for data in fields.all {
+            #expect(data.value == recorded(at: data.timestamp, from: start).magneticField)
+        }
+        // At rest face up for the first 3 s: about −1 g on z.
+        #expect(abs(try #require(accelerations.all.first).value.z + 1) < 0.05)
+    }
+}
