@@ -6,7 +6,7 @@
 /// |---|---|
 /// | `sim` | ``SimulatedIMU`` with its default configuration (demo motion, 200 Hz, seed 1) |
 /// | `sim:OPTIONS` | ``SimulatedIMU``; `OPTIONS` is a comma-separated list of `key=value`, each key at most once |
-/// | `replay:PATH[,loop]` | a recording (``IMURecording``'s CSV) played back at its own rate, `loop` to start over at its end |
+/// | `replay:PATH[,loop][,fast]` | a recording (``IMURecording``'s CSV) played back at its own rate (`fast`: without waiting), `loop` to start over at its end |
 /// | `iio:NAME` | a Linux IIO device by name, e.g. `iio:mpu6050` (driver not built yet) |
 /// | `i2c:BUS@ADDRESS` | a chip on an I²C bus, e.g. `i2c:/dev/i2c-1@0x68` (driver not built yet) |
 ///
@@ -30,8 +30,8 @@
 public enum IMUDeviceSpecification: Sendable, Equatable {
     /// The simulator with this configuration (`sim…`).
     case simulated(SimulatedIMU.Configuration)
-    /// A recording replayed from a file (`replay:PATH[,loop]`).
-    case replay(path: String, loop: Bool = false)
+    /// A recording replayed from a file (`replay:PATH[,loop][,fast]`).
+    case replay(path: String, loop: Bool = false, asFastAsPossible: Bool = false)
     /// A Linux Industrial I/O device by name (`iio:NAME`).
     case iio(name: String)
     /// A chip on an I²C bus (`i2c:BUS@ADDRESS`): bus device path and 7-bit address.
@@ -69,9 +69,14 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         case "sim":
             return .simulated(try simulatorConfiguration(options: argument ?? ""))
         case "replay":
-            let target = String(try requiredArgument(argument, driver: "replay", form: "replay:PATH[,loop]"))
-            if target.hasSuffix(",loop") { return .replay(path: String(target.dropLast(5)), loop: true) }
-            return .replay(path: target)
+            var target = String(try requiredArgument(argument, driver: "replay", form: "replay:PATH[,loop][,fast]"))
+            var loop = false, fast = false
+            while true {
+                if target.hasSuffix(",loop"), !loop { loop = true; target.removeLast(5); continue }
+                if target.hasSuffix(",fast"), !fast { fast = true; target.removeLast(5); continue }
+                break
+            }
+            return .replay(path: target, loop: loop, asFastAsPossible: fast)
         case "iio":
             return .iio(name: String(try requiredArgument(argument, driver: "iio", form: "iio:NAME")))
         case "i2c":
@@ -90,8 +95,8 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         switch self {
         case .simulated(let configuration):
             return SimulatedIMU(configuration: configuration)
-        case .replay(let path, let loop):
-            return try ReplayIMU(path: path, loop: loop)
+        case .replay(let path, let loop, let fast):
+            return try ReplayIMU(path: path, loop: loop, asFastAsPossible: fast)
         case .iio(let name):
             throw .unavailable("iio driver not built yet (cannot open IIO device '\(name)')")
         case .i2c(let bus, let address):

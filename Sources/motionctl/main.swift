@@ -1,5 +1,6 @@
 // motionctl: the fleet tool. `watch` shows the live values of devices; `set` sends a control command;
-// `fuse` and `bench broad` run the attitude filter over recordings.
+// `record` writes an IMU's samples to a recording; `fuse` and `bench broad` run the attitude filter over
+// recordings.
 import Foundation
 import MQTT
 import MotionAgent
@@ -12,6 +13,7 @@ let usage = """
                  when standard output is not a terminal, prints a snapshot every second instead
       set        publishes COMMAND (start, stop, or JSON such as {"interval":0.1}) to {prefix}/{id}/{service}/set
     \(FuseCommand.usage)
+    \(RecordCommand.usage)
     \(BroadBenchmark.usage)
     """
 
@@ -26,6 +28,7 @@ guard let subcommand = arguments.first else { fail("missing command") }
 arguments.removeFirst()
 // The offline commands (no broker) have their own options.
 if subcommand == "fuse" { FuseCommand.run(arguments) }
+if subcommand == "record" { RecordCommand.run(arguments) }
 if subcommand == "bench" {
     guard arguments.first == "broad" else { fail("bench: the only benchmark is `bench broad DIR`") }
     BroadBenchmark.run(Array(arguments.dropFirst()))

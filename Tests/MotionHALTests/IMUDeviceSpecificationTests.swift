@@ -98,6 +98,8 @@ import Testing
     @Test func laterDriversParseButAreNotBuiltYet() throws {
         #expect(try IMUDeviceSpecification.parse("replay:/var/log/run.imu") == .replay(path: "/var/log/run.imu"))
         #expect(try IMUDeviceSpecification.parse("replay:/var/log/run.imu,loop") == .replay(path: "/var/log/run.imu", loop: true))
+        #expect(try IMUDeviceSpecification.parse("replay:/a b/run.csv,fast,loop")
+            == .replay(path: "/a b/run.csv", loop: true, asFastAsPossible: true))
         #expect(try IMUDeviceSpecification.parse("iio:mpu6050") == .iio(name: "mpu6050"))
         #expect(try IMUDeviceSpecification.parse("i2c:/dev/i2c-1@0x68") == .i2c(bus: "/dev/i2c-1", address: 0x68))
         for specification in ["iio:mpu6050", "i2c:/dev/i2c-1@0x68"] {

@@ -50,6 +50,28 @@ import Testing
         #expect(collector.all.count == count)
     }
 
+    @Test func asFastAsPossibleDeliversTheWholeRecordingQuickly() throws {
+        let device = try IMUDeviceSpecification.open("replay:\(Self.broadExcerpt),fast")
+        let recording = try IMURecording.load(contentsOf: Self.broadExcerpt)
+        let collector = Collector()
+        let started = MonotonicClock.now()
+        try device.start(sampleRate: device.info.defaultSampleRate, handler: collector.handler)
+        var waited = 0.0
+        while collector.all.count < recording.samples.count, waited < 5 {
+            Thread.sleep(forTimeInterval: 0.01)
+            waited += 0.01
+        }
+        let elapsed = Double(MonotonicClock.now() - started) / 1e9
+        device.stop()
+        let delivered = collector.all
+        #expect(delivered.count == recording.samples.count)
+        #expect(elapsed < 2, "12 s of recording took \(elapsed) s")
+        let offset = delivered[0].timestamp
+        for (played, recorded) in zip(delivered, recording.samples) {
+            #expect(played.timestamp - offset == recorded.timestamp && played.rotationRate == recorded.rotationRate)
+        }
+    }
+
     @Test func loopsWithTheSampleSpacingKept() throws {
         let csv = "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0.1,0,0,0,0,9.8\n0.01,0.2,0,0,0,0,9.8\n0.02,0.3,0,0,0,0,9.8\n"
         let recording = try IMURecording.parse(csv: Array(csv.utf8), source: "three.csv")

@@ -4,7 +4,8 @@ import Synchronization
 /// A recorded session played back as a live device (`replay:PATH`): the recorded values exactly, at the
 /// recorded rate, in batches of 10 ms like a FIFO, with timestamps of `CLOCK_MONOTONIC` counted from the
 /// start (sample k at `start + t_k`). With ``loop`` the recording starts over after its last sample, its
-/// timestamps continuing one sample period later.
+/// timestamps continuing one sample period later. With ``asFastAsPossible`` a 10 ms batch follows every
+/// 0.1 ms, about 100 times real time (timestamps as in real time: offline processing through CoreMotion).
 public final class ReplayIMU: IMUDevice {
     /// What the device is: driver `replay`, the file name as chip, the recorded sensors, exactly the
     /// recorded rate.
@@ -13,6 +14,8 @@ public final class ReplayIMU: IMUDevice {
     public let recording: IMURecording
     /// Whether playback starts over after the last sample (otherwise the device falls silent).
     public let loop: Bool
+    /// Whether batches are delivered back to back instead of at the recorded pace.
+    public let asFastAsPossible: Bool
 
     private let queue = DispatchQueue(label: "MotionHAL.ReplayIMU", target: IMUDeliveryQueue.root)
     private let state = Mutex<Run?>(nil)
@@ -32,9 +35,11 @@ public final class ReplayIMU: IMUDevice {
     ///   - recording: at least two samples.
     ///   - name: what ``IMUDeviceInfo/chip`` shows (the file name).
     ///   - loop: start over after the last sample.
-    public init(recording: IMURecording, name: String, loop: Bool = false) {
+    ///   - asFastAsPossible: deliver without waiting for the recorded pace.
+    public init(recording: IMURecording, name: String, loop: Bool = false, asFastAsPossible: Bool = false) {
         self.recording = recording
         self.loop = loop
+        self.asFastAsPossible = asFastAsPossible
         var sensors: IMUSensors = []
         if recording.samples.first?.acceleration != nil { sensors.insert(.accelerometer) }
         if recording.samples.first?.rotationRate != nil { sensors.insert(.gyroscope) }
@@ -46,7 +51,7 @@ public final class ReplayIMU: IMUDevice {
 
     /// Opens the recording at `path` (see ``IMURecording``).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` with the reader's reason.
-    public convenience init(path: String, loop: Bool = false) throws(IMUDeviceError) {
+    public convenience init(path: String, loop: Bool = false, asFastAsPossible: Bool = false) throws(IMUDeviceError) {
         let recording: IMURecording
         do {
             recording = try IMURecording.load(contentsOf: path)
@@ -54,7 +59,7 @@ public final class ReplayIMU: IMUDevice {
             throw .unavailable("cannot replay: \(error.description)")
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        self.init(recording: recording, name: name, loop: loop)
+        self.init(recording: recording, name: name, loop: loop, asFastAsPossible: asFastAsPossible)
     }
 
     /// Starts playback from the first sample.
@@ -67,7 +72,8 @@ public final class ReplayIMU: IMUDevice {
         try state.withLock { (run) throws(IMUDeviceError) in
             guard run == nil else { throw .alreadyRunning }
             let start = MonotonicClock.now()
-            let clock = SimulatedDeliveryClock(interval: 10_000_000, start: start) { [weak self] in
+            // As fast as possible, the clock ticks every 0.1 ms: the consumer sets the pace.
+            let clock = SimulatedDeliveryClock(interval: asFastAsPossible ? 100_000 : 10_000_000, start: start) { [weak self] in
                 guard let self else { return }
                 self.queue.sync { self.deliverDueSamples() }
             }
@@ -86,9 +92,10 @@ public final class ReplayIMU: IMUDevice {
         if !IMUDeliveryQueue.isCurrent { queue.sync {} }
     }
 
-    /// On the queue: every sample whose replay time has come, with its timestamp moved to the run.
+    /// On the queue: every sample whose replay time has come, with its timestamp moved to the run (as fast
+    /// as possible: the next 10 ms of the recording, whatever the time).
     private func deliverDueSamples() {
-        let now = MonotonicClock.now()
+        let now = asFastAsPossible ? fastForwardHorizon() : MonotonicClock.now()
         let samples = recording.samples
         guard let last = samples.last else { return }
         // One pass lasts the recording plus one sample period, so a loop keeps the sample spacing.
@@ -113,5 +120,17 @@ public final class ReplayIMU: IMUDevice {
         }
         guard let handler = due.1, !due.0.isEmpty else { return }
         handler(.samples(due.0))
+    }
+
+    /// As fast as possible: the replay time 10 ms past the next undelivered sample.
+    private func fastForwardHorizon() -> UInt64 {
+        state.withLock { run -> UInt64 in
+            guard let run, let last = recording.samples.last else { return 0 }
+            let passLength = last.timestamp + UInt64((1e9 / recording.sampleRate).rounded())
+            let index = min(run.nextIndex, recording.samples.count - 1)
+            let pass = run.nextIndex == recording.samples.count && loop ? run.pass + 1 : run.pass
+            let offset = run.nextIndex == recording.samples.count && loop ? 0 : recording.samples[index].timestamp
+            return run.start + pass * passLength + offset + 10_000_000
+        }
     }
 }

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes samples in ``IMURecording``'s CSV format as they arrive, so that a field problem can be replayed
+/// at a desk (`replay:PATH`): a `#` comment line, the header
+/// `t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z[,mag_x,mag_y,mag_z]`, then one line per sample with `t` in seconds
+/// from the first sample (to the nanosecond) and the values in SI units (rad/s, m/s², µT) to 10 significant
+/// digits.
+public final class IMURecordingWriter {
+    private let file: UnsafeMutablePointer<FILE>
+    private let path: String
+    private let includesMagnetometer: Bool
+    private var firstTimestamp: UInt64?
+    /// Samples written so far.
+    public private(set) var count = 0
+
+    /// Creates (or truncates) the file at `path` and writes the comment and header lines.
+    /// - Parameters:
+    ///   - path: the file to write.
+    ///   - includesMagnetometer: whether the `mag_*` columns are written.
+    ///   - comment: one line of provenance (device, rate, time) for the `#` line.
+    /// - Throws: ``IMURecordingError/unreadable(path:reason:)`` if the file cannot be created.
+    public init(path: String, includesMagnetometer: Bool, comment: String) throws(IMURecordingError) {
+        guard let file = fopen(path, "w") else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        self.file = file
+        self.path = path
+        self.includesMagnetometer = includesMagnetometer
+        let header = "t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z" + (includesMagnetometer ? ",mag_x,mag_y,mag_z" : "")
+        fputs("# \(comment.split(separator: "\n").joined(separator: " "))\n\(header)\n", file)
+    }
+
+    deinit {
+        fclose(file)
+    }
+
+    /// Appends samples (a sample without a gyroscope or accelerometer reading is written as `nan`).
+    public func append(_ samples: [IMUSample]) {
+        for sample in samples {
+            let start = firstTimestamp ?? sample.timestamp
+            firstTimestamp = start
+            let time = Double(Int64(bitPattern: sample.timestamp &- start)) / 1e9
+            var line = Self.formatted(time, "%.9f")  // ns resolution
+            for vector in [sample.rotationRate, sample.acceleration] + (includesMagnetometer ? [sample.magneticField] : []) {
+                let value = vector ?? SIMD3(repeating: .nan)
+                line += "," + Self.number(value.x) + "," + Self.number(value.y) + "," + Self.number(value.z)
+            }
+            fputs(line + "\n", file)
+            count += 1
+        }
+    }
+
+    /// Flushes what was written to the file.
+    /// - Throws: ``IMURecordingError/unreadable(path:reason:)`` if the data cannot be written.
+    public func flush() throws(IMURecordingError) {
+        guard fflush(file) == 0, ferror(file) == 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private static func number(_ value: Double) -> String {
+        value.isFinite ? formatted(value, "%.10g") : "nan"
+    }
+
+    private static func formatted(_ value: Double, _ format: String) -> String {
+        var buffer = [UInt8](repeating: 0, count: 48)
+        let length = buffer.withUnsafeMutableBufferPointer { bytes in
+            withVaList([value]) { vsnprintf(UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), bytes.count, format, $0) }
+        }
+        return String(decoding: buffer.prefix(Int(max(0, min(length, Int32(buffer.count - 1))))), as: UTF8.self)
+    }
+}

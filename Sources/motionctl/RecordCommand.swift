@@ -1,0 +1,97 @@
+import Foundation
+import MotionHAL
+import Synchronization
+
+/// `motionctl record`: reads an IMU and writes its raw samples in the recording format, so that a problem
+/// seen in the field can be replayed at a desk with `replay:FILE`.
+enum RecordCommand {
+    static let usage = """
+        usage: motionctl record --device SPEC --output RECORDING.csv [--seconds S]
+          --device   the IMU, as for motion-agent (sim, replay:PATH, ...)
+          --seconds  how long to record (default: until Ctrl-C)
+        """
+
+    /// Runs the command with the arguments after `record`; exits the process.
+    static func run(_ arguments: [String]) -> Never {
+        let options = CommandOptions(arguments, valued: ["--device", "--output", "--seconds"], usage: usage)
+        guard options.positional.isEmpty else { options.fail("record takes no positional arguments") }
+        guard let specification = options["--device"] else { options.fail("--device is required") }
+        guard let output = options["--output"] else { options.fail("--output is required") }
+        let seconds = options["--seconds"].map { Double($0) ?? -1 }
+        if let seconds, !(seconds > 0 && seconds.isFinite) { options.fail("--seconds must be a positive number") }
+
+        let device: any IMUDevice
+        do {
+            device = try IMUDeviceSpecification.open(specification)
+        } catch {
+            if case .invalidSpecification = error { options.fail("--device: \(error)") }
+            CommandOptions.exit("--device \(specification): \(error)", status: 69)  // EX_UNAVAILABLE
+        }
+        let info = device.info
+        let recorder: Recorder
+        do {
+            recorder = try Recorder(
+                path: output, includesMagnetometer: info.sensors.contains(.magnetometer),
+                comment: "MotionBridge recording; device \(specification) (\(info.driver), \(info.chip)); "
+                    + "sampling_rate_hz=\(info.defaultSampleRate); gyr rad/s, acc m/s^2, mag uT; started \(Date())")
+        } catch {
+            CommandOptions.exit(error.description, status: 73)
+        }
+        do {
+            try device.start(sampleRate: info.defaultSampleRate, handler: recorder.handle)
+        } catch {
+            CommandOptions.exit("cannot start \(specification): \(error)", status: 69)
+        }
+        // Ctrl-C (or SIGTERM) ends the recording cleanly.
+        let stopRequested = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber)
+            source.setEventHandler { stopRequested.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        _ = stopRequested.wait(timeout: seconds.map { .now() + $0 } ?? .distantFuture)
+        device.stop()
+        let (count, failure) = recorder.finish()
+        if let failure { CommandOptions.exit(failure, status: 74) }  // EX_IOERR
+        FileHandle.standardError.write(Data("motionctl: recorded \(count) samples to \(output)\n".utf8))
+        CommandOptions.exit(nil, status: 0)
+    }
+
+    /// Hands the device's batches to the writer (the device's queue delivers one batch at a time).
+    private final class Recorder: Sendable {
+        private let state: Mutex<(writer: IMURecordingWriter, faults: [String])>
+
+        /// Creates the file (see ``IMURecordingWriter/init(path:includesMagnetometer:comment:)``).
+        init(path: String, includesMagnetometer: Bool, comment: String) throws(IMURecordingError) {
+            let writer = try IMURecordingWriter(path: path, includesMagnetometer: includesMagnetometer, comment: comment)
+            state = Mutex((writer, []))
+        }
+
+        var handle: @Sendable (IMUDeviceEvent) -> Void {
+            { event in
+                self.state.withLock { state in
+                    switch event {
+                    case .samples(let samples): state.writer.append(samples)
+                    case .fault(let fault): state.faults.append("\(fault)")
+                    }
+                }
+            }
+        }
+
+        /// Flushes the file; returns the number of samples written and a write error, if any.
+        func finish() -> (Int, String?) {
+            state.withLock { state in
+                for fault in state.faults { FileHandle.standardError.write(Data("motionctl: device fault: \(fault)\n".utf8)) }
+                do {
+                    try state.writer.flush()
+                    return (state.writer.count, nil)
+                } catch {
+                    return (state.writer.count, "\(error)")
+                }
+            }
+        }
+    }
+}
