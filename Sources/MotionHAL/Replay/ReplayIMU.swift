@@ -17,6 +17,8 @@ public final class ReplayIMU: IMUDevice {
     /// Whether batches are delivered back to back instead of at the recorded pace.
     public let asFastAsPossible: Bool
 
+    /// Duration of one pass, ns: the recording plus one sample period, so a loop keeps the sample spacing.
+    private let passLength: UInt64
     private let queue = DispatchQueue(label: "MotionHAL.ReplayIMU", target: IMUDeliveryQueue.root)
     private let state = Mutex<Run?>(nil)
 
@@ -40,6 +42,7 @@ public final class ReplayIMU: IMUDevice {
         self.recording = recording
         self.loop = loop
         self.asFastAsPossible = asFastAsPossible
+        passLength = (recording.samples.last?.timestamp ?? 0) + UInt64((1e9 / recording.sampleRate).rounded())
         var sensors: IMUSensors = []
         if recording.samples.first?.acceleration != nil { sensors.insert(.accelerometer) }
         if recording.samples.first?.rotationRate != nil { sensors.insert(.gyroscope) }
@@ -97,9 +100,7 @@ public final class ReplayIMU: IMUDevice {
     private func deliverDueSamples() {
         let now = asFastAsPossible ? fastForwardHorizon() : MonotonicClock.now()
         let samples = recording.samples
-        guard let last = samples.last else { return }
-        // One pass lasts the recording plus one sample period, so a loop keeps the sample spacing.
-        let passLength = last.timestamp + UInt64((1e9 / recording.sampleRate).rounded())
+        guard !samples.isEmpty else { return }
         let due = state.withLock { run -> ([IMUSample], (@Sendable (IMUDeviceEvent) -> Void)?) in
             guard var current = run else { return ([], nil) }
             var batch: [IMUSample] = []
@@ -125,8 +126,7 @@ public final class ReplayIMU: IMUDevice {
     /// As fast as possible: the replay time 10 ms past the next undelivered sample.
     private func fastForwardHorizon() -> UInt64 {
         state.withLock { run -> UInt64 in
-            guard let run, let last = recording.samples.last else { return 0 }
-            let passLength = last.timestamp + UInt64((1e9 / recording.sampleRate).rounded())
+            guard let run, !recording.samples.isEmpty else { return 0 }
             let index = min(run.nextIndex, recording.samples.count - 1)
             let pass = run.nextIndex == recording.samples.count && loop ? run.pass + 1 : run.pass
             let offset = run.nextIndex == recording.samples.count && loop ? 0 : recording.samples[index].timestamp
