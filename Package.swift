@@ -23,7 +23,9 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        .target(name: "MotionHAL"),
+        // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
+        .target(name: "CLinuxIO"),
+        .target(name: "MotionHAL", dependencies: ["CLinuxIO"]),
         .target(name: "MotionFusion"),
         .target(name: "CoreMotion", dependencies: ["MotionHAL", "MotionFusion"]),
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
@@ -37,10 +39,11 @@ let package = Package(
         // iPhone-style motion code, unchanged, on Linux (the README's guide).
         .executableTarget(name: "tilt-monitor", dependencies: ["CoreMotion"], path: "Examples/tilt-monitor"),
 
-        // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber.
-        .target(name: "MotionTestSupport", dependencies: ["MQTT"], path: "Tests/MotionTestSupport"),
+        // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber,
+        // and register-level emulations of I²C IMU chips on an emulated bus.
+        .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL"], path: "Tests/MotionTestSupport"),
 
-        .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL"]),
+        .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionTestSupport"]),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL"]),
         .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "MotionHAL"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),

@@ -10,6 +10,13 @@ public struct IMUDeviceInfo: Sendable, Equatable {
     public var supportedSampleRates: ClosedRange<Double>
     /// The rate the device runs at when asked for none, Hz.
     public var defaultSampleRate: Double
+    /// The accelerometer's full scale, m/s²: readings of this size on an axis are saturated. `nil` when
+    /// unknown or unlimited (simulator, replay).
+    public var accelerometerRange: Double?
+    /// The gyroscope's full scale, rad/s, as ``accelerometerRange``.
+    public var gyroscopeRange: Double?
+    /// The magnetometer's full scale, µT, as ``accelerometerRange``.
+    public var magnetometerRange: Double?
 
     /// Creates a description.
     /// - Parameters:
@@ -18,10 +25,17 @@ public struct IMUDeviceInfo: Sendable, Equatable {
     ///   - sensors: the sensors the device carries.
     ///   - supportedSampleRates: rates the device supports, Hz.
     ///   - defaultSampleRate: rate used when none is asked for, Hz.
+    ///   - accelerometerRange: accelerometer full scale, m/s² (`nil`: unknown).
+    ///   - gyroscopeRange: gyroscope full scale, rad/s (`nil`: unknown).
+    ///   - magnetometerRange: magnetometer full scale, µT (`nil`: unknown).
     public init(
         driver: String, chip: String, sensors: IMUSensors,
-        supportedSampleRates: ClosedRange<Double>, defaultSampleRate: Double
+        supportedSampleRates: ClosedRange<Double>, defaultSampleRate: Double,
+        accelerometerRange: Double? = nil, gyroscopeRange: Double? = nil, magnetometerRange: Double? = nil
     ) {
+        self.accelerometerRange = accelerometerRange
+        self.gyroscopeRange = gyroscopeRange
+        self.magnetometerRange = magnetometerRange
         self.driver = driver
         self.chip = chip
         self.sensors = sensors

@@ -8,7 +8,7 @@
 /// | `sim:OPTIONS` | ``SimulatedIMU``; `OPTIONS` is a comma-separated list of `key=value`, each key at most once |
 /// | `replay:PATH[,loop][,fast]` | a recording (``IMURecording``'s CSV) played back at its own rate (`fast`: without waiting), `loop` to start over at its end |
 /// | `iio:NAME` | a Linux IIO device by name, e.g. `iio:mpu6050` (driver not built yet) |
-/// | `i2c:BUS@ADDRESS` | a chip on an I²C bus, e.g. `i2c:/dev/i2c-1@0x68` (driver not built yet) |
+/// | `i2c:BUS@ADDRESS` | a chip on an I²C bus, e.g. `i2c:/dev/i2c-1@0x68`, identified by its WHO_AM_I (``I2CIMU``) |
 ///
 /// Simulator options:
 /// - `rate=HZ`: the device's default sample rate (`info.defaultSampleRate`), a number in 1...2000 Hz;
@@ -100,8 +100,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         case .iio(let name):
             throw .unavailable("iio driver not built yet (cannot open IIO device '\(name)')")
         case .i2c(let bus, let address):
-            let hexAddress = String(address, radix: 16)
-            throw .unavailable("i2c driver not built yet (cannot open address 0x\(hexAddress) on \(bus))")
+            return try I2CIMU(bus: bus, address: address)
         }
     }
 

@@ -24,7 +24,7 @@ public final class ReplayIMU: IMUDevice {
 
     /// One run between `start` and `stop`.
     private struct Run {
-        var clock: SimulatedDeliveryClock
+        var clock: DeliveryClock
         var start: UInt64
         var nextIndex: Int
         /// How many times the recording has been played through.
@@ -76,7 +76,7 @@ public final class ReplayIMU: IMUDevice {
             guard run == nil else { throw .alreadyRunning }
             let start = MonotonicClock.now()
             // As fast as possible, the clock ticks every 0.1 ms: the consumer sets the pace.
-            let clock = SimulatedDeliveryClock(interval: asFastAsPossible ? 100_000 : 10_000_000, start: start) { [weak self] in
+            let clock = DeliveryClock(interval: asFastAsPossible ? 100_000 : 10_000_000, start: start) { [weak self] in
                 guard let self else { return }
                 self.queue.sync { self.deliverDueSamples() }
             }
@@ -86,7 +86,7 @@ public final class ReplayIMU: IMUDevice {
 
     /// Stops playback; no event is delivered after it returns (unless called from the handler itself).
     public func stop() {
-        let clock = state.withLock { run -> SimulatedDeliveryClock? in
+        let clock = state.withLock { run -> DeliveryClock? in
             defer { run = nil }
             return run?.clock
         }

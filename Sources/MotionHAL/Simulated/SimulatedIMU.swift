@@ -145,7 +145,7 @@ public final class SimulatedIMU: IMUDevice {
             let startTimestamp = MonotonicClock.now()
             // Each tick delivers on the device's queue (which shares the delivery root queue): run inline
             // by the clock's thread when the queue is idle, so a delivery wakes one thread only.
-            let clock = SimulatedDeliveryClock(
+            let clock = DeliveryClock(
                 interval: max(UInt64(configuration.deliveryInterval * 1e9), 100_000), start: startTimestamp
             ) { [weak self] in
                 self?.queue.sync { self?.deliverDueSamples(generation: generation) }
@@ -248,7 +248,7 @@ public final class SimulatedIMU: IMUDevice {
     /// One run between `start` and `stop`.
     private struct Run {
         var generation: UInt64
-        var clock: SimulatedDeliveryClock
+        var clock: DeliveryClock
         var sampleRate: Double
         var startTimestamp: UInt64
         var nextIndex: Int

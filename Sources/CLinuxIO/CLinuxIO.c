@@ -1,0 +1,34 @@
+#include "CLinuxIO.h"
+
+#include <errno.h>
+#include <linux/i2c-dev.h>
+#include <linux/i2c.h>
+#include <sys/ioctl.h>
+
+static int transfer(int fd, struct i2c_msg *messages, unsigned count) {
+    struct i2c_rdwr_ioctl_data data = { .msgs = messages, .nmsgs = count };
+    int result;
+    do {
+        result = ioctl(fd, I2C_RDWR, &data);
+    } while (result < 0 && errno == EINTR);
+    return result < 0 ? -errno : 0;
+}
+
+int clinuxio_i2c_read_registers(int fd, uint16_t address, uint8_t first_register, uint8_t *buffer, uint16_t length) {
+    struct i2c_msg messages[2] = {
+        { .addr = address, .flags = 0, .len = 1, .buf = &first_register },
+        { .addr = address, .flags = I2C_M_RD, .len = length, .buf = buffer },
+    };
+    return transfer(fd, messages, 2);
+}
+
+int clinuxio_i2c_write(int fd, uint16_t address, const uint8_t *bytes, uint16_t length) {
+    struct i2c_msg message = { .addr = address, .flags = 0, .len = length, .buf = (uint8_t *)bytes };
+    return transfer(fd, &message, 1);
+}
+
+int clinuxio_i2c_supports_transfers(int fd) {
+    unsigned long functions = 0;
+    if (ioctl(fd, I2C_FUNCS, &functions) < 0) return -errno;
+    return (functions & I2C_FUNC_I2C) ? 1 : 0;
+}

@@ -1,0 +1,20 @@
+// CLinuxIO: the few Linux I/O calls Swift cannot make directly (variadic ioctl with kernel structs).
+// Every function returns 0 on success or a negative errno value; nothing else is kept in C.
+#ifndef CLINUXIO_H
+#define CLINUXIO_H
+
+#include <stdint.h>
+
+/// Reads `length` bytes from consecutive registers of the chip at 7-bit `address`, starting at `first_register`,
+/// in one I2C_RDWR transaction: a write of the register number, a repeated start, and the read.
+int clinuxio_i2c_read_registers(int fd, uint16_t address, uint8_t first_register, uint8_t *buffer, uint16_t length);
+
+/// Writes `length` bytes (the register number first, then its data) to the chip at 7-bit `address` in one
+/// I2C_RDWR message.
+int clinuxio_i2c_write(int fd, uint16_t address, const uint8_t *bytes, uint16_t length);
+
+/// Whether `fd` is an I2C adapter (`I2C_FUNCS` answers) that can do plain I2C transfers (`I2C_FUNC_I2C`).
+/// Returns 1, 0, or a negative errno value.
+int clinuxio_i2c_supports_transfers(int fd);
+
+#endif

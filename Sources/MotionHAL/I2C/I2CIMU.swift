@@ -1,0 +1,227 @@
+import Dispatch
+import Synchronization
+
+/// An IMU chip on an I²C bus (`i2c:BUS@ADDRESS`), driven by its ``I2CChipDriver``: this type finds the
+/// chip, runs the driver on a poll thread of its own, applies the mount matrix, screens the values
+/// (``IMUSampleScreen``) and delivers batches.
+///
+/// - The chip is identified when the device is created (each model of ``I2CChipModel/all`` probes its
+///   identity registers), so ``info`` is known before `start`. Every `start` opens the bus and probes
+///   again: a chip that was replaced or removed since is reported there.
+/// - The poll thread reads the FIFO every ``pollInterval(sampleRate:)`` (10 ms at 200 Hz and above, at
+///   most 0.1 s) and delivers what it read as one batch on the shared ``IMUDeliveryQueue``.
+/// - Faults: a failed read is delivered as `.fault` and polling goes on; a chip that stops answering is
+///   delivered as `.fault(.unavailable)` and polling ends (the consumer stops and starts the device again
+///   to reopen it, as CoreMotion's hub does with back-off); no samples for ``stallTimeout`` is a
+///   `.fault(.readFailed)` after which the driver configures the chip again.
+public final class I2CIMU: IMUDevice {
+    /// The chip's description, from its driver, with the mount matrix noted in `chip` when it is not the identity.
+    public let info: IMUDeviceInfo
+    /// The bus's name, e.g. `/dev/i2c-1`.
+    public let busName: String
+    /// The chip's 7-bit address.
+    public let address: UInt8
+    /// The chip model found at the address.
+    public let model: I2CChipModel
+    /// Maps the chip's axes to the board's.
+    public let mountMatrix: MountMatrix
+    /// How long without a single sample counts as a stall, s (default 0.5 s plus ten sample periods).
+    public var stallTimeout: Double { 0.5 }
+
+    private let openBus: @Sendable () throws(I2CBusError) -> any I2CBus
+    private let queue = DispatchQueue(label: "MotionHAL.I2CIMU", target: IMUDeliveryQueue.root)
+    private let state = Mutex(State())
+
+    /// The current run's poll thread (the driver inside is only touched by that thread), and the previous
+    /// one while it may still be putting the chip to sleep.
+    private struct State {
+        var clock: DeliveryClock?
+        var finishing: DeliveryClock?
+    }
+
+    /// Opens the Linux bus at `bus` and identifies the chip at `address`.
+    /// - Parameters:
+    ///   - bus: the adapter's device file, e.g. `/dev/i2c-1`.
+    ///   - address: the chip's 7-bit address, e.g. `0x68`.
+    ///   - chip: a model name to accept only that chip (`nil`: any known chip).
+    ///   - mountMatrix: chip axes → board axes.
+    /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the bus cannot be opened, nothing answers at the
+    ///   address or the chip is none the driver knows; ``IMUDeviceError/invalidSpecification(_:)`` for an
+    ///   unknown `chip` name.
+    public convenience init(
+        bus: String, address: UInt8, chip: String? = nil, mountMatrix: MountMatrix = .identity
+    ) throws(IMUDeviceError) {
+        #if canImport(Glibc)
+        try self.init(
+            openingBus: { () throws(I2CBusError) -> any I2CBus in try LinuxI2CBus(path: bus) }, busName: bus,
+            address: address, models: try Self.models(named: chip), mountMatrix: mountMatrix)
+        #else
+        throw .unavailable("I2C buses need Linux")
+        #endif
+    }
+
+    /// Identifies the chip at `address` on a bus that `openBus` opens (the real bus, or an emulation).
+    /// - Parameters:
+    ///   - openBus: opens the bus; called now and at every `start`.
+    ///   - busName: the bus's name for messages.
+    ///   - address: the chip's 7-bit address.
+    ///   - models: the chip models to try, in order.
+    ///   - mountMatrix: chip axes → board axes.
+    /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the bus cannot be opened, nothing answers or no
+    ///   model recognises the chip.
+    public init(
+        openingBus openBus: @escaping @Sendable () throws(I2CBusError) -> any I2CBus, busName: String,
+        address: UInt8, models: [I2CChipModel] = I2CChipModel.all, mountMatrix: MountMatrix = .identity
+    ) throws(IMUDeviceError) {
+        self.openBus = openBus
+        self.busName = busName
+        self.address = address
+        self.mountMatrix = mountMatrix
+        let (model, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: models)
+        self.model = model
+        var info = driver.info
+        if mountMatrix != .identity { info.chip += " (mount matrix \(mountMatrix))" }
+        self.info = info
+    }
+
+    /// The models a `chip=` option allows.
+    static func models(named chip: String?) throws(IMUDeviceError) -> [I2CChipModel] {
+        guard let chip else { return I2CChipModel.all }
+        let models = I2CChipModel.all.filter { $0.name == chip }
+        guard !models.isEmpty else {
+            let known = I2CChipModel.all.map(\.name).joined(separator: ", ")
+            throw .invalidSpecification("unknown I2C chip '\(chip)' (known chips: \(known))")
+        }
+        return models
+    }
+
+    private static func identify(
+        openBus: @Sendable () throws(I2CBusError) -> any I2CBus, busName: String, address: UInt8,
+        models: [I2CChipModel]
+    ) throws(IMUDeviceError) -> (I2CChipModel, any I2CChipDriver) {
+        let bus: any I2CBus
+        do { bus = try openBus() } catch { throw .unavailable(error.description) }
+        for model in models {
+            if let driver = try model.probe(bus, address) { return (model, driver) }
+        }
+        let names = models.map(\.name).joined(separator: ", ")
+        throw .unavailable(
+            "the chip at \(I2CBusError.hex(address)) on \(busName) is none of the supported chips (\(names))")
+    }
+
+    /// Seconds between two FIFO reads at `sampleRate`: two samples' time, at least 10 ms, at most 0.1 s.
+    /// - Parameter sampleRate: Hz.
+    public static func pollInterval(sampleRate: Double) -> Double {
+        min(max(2 / sampleRate, 0.01), 0.1)
+    }
+
+    /// Opens the bus, probes and configures the chip and starts polling.
+    /// - Throws: ``IMUDeviceError/unsupportedSampleRate(_:)``, ``IMUDeviceError/alreadyRunning``, or
+    ///   ``IMUDeviceError/unavailable(_:)`` when the bus or the chip (the same model as at creation) is gone.
+    public func start(sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void) throws {
+        guard info.supportedSampleRates.contains(sampleRate) else {
+            throw IMUDeviceError.unsupportedSampleRate(sampleRate)
+        }
+        try state.withLock { (state) throws(IMUDeviceError) in
+            guard state.clock == nil else { throw .alreadyRunning }
+            // A stop from the delivery handler does not wait; the chip must be asleep before it is woken again.
+            if let finishing = state.finishing, !IMUDeliveryQueue.isCurrent { finishing.waitUntilFinished() }
+            state.finishing = nil
+            let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model])
+            try driver.start(sampleRate: sampleRate)
+            let poller = Poller(
+                driver: driver, mountMatrix: mountMatrix, screen: IMUSampleScreen(info: info),
+                stallTimeout: UInt64((stallTimeout + 10 / sampleRate) * 1e9), sampleRate: sampleRate, handler: handler)
+            let interval = UInt64(Self.pollInterval(sampleRate: sampleRate) * 1e9)
+            let clock = DeliveryClock(
+                interval: interval, start: MonotonicClock.now(), tick: { [queue] in poller.poll(queue: queue) },
+                finish: { poller.driver.stop() })
+            poller.clock = clock
+            state.clock = clock
+        }
+    }
+
+    /// Stops polling and puts the chip to sleep; no event is delivered after it returns. Called from the
+    /// delivery handler it does not wait: the poll thread then finishes on its own.
+    public func stop() {
+        let clock = state.withLock { state -> DeliveryClock? in
+            defer { state.finishing = state.clock ?? state.finishing; state.clock = nil }
+            return state.clock
+        }
+        guard let clock else { return }
+        clock.cancel()
+        if !IMUDeliveryQueue.isCurrent { clock.waitUntilFinished() }
+    }
+
+    /// The poll thread's state. Only the poll thread touches the driver and the counters (the last time
+    /// when it puts the chip to sleep after its last tick); `clock` is set once before the first tick.
+    private final class Poller: @unchecked Sendable {
+        let driver: any I2CChipDriver
+        let mountMatrix: MountMatrix
+        var screen: IMUSampleScreen
+        let stallTimeout: UInt64
+        let sampleRate: Double
+        let handler: @Sendable (IMUDeviceEvent) -> Void
+        weak var clock: DeliveryClock?
+        var lastSampleTime = MonotonicClock.now()
+        var failed = false
+
+        init(
+            driver: any I2CChipDriver, mountMatrix: MountMatrix, screen: IMUSampleScreen, stallTimeout: UInt64,
+            sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void
+        ) {
+            self.driver = driver
+            self.mountMatrix = mountMatrix
+            self.screen = screen
+            self.stallTimeout = stallTimeout
+            self.sampleRate = sampleRate
+            self.handler = handler
+        }
+
+        /// One tick: read, convert, screen, deliver; faults as described on ``I2CIMU``.
+        func poll(queue: DispatchQueue) {
+            guard !failed else { return }
+            var events: [IMUDeviceEvent] = []
+            do {
+                var samples = try driver.readSamples()
+                let now = MonotonicClock.now()
+                if samples.isEmpty {
+                    if now - lastSampleTime > stallTimeout {
+                        let silence = Double(now - lastSampleTime) / 1e9
+                        events.append(.fault(.readFailed("no samples from the chip for \(Int(silence * 1000)) ms; configuring it again")))
+                        lastSampleTime = now
+                        try driver.start(sampleRate: sampleRate)
+                    }
+                } else {
+                    lastSampleTime = now
+                    if mountMatrix != .identity {
+                        for index in samples.indices { samples[index] = rotated(samples[index]) }
+                    }
+                    let (kept, fault) = screen.screen(samples)
+                    if let fault { events.append(.fault(fault)) }
+                    if !kept.isEmpty { events.append(.samples(kept)) }
+                }
+            } catch {
+                events.append(.fault(error))
+                if case .unavailable = error {
+                    failed = true
+                    clock?.cancel()
+                }
+            }
+            guard !events.isEmpty else { return }
+            queue.sync {
+                // A stop that came while this tick read the chip silences it.
+                guard clock?.isCancelled != true || failed else { return }
+                for event in events { handler(event) }
+            }
+        }
+
+        private func rotated(_ sample: IMUSample) -> IMUSample {
+            var sample = sample
+            sample.acceleration = sample.acceleration.map(mountMatrix.apply)
+            sample.rotationRate = sample.rotationRate.map(mountMatrix.apply)
+            sample.magneticField = sample.magneticField.map(mountMatrix.apply)
+            return sample
+        }
+    }
+}
