@@ -11,7 +11,8 @@ extension AttitudeFilter {
         /// frame before it corrects the inclination, s: longer rejects linear acceleration better and
         /// trusts the gyroscope longer. Default 3 s.
         public var accelerometerTimeConstant: Double
-        /// Time constant with which the magnetometer corrects the heading, s. Default 9 s.
+        /// Time constant with which the magnetometer corrects the heading, s: longer trusts the gyroscope
+        /// longer and lets less of the magnetometer's own errors into the heading. Default 15 s.
         public var magnetometerTimeConstant: Double
         /// Whether the gyroscope bias is estimated (at rest and in motion). Default `true`.
         public var estimatesGyroscopeBias: Bool
@@ -45,6 +46,12 @@ extension AttitudeFilter {
         /// Largest magnitude of each gyroscope bias component the estimator may reach, rad/s. Default
         /// 0.05 rad/s (≈ 3 °/s).
         public var maximumGyroscopeBias: Double
+        /// Time constant with which the gyroscope scale factors follow the inclination corrections while
+        /// the device turns, s; 0 leaves them at 1. Default 20 s.
+        public var gyroscopeScaleTimeConstant: Double
+        /// Largest relative error of each gyroscope scale factor the estimator may reach. Default 0.02 (2 %,
+        /// the sensitivity tolerance of consumer MEMS gyroscopes).
+        public var maximumGyroscopeScaleError: Double
 
         /// Creates settings; every parameter has the documented default.
         /// - Parameters:
@@ -64,11 +71,13 @@ extension AttitudeFilter {
         ///   - magneticNewReferenceTime: s.
         ///   - maximumDeltaTime: s.
         ///   - maximumGyroscopeBias: rad/s.
+        ///   - gyroscopeScaleTimeConstant: s.
+        ///   - maximumGyroscopeScaleError: relative.
         public init(
             useMagnetometer: Bool = false,
             gravity: Double = 9.81,
             accelerometerTimeConstant: Double = 3,
-            magnetometerTimeConstant: Double = 9,
+            magnetometerTimeConstant: Double = 15,
             estimatesGyroscopeBias: Bool = true,
             restGyroscopeThreshold: Double = 2 * .pi / 180,
             restAccelerometerThreshold: Double = 0.5,
@@ -80,7 +89,9 @@ extension AttitudeFilter {
             magneticDipThreshold: Double = 10 * .pi / 180,
             magneticNewReferenceTime: Double = 20,
             maximumDeltaTime: Double = 0.5,
-            maximumGyroscopeBias: Double = 0.05
+            maximumGyroscopeBias: Double = 0.05,
+            gyroscopeScaleTimeConstant: Double = 20,
+            maximumGyroscopeScaleError: Double = 0.02
         ) {
             self.useMagnetometer = useMagnetometer
             self.gravity = gravity
@@ -98,6 +109,8 @@ extension AttitudeFilter {
             self.magneticNewReferenceTime = magneticNewReferenceTime
             self.maximumDeltaTime = maximumDeltaTime
             self.maximumGyroscopeBias = maximumGyroscopeBias
+            self.gyroscopeScaleTimeConstant = gyroscopeScaleTimeConstant
+            self.maximumGyroscopeScaleError = maximumGyroscopeScaleError
         }
     }
 }

@@ -18,6 +18,11 @@ import Darwin
 ///   the undisturbed reference (magnetic disturbance rejection).
 /// - The bias is estimated from the low-passed gyroscope while the device rests (rest detection), and in
 ///   motion from the inclination corrections, which are the residual bias integrated into the attitude.
+/// - The gyroscope's scale factors are estimated from the same corrections while the device turns: a
+///   sensitivity error integrates into the attitude in proportion to the rotation about each axis, so the
+///   corrections correlate with the rotation each axis contributed (seen through the same low-pass). MEMS
+///   gyroscopes are off by up to a few per cent; on BROAD this estimate cuts the inclination error of the
+///   fast-rotation trials by a third.
 ///
 /// **Reference frame**: z up. With the magnetometer, x points to magnetic north and y west (north-west-up,
 /// Apple's `xMagneticNorthZVertical`). Without it, x is arbitrary: the first sample fixes it so that the
@@ -44,6 +49,9 @@ public struct AttitudeFilter: Sendable {
     public private(set) var rotationRate: SIMD3<Double> = .zero
     /// Estimated gyroscope bias (the reading at rest), rad/s, in the device frame.
     public private(set) var gyroscopeBias: SIMD3<Double> = .zero
+    /// Estimated gyroscope scale factors per device axis (dimensionless, 1 = the datasheet's sensitivity):
+    /// ``rotationRate`` is the reading minus ``gyroscopeBias``, times these.
+    public private(set) var gyroscopeScale = SIMD3<Double>(repeating: 1)
     /// Whether the attitude has been set from a usable accelerometer reading. Updates before that only
     /// refresh ``rotationRate``.
     public private(set) var isInitialized = false
@@ -74,6 +82,15 @@ public struct AttitudeFilter: Sendable {
     /// corrections come out of that filter, so a bias error shows in them through this matrix, not the
     /// current one (which matters while the device turns).
     private var orientationLowPass: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
+    /// The rotation rate about each device axis carried into the almost-inertial frame (that axis's column of
+    /// the rotation matrix times its rate), low-passed like the specific force: what a scale error of that
+    /// axis shows as in the corrections.
+    private var scaleRegressors: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
+    /// What the estimators have not seen yet: the corrections' rotation vector (earth frame, rad), the
+    /// rotation (device frame, rad), their duration (s) and the number of samples.
+    private var pending = (correction: SIMD3<Double>.zero, rotation: SIMD3<Double>.zero, duration: 0.0, count: 0)
+    /// Samples per step of the bias and scale estimators in motion.
+    private static let estimatorDecimation = 4
     private var restDetector: RestDetector
     private var disturbanceDetector: MagneticDisturbanceDetector
 
@@ -83,6 +100,11 @@ public struct AttitudeFilter: Sendable {
         self.settings = settings
         accelerometerLowPass = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         orientationLowPass = (
+            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
+            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
+            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
+        )
+        scaleRegressors = (
             ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
             ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
             ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
@@ -128,7 +150,7 @@ public struct AttitudeFilter: Sendable {
         } else if deltaTime > 0, deltaTime.isFinite, gyroscope.isFinite {
             let step = min(deltaTime, settings.maximumDeltaTime)
             if let force { estimateBias(gyroscope: gyroscope, force: force, deltaTime: step) }
-            integrate(gyroscope - gyroscopeBias, deltaTime: step)
+            integrate((gyroscope - gyroscopeBias) * gyroscopeScale, deltaTime: step)
             if let force { correctInclination(force: force, deltaTime: step) }
             let tiltCorrected = inclinationCorrection * gyroscopeAttitude
             if let field { correctHeading(field: field, tiltCorrected: tiltCorrected, deltaTime: step) }
@@ -148,6 +170,9 @@ public struct AttitudeFilter: Sendable {
         orientationLowPass.x.reset(to: matrix.column0)
         orientationLowPass.y.reset(to: matrix.column1)
         orientationLowPass.z.reset(to: matrix.column2)
+        scaleRegressors.x.reset(to: .zero)
+        scaleRegressors.y.reset(to: .zero)
+        scaleRegressors.z.reset(to: .zero)
         setHeadingOffset(0)
         isInitialized = true
         accelerometerUsed = true
@@ -164,12 +189,6 @@ public struct AttitudeFilter: Sendable {
     /// that the filtered vector points straight up.
     private mutating func correctInclination(force: SIMD3<Double>, deltaTime: Double) {
         let filtered = accelerometerLowPass.update(gyroscopeAttitude.rotate(force), deltaTime: deltaTime)
-        if settings.estimatesGyroscopeBias, settings.motionBiasTimeConstant > 0 {
-            let matrix = gyroscopeAttitude.rotationMatrix
-            orientationLowPass.x.update(matrix.column0, deltaTime: deltaTime)
-            orientationLowPass.y.update(matrix.column1, deltaTime: deltaTime)
-            orientationLowPass.z.update(matrix.column2, deltaTime: deltaTime)
-        }
         let up = inclinationCorrection.rotate(filtered)
         let length = up.length
         guard length > 0 else { return }
@@ -182,7 +201,46 @@ public struct AttitudeFilter: Sendable {
             : Quaternion(w: 0, x: 1, y: 0, z: 0)
         inclinationCorrection = Self.renormalized(correction * inclinationCorrection)
         accelerometerUsed = true
-        estimateBiasInMotion(correction: correction, deltaTime: deltaTime)
+        collectForEstimators(correction: correction, deltaTime: deltaTime)
+    }
+
+    /// Sums the corrections and rates of ``estimatorDecimation`` samples, then runs the bias and scale
+    /// estimators once on the sums: they follow the corrections over seconds, so a step every few samples
+    /// learns the same for a quarter of the work.
+    private mutating func collectForEstimators(correction: Quaternion, deltaTime: Double) {
+        let estimatesMotionBias = settings.estimatesGyroscopeBias && settings.motionBiasTimeConstant > 0
+        let estimatesScale = settings.gyroscopeScaleTimeConstant > 0
+        guard estimatesMotionBias || estimatesScale else { return }
+        // The correction's rotation vector, rad, in the earth frame: 2·v/w for the tiny angles of one sample
+        // (larger ones are transients, which the estimators skip anyway).
+        if correction.w > 0.5 {
+            pending.correction += SIMD3(correction.x, correction.y, 0) * (2 / correction.w)
+        } else {
+            pending.correction += SIMD3(repeating: .infinity)  // a turn of over 120° in one step: no estimate
+        }
+        pending.rotation += rotationRate * deltaTime
+        pending.duration += deltaTime
+        pending.count += 1
+        guard pending.count == Self.estimatorDecimation else { return }
+        defer { pending = (.zero, .zero, 0, 0) }
+        let duration = pending.duration
+        let meanRate = pending.rotation / duration
+        let matrix = gyroscopeAttitude.rotationMatrix
+        if estimatesMotionBias {
+            orientationLowPass.x.update(matrix.column0, deltaTime: duration)
+            orientationLowPass.y.update(matrix.column1, deltaTime: duration)
+            orientationLowPass.z.update(matrix.column2, deltaTime: duration)
+        }
+        if estimatesScale {
+            scaleRegressors.x.update(matrix.column0 * meanRate.x, deltaTime: duration)
+            scaleRegressors.y.update(matrix.column1 * meanRate.y, deltaTime: duration)
+            scaleRegressors.z.update(matrix.column2 * meanRate.z, deltaTime: duration)
+        }
+        guard !restDetector.isAtRest, pending.correction.isFinite else { return }
+        // Earth → almost inertial frame (the inclination correction is a rotation about a horizontal axis).
+        let rotationInInertial = inclinationCorrection.conjugate.rotate(pending.correction)
+        if estimatesMotionBias { estimateBiasInMotion(rotationInInertial, rotationInEarth: pending.correction, meanRate: meanRate, duration: duration) }
+        if estimatesScale { estimateScale(rotationInInertial, meanRate: meanRate, duration: duration) }
     }
 
     /// In motion, the inclination corrections are what the residual bias integrated into the attitude:
@@ -190,27 +248,50 @@ public struct AttitudeFilter: Sendable {
     /// horizontal (only those are observable; a device that turns makes every axis horizontal in turn).
     /// Only while turning slower than ``Settings/motionBiasMaximumRate``: faster, scale-factor errors and
     /// the low-pass lag dominate the corrections.
-    private mutating func estimateBiasInMotion(correction: Quaternion, deltaTime: Double) {
-        guard settings.estimatesGyroscopeBias, settings.motionBiasTimeConstant > 0, !restDetector.isAtRest,
-            rotationRate.lengthSquared < settings.motionBiasMaximumRate * settings.motionBiasMaximumRate
-        else { return }
-        let horizontal = SIMD3(correction.x, correction.y, 0)
-        let length = horizontal.length
-        guard length > 0, correction.w > 0 else { return }
-        // Rotation vector of the correction: angle 2·atan2(|v|, w) along v; for the tiny corrections of
-        // each sample, 2·v/w to within 1e-7.
-        let scale = length < 1e-3 ? 2 / correction.w : 2 * atan2(length, correction.w) / length
-        let rotationInEarth = horizontal * scale
+    /// - Parameters:
+    ///   - rotationInInertial: the corrections' rotation vector over `duration`, rad, almost inertial frame.
+    ///   - rotationInEarth: the same in the earth frame.
+    ///   - meanRate: the mean rotation rate over `duration`, rad/s, device frame.
+    ///   - duration: s.
+    private mutating func estimateBiasInMotion(
+        _ rotationInInertial: SIMD3<Double>, rotationInEarth: SIMD3<Double>, meanRate: SIMD3<Double>, duration: Double
+    ) {
+        let maximumRate = settings.motionBiasMaximumRate
+        guard meanRate.lengthSquared < maximumRate * maximumRate else { return }
         // A correction faster than any bias the filter accepts is a transient (a wrong start, a long
         // acceleration), not a bias: learning from it would spoil the estimate.
-        guard rotationInEarth.lengthSquared < (settings.maximumGyroscopeBias * deltaTime) * (settings.maximumGyroscopeBias * deltaTime)
-        else { return }
-        // Earth → almost inertial, then through the low-passed (transposed) device → inertial matrix.
-        let rotationInInertial = inclinationCorrection.conjugate.rotate(rotationInEarth)
+        let largest = settings.maximumGyroscopeBias * duration
+        guard rotationInEarth.lengthSquared < largest * largest else { return }
+        // Through the low-passed (transposed) device → inertial matrix into the device frame.
         let rotationInDevice = SIMD3(
             orientationLowPass.x.value.dot(rotationInInertial), orientationLowPass.y.value.dot(rotationInInertial),
             orientationLowPass.z.value.dot(rotationInInertial))
         applyBiasCorrection(rotationInDevice / settings.motionBiasTimeConstant)
+    }
+
+    /// While the device turns, a scale error `δ` of axis `i` adds `δ·ωᵢ` about that axis to the integrated
+    /// attitude; the corrections (their rate, taken into the almost inertial frame) then follow the
+    /// low-passed regressor `hᵢ = LP(column i · ωᵢ)` times `δ`. Each factor takes a normalised
+    /// least-mean-squares step along its regressor (`hᵢ·c / (|hᵢ|² + ε)`, ε = (0.5 rad/s)² so that slow
+    /// turning, which shows no scale error, teaches nothing). Corrections faster than a scale error of
+    /// ``Settings/maximumGyroscopeScaleError`` plus the largest bias could cause are transients and skipped.
+    /// - Parameters:
+    ///   - rotationInInertial: the corrections' rotation vector over `duration`, rad, almost inertial frame.
+    ///   - meanRate: the mean rotation rate over `duration`, rad/s, device frame.
+    ///   - duration: s.
+    private mutating func estimateScale(_ rotationInInertial: SIMD3<Double>, meanRate: SIMD3<Double>, duration: Double) {
+        let rate = rotationInInertial / duration
+        let limit = settings.maximumGyroscopeScaleError * meanRate.length + settings.maximumGyroscopeBias
+        guard rate.lengthSquared < limit * limit else { return }
+        let (x, y, z) = (scaleRegressors.x.value, scaleRegressors.y.value, scaleRegressors.z.value)
+        let floor = 0.25
+        let step = SIMD3(
+            x.dot(rate) / (x.lengthSquared + floor), y.dot(rate) / (y.lengthSquared + floor),
+            z.dot(rate) / (z.lengthSquared + floor))
+        let scale = gyroscopeScale + step * (duration / settings.gyroscopeScaleTimeConstant)
+        let low = 1 - settings.maximumGyroscopeScaleError, high = 1 + settings.maximumGyroscopeScaleError
+        gyroscopeScale = SIMD3(
+            min(max(scale.x, low), high), min(max(scale.y, low), high), min(max(scale.z, low), high))
     }
 
     /// Turns the heading rotation towards the magnetometer's heading while the field is undisturbed.
@@ -285,7 +366,7 @@ public struct AttitudeFilter: Sendable {
     }
 
     private mutating func updateOutputs(gyroscope: SIMD3<Double>, accelerometer: SIMD3<Double>?) {
-        rotationRate = gyroscope - gyroscopeBias
+        rotationRate = (gyroscope - gyroscopeBias) * gyroscopeScale
         guard isInitialized else { return }
         gravity = attitude.rotationMatrix.row2 * -settings.gravity
         if let accelerometer, accelerometer.isFinite {

@@ -91,16 +91,16 @@ struct AttitudeFilterRobustnessTests {
                 magnetometerNoise: noise.magnetometer)
             var filter = AttitudeFilter(settings: .init(useMagnetometer: useMagnetometer))
             var initial = Double.nan, after15 = Double.nan
-            motion.run(&filter, duration: 30, seed: UInt64(60 + index)) { time, truth, filter in
+            motion.run(&filter, duration: 45, seed: UInt64(60 + index)) { time, truth, filter in
                 if time == 0 { initial = inclinationError(filter.attitude, truth) }
                 if abs(time - 15) < 1e-9 { after15 = inclinationError(filter.attitude, truth) }
             }
             #expect(initial > 20, "pose \(index): the start is wrong by \(initial)°")
             #expect(after15 < 1, "pose \(index): inclination error \(after15)° after 15 s")
             if useMagnetometer {
-                // The heading, taken at the start through the wrong tilt, converges with its 9 s time constant.
-                let heading = abs(headingError(filter.attitude, motion.attitude(at: 30)))
-                #expect(heading < 2, "pose \(index): heading error \(heading)° after 30 s")
+                // The heading, taken at the start through the wrong tilt, converges with its 15 s time constant.
+                let heading = abs(headingError(filter.attitude, motion.attitude(at: 45)))
+                #expect(heading < 2, "pose \(index): heading error \(heading)° after 45 s")
             }
         }
     }
@@ -108,5 +108,69 @@ struct AttitudeFilterRobustnessTests {
     private static func yaw(_ attitude: Quaternion) -> Double {
         let x = attitude.rotate(SIMD3(1, 0, 0))
         return atan2(x.y, x.x)
+    }
+}
+
+/// The gyroscope's scale factors, learnt while the device turns.
+@Suite("AttitudeFilter gyroscope scale") struct AttitudeFilterGyroscopeScaleTests {
+    /// Turns about a different axis every 8 s (rates of 2.5–3.5 rad/s, axes tilted so that each device axis
+    /// spends time horizontal), `cycles` times, each segment continuing the attitude of the last.
+    static func turn(
+        _ filter: inout AttitudeFilter, gyroscopeScale: SIMD3<Double>, cycles: Int,
+        check: (Double, Quaternion, AttitudeFilter) -> Void = { _, _, _ in }
+    ) {
+        let rates: [SIMD3<Double>] = [
+            SIMD3(3, 0.5, 0), SIMD3(0, 3, -0.6), SIMD3(0.5, 0, 3), SIMD3(-2, 2, 1), SIMD3(1.5, -1, -2.5),
+        ]
+        var attitude = Quaternion(axis: SIMD3(1, 1, 0), angle: 1)
+        var time = 0.0
+        for cycle in 0..<cycles {
+            for (index, rate) in rates.enumerated() {
+                let motion = SyntheticMotion(
+                    initialAttitude: attitude * Quaternion(rotationVector: -rate * time), bodyRate: rate,
+                    gyroscopeScale: gyroscopeScale, gyroscopeNoise: 0.005, accelerometerNoise: 0.05)
+                motion.run(&filter, from: time, duration: 8, seed: UInt64(cycle * 10 + index + 1), check: check)
+                time += 8.01
+                attitude = motion.attitude(at: time)
+            }
+        }
+    }
+
+    @Test("a gyroscope 1–1.5 % off on each axis is learnt to 0.2 % while turning, and tilts the attitude less")
+    func learnsAScaleErrorWhileTurning() {
+        let scale = SIMD3(1.015, 0.985, 1.01)
+        var filter = AttitudeFilter()
+        var worstLate = 0.0
+        Self.turn(&filter, gyroscopeScale: scale, cycles: 4) { time, truth, filter in
+            if time > 120 { worstLate = max(worstLate, inclinationError(filter.attitude, truth)) }
+        }
+        // The estimate multiplies the reading: it converges to the reciprocal of the sensitivity error.
+        let expected = 1 / scale
+        let error = filter.gyroscopeScale - expected
+        #expect(max(abs(error.x), abs(error.y), abs(error.z)) < 0.002, "estimate \(filter.gyroscopeScale), expected \(expected)")
+
+        var withoutEstimate = AttitudeFilter(settings: .init(gyroscopeScaleTimeConstant: 0))
+        var worstLateWithout = 0.0
+        Self.turn(&withoutEstimate, gyroscopeScale: scale, cycles: 4) { time, truth, filter in
+            if time > 120 { worstLateWithout = max(worstLateWithout, inclinationError(filter.attitude, truth)) }
+        }
+        #expect(withoutEstimate.gyroscopeScale == SIMD3(repeating: 1))
+        #expect(worstLate < worstLateWithout / 2, "worst inclination \(worstLate)° with, \(worstLateWithout)° without")
+    }
+
+    @Test("an exact gyroscope keeps scale factors of 1, and they stay 1 at rest and while turning slowly")
+    func anExactGyroscopeStaysAtOne() {
+        var filter = AttitudeFilter()
+        Self.turn(&filter, gyroscopeScale: SIMD3(repeating: 1), cycles: 2)
+        let error = filter.gyroscopeScale - SIMD3(repeating: 1)
+        #expect(max(abs(error.x), abs(error.y), abs(error.z)) < 0.003, "estimate \(filter.gyroscopeScale)")
+
+        var slow = AttitudeFilter()
+        let motion = SyntheticMotion(
+            initialAttitude: Quaternion(axis: SIMD3(0, 1, 0), angle: 0.7), bodyRate: SIMD3(0.1, -0.05, 0.08),
+            gyroscopeScale: SIMD3(1.02, 1.02, 1.02), gyroscopeNoise: 0.005, accelerometerNoise: 0.05)
+        motion.run(&slow, duration: 60)
+        let drift = slow.gyroscopeScale - SIMD3(repeating: 1)
+        #expect(max(abs(drift.x), abs(drift.y), abs(drift.z)) < 0.001, "slow turning taught \(slow.gyroscopeScale)")
     }
 }

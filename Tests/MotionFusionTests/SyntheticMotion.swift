@@ -4,7 +4,7 @@ import MotionFusion
 /// Closed-form truth and the IMU readings it implies, for testing the filter against independent physics.
 ///
 /// The device turns at a constant body rate, so its attitude (device → reference, NWU) is
-/// `q(t) = q0 ⊗ exp(ω·t)`. The readings are: gyroscope `ω + bias (+ noise)`; specific force
+/// `q(t) = q0 ⊗ exp(ω·t)`. The readings are: gyroscope `scale ⊙ ω + bias (+ noise)`; specific force
 /// `Rᵀ(a_linear + (0, 0, g))` (the sensor sits at the rotation centre, so no centripetal term);
 /// magnetometer `Rᵀ·B` with `B = (19.5, 0, −44.5)` µT (north-horizontal and downward components).
 struct SyntheticMotion {
@@ -14,6 +14,8 @@ struct SyntheticMotion {
     var initialAttitude: Quaternion
     var bodyRate: SIMD3<Double> = .zero
     var gyroscopeBias: SIMD3<Double> = .zero
+    /// The gyroscope's sensitivity relative to its datasheet value, per axis (1: exact).
+    var gyroscopeScale = SIMD3<Double>(repeating: 1)
     /// Linear acceleration of the device in the reference frame, m/s², as a function of time.
     var linearAcceleration: @Sendable (Double) -> SIMD3<Double> = { _ in .zero }
     /// A field added to the earth's (reference frame, µT) as a function of time: a magnetic disturbance.
@@ -36,7 +38,7 @@ struct SyntheticMotion {
         let toDevice = attitude(at: time).conjugate
         let specificForce = linearAcceleration(time) + SIMD3(0, 0, Self.gravity)
         return Reading(
-            gyroscope: bodyRate + gyroscopeBias + generator.gaussianVector(standardDeviation: gyroscopeNoise),
+            gyroscope: bodyRate * gyroscopeScale + gyroscopeBias + generator.gaussianVector(standardDeviation: gyroscopeNoise),
             accelerometer: toDevice.rotate(specificForce)
                 + generator.gaussianVector(standardDeviation: accelerometerNoise),
             magnetometer: toDevice.rotate(Self.magneticField + magneticDisturbance(time))
