@@ -7,8 +7,13 @@
 /// | `sim` | ``SimulatedIMU`` with its default configuration (demo motion, 200 Hz, seed 1) |
 /// | `sim:OPTIONS` | ``SimulatedIMU``; `OPTIONS` is a comma-separated list of `key=value`, each key at most once |
 /// | `replay:PATH[,loop][,fast]` | a recording (``IMURecording``'s CSV) played back at its own rate (`fast`: without waiting), `loop` to start over at its end |
-/// | `iio:NAME` | a Linux IIO device by name, e.g. `iio:mpu6050` (driver not built yet) |
+/// | `iio:DEVICE[+MAGNETOMETER][,sysfs=DIR][,dev=DIR]` | a Linux IIO device streamed from its buffer (``IIOIMU``), e.g. `iio:mpu6050`, `iio:iio:device0`, `iio:mpu6050+ak8975` |
 /// | `i2c:BUS@ADDRESS` | a chip on an I²C bus, e.g. `i2c:/dev/i2c-1@0x68`, identified by its WHO_AM_I (``I2CIMU``) |
+///
+/// IIO devices: `DEVICE` is `iio:deviceN` for that sysfs directory, or else the device's `name` attribute
+/// (the lowest-numbered device of that name). `+MAGNETOMETER` (same form) adds a separate magnetometer
+/// device whose readings ride on the next sample of `DEVICE`. `sysfs=DIR` replaces the sysfs root
+/// `/sys/bus/iio/devices`, `dev=DIR` the directory of the nodes `/dev`; each option at most once.
 ///
 /// Simulator options:
 /// - `rate=HZ`: the device's default sample rate (`info.defaultSampleRate`), a number in 1...2000 Hz;
@@ -32,8 +37,11 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     case simulated(SimulatedIMU.Configuration)
     /// A recording replayed from a file (`replay:PATH[,loop][,fast]`).
     case replay(path: String, loop: Bool = false, asFastAsPossible: Bool = false)
-    /// A Linux Industrial I/O device by name (`iio:NAME`).
-    case iio(name: String)
+    /// A Linux Industrial I/O device (`iio:DEVICE[+MAGNETOMETER][,sysfs=DIR][,dev=DIR]`): its selector
+    /// (`iio:deviceN` or a name), a separate magnetometer's selector, the sysfs root and the node directory.
+    case iio(
+        name: String, magnetometer: String? = nil, sysfsRoot: String = IIODeviceDiscovery.defaultSysfsRoot,
+        deviceDirectory: String = IIODeviceDiscovery.defaultDeviceDirectory)
     /// A chip on an I²C bus (`i2c:BUS@ADDRESS`): bus device path and 7-bit address.
     case i2c(bus: String, address: UInt8)
 
@@ -44,8 +52,8 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
     /// - Returns: the device, not yet started.
     /// - Throws: ``IMUDeviceError/invalidSpecification(_:)`` naming the bad part, or
-    ///   ``IMUDeviceError/unavailable(_:)`` for a device that cannot be opened (an unreadable recording; the
-    ///   IIO and I²C drivers, not built yet).
+    ///   ``IMUDeviceError/unavailable(_:)`` for a device that cannot be opened (an unreadable recording, an
+    ///   IIO device that is missing or malformed, an I²C chip that does not answer).
     public static func open(_ specification: String) throws(IMUDeviceError) -> any IMUDevice {
         try parse(specification).makeDevice()
     }
@@ -78,7 +86,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
             }
             return .replay(path: target, loop: loop, asFastAsPossible: fast)
         case "iio":
-            return .iio(name: String(try requiredArgument(argument, driver: "iio", form: "iio:NAME")))
+            return try iioTarget(try requiredArgument(argument, driver: "iio", form: "iio:mpu6050"))
         case "i2c":
             let target = try requiredArgument(argument, driver: "i2c", form: "i2c:/dev/i2c-1@0x68")
             return try i2cTarget(target)
@@ -89,16 +97,17 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     }
 
     /// Opens the device this specification names.
-    /// - Throws: ``IMUDeviceError/unavailable(_:)`` for a driver that cannot be opened (here: every driver
-    ///   but the simulator, which is not built yet).
+    /// - Throws: ``IMUDeviceError/unavailable(_:)`` for a device that cannot be opened.
     public func makeDevice() throws(IMUDeviceError) -> any IMUDevice {
         switch self {
         case .simulated(let configuration):
             return SimulatedIMU(configuration: configuration)
         case .replay(let path, let loop, let fast):
             return try ReplayIMU(path: path, loop: loop, asFastAsPossible: fast)
-        case .iio(let name):
-            throw .unavailable("iio driver not built yet (cannot open IIO device '\(name)')")
+        case .iio(let name, let magnetometer, let sysfsRoot, let deviceDirectory):
+            return try IIOIMU(
+                device: name, magnetometer: magnetometer,
+                discovery: IIODeviceDiscovery(sysfsRoot: sysfsRoot, deviceDirectory: deviceDirectory))
         case .i2c(let bus, let address):
             return try I2CIMU(bus: bus, address: address)
         }
@@ -212,6 +221,32 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
             throw .invalidSpecification("driver \(driver) needs an argument, e.g. '\(form)'")
         }
         return trimmed(argument)
+    }
+
+    private static func iioTarget(_ target: Substring) throws(IMUDeviceError) -> IMUDeviceSpecification {
+        let items = target.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
+        let devices = items[0].split(separator: "+", omittingEmptySubsequences: false).map(trimmed)
+        guard devices.count <= 2, !devices.contains(where: \.isEmpty) else {
+            throw .invalidSpecification(
+                "iio device '\(items[0])' needs the form DEVICE or DEVICE+MAGNETOMETER, e.g. 'mpu6050+ak8975'")
+        }
+        var options: [Substring: Substring] = [:]
+        for option in items.dropFirst() {
+            guard let equals = option.firstIndex(of: "="), !trimmed(option[option.index(after: equals)...]).isEmpty
+            else { throw .invalidSpecification("option '\(option)' of driver iio needs the form sysfs=DIR or dev=DIR") }
+            let key = trimmed(option[..<equals])
+            guard key == "sysfs" || key == "dev" else {
+                throw .invalidSpecification("unknown option '\(key)' of driver iio (known options: sysfs, dev)")
+            }
+            guard options[key] == nil else {
+                throw .invalidSpecification("option '\(key)' given twice in 'iio:\(target)'")
+            }
+            options[key] = trimmed(option[option.index(after: equals)...])
+        }
+        return .iio(
+            name: String(devices[0]), magnetometer: devices.count == 2 ? String(devices[1]) : nil,
+            sysfsRoot: options["sysfs"].map(String.init) ?? IIODeviceDiscovery.defaultSysfsRoot,
+            deviceDirectory: options["dev"].map(String.init) ?? IIODeviceDiscovery.defaultDeviceDirectory)
     }
 
     private static func i2cTarget(_ target: Substring) throws(IMUDeviceError) -> IMUDeviceSpecification {

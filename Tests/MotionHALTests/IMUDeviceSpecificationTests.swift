@@ -95,20 +95,24 @@ import Testing
         #expect(message?.contains(namedPart) == true, "\(specification) → \(message ?? "no error")")
     }
 
-    @Test func laterDriversParseButAreNotBuiltYet() throws {
+    @Test func recordingAndHardwareDriversParseAndSayWhyTheyCannotOpen() throws {
         #expect(try IMUDeviceSpecification.parse("replay:/var/log/run.imu") == .replay(path: "/var/log/run.imu"))
         #expect(try IMUDeviceSpecification.parse("replay:/var/log/run.imu,loop") == .replay(path: "/var/log/run.imu", loop: true))
         #expect(try IMUDeviceSpecification.parse("replay:/a b/run.csv,fast,loop")
             == .replay(path: "/a b/run.csv", loop: true, asFastAsPossible: true))
         #expect(try IMUDeviceSpecification.parse("iio:mpu6050") == .iio(name: "mpu6050"))
         #expect(try IMUDeviceSpecification.parse("i2c:/dev/i2c-1@0x68") == .i2c(bus: "/dev/i2c-1", address: 0x68))
-        for specification in ["iio:mpu6050", "i2c:/dev/i2c-1@0x68"] {
-            let driver = String(specification.prefix { $0 != ":" })
+        // No such bus or IIO tree here: the reason names what is missing.
+        let reasons = [
+            ("i2c:/dev/i2c-97@0x68", "cannot open I2C bus /dev/i2c-97"),
+            ("iio:mpu6050,sysfs=/nonexistent/iio", "/nonexistent/iio"),
+        ]
+        for (specification, reason) in reasons {
             #expect {
                 _ = try IMUDeviceSpecification.open(specification)
             } throws: { error in
                 guard case .unavailable(let why) = error as? IMUDeviceError else { return false }
-                return why.contains("\(driver) driver not built yet")
+                return why.contains(reason)
             }
         }
         // A recording that cannot be read names the file.
