@@ -17,6 +17,9 @@ public struct FIFOTimestamper: Sendable {
     public var maximumPeriodError = 0.1
 
     private var lastTimestamp: Double?
+    /// Whether the next burst starts afresh (first burst, or after ``reset()``): its newest sample is
+    /// stamped with the read time rather than predicted.
+    private var startsAfresh = true
     private var anchor: (time: Double, count: Int)?
     private var samplesSinceAnchor = 0
 
@@ -27,9 +30,10 @@ public struct FIFOTimestamper: Sendable {
         period = nominalPeriod
     }
 
-    /// Forgets everything measured: the FIFO was reset or overflowed, so the next burst starts afresh.
+    /// Forgets what was measured: the FIFO was reset or overflowed, so the next burst starts afresh (its
+    /// timestamps still follow the last one given: strictly increasing across the reset).
     public mutating func reset() {
-        lastTimestamp = nil
+        startsAfresh = true
         anchor = nil
         samplesSinceAnchor = 0
         period = nominalPeriod
@@ -56,8 +60,9 @@ public struct FIFOTimestamper: Sendable {
         } else {
             anchor = (now, count)
         }
-        var newest = lastTimestamp.map { $0 + Double(count) * period } ?? now
+        var newest = startsAfresh ? now : (lastTimestamp ?? now) + Double(count) * period
         newest = min(max(newest, now - period), now)
+        startsAfresh = false
         var spacing = period
         if let last = lastTimestamp, newest - Double(count - 1) * spacing <= last {
             // Pulled back so far that the burst would overlap the previous one: squeeze it in after it.

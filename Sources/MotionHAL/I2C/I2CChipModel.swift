@@ -27,5 +27,5 @@ public struct I2CChipModel: Sendable {
     }
 
     /// Every chip the driver supports, in the order they are probed.
-    public static let all: [I2CChipModel] = []
+    public static let all: [I2CChipModel] = [.mpu6050, .mpu6500, .mpu9250, .mpu9255, .icm20948, .lsm6dsox]
 }

@@ -109,6 +109,13 @@ public final class I2CIMU: IMUDevice {
             "the chip at \(I2CBusError.hex(address)) on \(busName) is none of the supported chips (\(names))")
     }
 
+    /// `accelerometer, gyroscope and magnetometer` for messages.
+    private static func describe(_ sensors: IMUSensors) -> String {
+        let names = [(IMUSensors.accelerometer, "accelerometer"), (.gyroscope, "gyroscope"), (.magnetometer, "magnetometer")]
+            .filter { sensors.contains($0.0) }.map(\.1)
+        return names.count <= 1 ? names.first ?? "no sensors" : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
     /// Seconds between two FIFO reads at `sampleRate`: two samples' time, at least 10 ms, at most 0.1 s.
     /// - Parameter sampleRate: Hz.
     public static func pollInterval(sampleRate: Double) -> Double {
@@ -122,12 +129,20 @@ public final class I2CIMU: IMUDevice {
         guard info.supportedSampleRates.contains(sampleRate) else {
             throw IMUDeviceError.unsupportedSampleRate(sampleRate)
         }
+        // A stop from the delivery handler does not wait; the chip must be asleep before it is woken again.
+        // Waited for outside the lock: the old thread's last delivery may call `stop`, which takes it.
+        if !IMUDeliveryQueue.isCurrent, let finishing = state.withLock({ $0.finishing }) {
+            finishing.waitUntilFinished()
+        }
         try state.withLock { (state) throws(IMUDeviceError) in
             guard state.clock == nil else { throw .alreadyRunning }
-            // A stop from the delivery handler does not wait; the chip must be asleep before it is woken again.
-            if let finishing = state.finishing, !IMUDeliveryQueue.isCurrent { finishing.waitUntilFinished() }
             state.finishing = nil
             let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model])
+            // A chip pair that lost a member (a magnetometer gone from the bus) is not the device opened.
+            guard driver.info.sensors == info.sensors else {
+                throw .unavailable(
+                    "the \(model.name) at \(I2CBusError.hex(address)) on \(busName) now has \(Self.describe(driver.info.sensors)) instead of \(Self.describe(info.sensors))")
+            }
             try driver.start(sampleRate: sampleRate)
             let poller = Poller(
                 driver: driver, mountMatrix: mountMatrix, screen: IMUSampleScreen(info: info),

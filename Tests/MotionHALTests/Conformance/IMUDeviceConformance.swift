@@ -23,8 +23,8 @@ enum IMUDeviceConformance {
         var rotationRateTolerance = 0.005
         /// Largest allowed difference of each mean component, µT.
         var magneticFieldTolerance = 0.5
-        /// Whether the samples must come in batches (hardware FIFO or buffer): fewer deliveries than half the
-        /// samples at rates of 100 Hz and more.
+        /// Whether the samples must come in batches (hardware FIFO or buffer): on average at least 1.5 samples
+        /// per delivery at rates of 100 Hz and more.
         var batches = true
     }
 
@@ -99,8 +99,10 @@ enum IMUDeviceConformance {
         let sampleRate = rate ?? info.defaultSampleRate
         for run in 1...2 {
             let recorder = Recorder()
-            let started = MonotonicClock.now()
+            let startCalled = MonotonicClock.now()
             try device.start(sampleRate: sampleRate, handler: recorder.handler)
+            // A chip's start (reset, settling) may take a while; the rate counts from when it returned.
+            let started = MonotonicClock.now()
             #expect(throws: IMUDeviceError.alreadyRunning, sourceLocation: sourceLocation) {
                 try device.start(sampleRate: sampleRate) { _ in }
             }
@@ -114,13 +116,15 @@ enum IMUDeviceConformance {
             #expect(recorder.faults.isEmpty, "run \(run): faults \(recorder.faults)", sourceLocation: sourceLocation)
             #expect(recorder.concurrentDeliveries == 0, "run \(run): two deliveries at once", sourceLocation: sourceLocation)
             #expect(recorder.deliveriesOnCallerThread == 0, "run \(run): delivered on the caller's thread", sourceLocation: sourceLocation)
-            checkTiming(recorder, rate: sampleRate, started: started, stopped: stopped, expected: expected, run: run, sourceLocation: sourceLocation)
+            checkTiming(
+                recorder, rate: sampleRate, startCalled: startCalled, started: started, stopped: stopped, expected: expected,
+                run: run, sourceLocation: sourceLocation)
             checkValues(recorder.samples, sensors: info.sensors, expected: expected, run: run, sourceLocation: sourceLocation)
         }
     }
 
     private static func checkTiming(
-        _ recorder: Recorder, rate: Double, started: UInt64, stopped: UInt64, expected: Expectation, run: Int,
+        _ recorder: Recorder, rate: Double, startCalled: UInt64, started: UInt64, stopped: UInt64, expected: Expectation, run: Int,
         sourceLocation: SourceLocation
     ) {
         let batches = recorder.batches
@@ -145,12 +149,12 @@ enum IMUDeviceConformance {
         spacings.sort()
         let median = spacings[spacings.count / 2]
         #expect(abs(median - period) < 0.05 * period, "run \(run): median spacing \(median) ns, period \(period) ns", sourceLocation: sourceLocation)
-        #expect(Double(samples[0].timestamp) > Double(started) - 2 * period, "run \(run): first sample stamped before start", sourceLocation: sourceLocation)
+        #expect(Double(samples[0].timestamp) > Double(startCalled) - 2 * period, "run \(run): first sample stamped before start", sourceLocation: sourceLocation)
         for batch in batches {
             #expect(batch.samples.last!.timestamp <= batch.deliveredAt, "run \(run): a sample stamped after its delivery", sourceLocation: sourceLocation)
         }
         if expected.batches && rate >= 100 {
-            #expect(batches.count * 2 < samples.count, "run \(run): \(batches.count) deliveries for \(samples.count) samples", sourceLocation: sourceLocation)
+            #expect(batches.count * 3 <= samples.count * 2, "run \(run): \(batches.count) deliveries for \(samples.count) samples", sourceLocation: sourceLocation)
         }
     }
 

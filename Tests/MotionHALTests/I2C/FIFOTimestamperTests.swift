@@ -57,6 +57,11 @@ import Testing
         #expect(timestamper.period == 10_000_000)
         let afterReset = timestamper.timestamps(count: 2, readTime: 6_000_000_000)
         #expect(afterReset == [5_990_000_000, 6_000_000_000])
+        // A burst after a reset that would reach back before the last timestamp given still follows it.
+        timestamper.reset()
+        let long = timestamper.timestamps(count: 200, readTime: 6_500_000_000)
+        #expect(long.first! > 6_000_000_000 && long.last! == 6_500_000_000)
+        #expect(zip(long, long.dropFirst()).allSatisfy { $0 < $1 })
     }
 
     @Test func aBurstThatWouldOverlapThePreviousOneIsSqueezedAfterIt() {

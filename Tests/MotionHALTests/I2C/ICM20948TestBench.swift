@@ -1,0 +1,58 @@
+import Foundation
+import MotionHAL
+import MotionTestSupport
+import Testing
+
+/// An emulated ICM-20948 on an emulated bus, with the helpers the ICM-20948 suites share.
+struct ICM20948TestBench {
+    let bus = EmulatedI2CBus()
+    let chip: EmulatedICM20948
+    let address: UInt8
+
+    /// Attaches a chip measuring `motion` at `address`.
+    init(motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0, whoAmI: UInt8 = 0xEA, address: UInt8 = 0x68) {
+        chip = EmulatedICM20948(motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI)
+        self.address = address
+        chip.attach(to: bus, at: address)
+    }
+
+    /// The driver the ICM-20948 model's probe makes.
+    func driver(_ configuration: ICM20948Configuration = ICM20948Configuration()) throws -> any I2CChipDriver {
+        try #require(try I2CChipModel.icm20948(configuration: configuration).probe(bus, address))
+    }
+
+    /// The device as the agent opens it, through every known chip model.
+    func device() throws -> I2CIMU {
+        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address)
+    }
+
+    /// The device limited to the ICM-20948 with `configuration`.
+    func device(_ configuration: ICM20948Configuration) throws -> I2CIMU {
+        try I2CIMU(
+            openingBus: { [bus] in bus }, busName: bus.name, address: address,
+            models: [.icm20948(configuration: configuration)])
+    }
+
+    /// Reads `driver` every 10 ms for `seconds` and returns every sample.
+    static func collect(_ driver: any I2CChipDriver, for seconds: Double) throws -> [IMUSample] {
+        var samples: [IMUSample] = []
+        let end = MonotonicClock.now() + UInt64(seconds * 1e9)
+        while MonotonicClock.now() < end {
+            Thread.sleep(forTimeInterval: 0.01)
+            samples += try driver.readSamples()
+        }
+        return samples
+    }
+
+    /// Magnitude of the largest component of `a − b`.
+    static func largestDifference(_ a: SIMD3<Double>?, _ b: SIMD3<Double>) -> Double {
+        guard let a else { return .infinity }
+        let difference = a - b
+        return max(abs(difference.x), abs(difference.y), abs(difference.z))
+    }
+
+    /// `0x0c` for 12: a byte as the chip's registers are written in the tests.
+    static func hex(_ byte: UInt8) -> String {
+        "0x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
+    }
+}

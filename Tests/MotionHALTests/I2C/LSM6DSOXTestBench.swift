@@ -1,0 +1,110 @@
+import Foundation
+import MotionHAL
+import MotionTestSupport
+import Synchronization
+import Testing
+
+/// An emulated LSM6DSOX at 0x6A, optionally with an emulated LIS3MDL, on one emulated bus: the FeatherWing.
+struct LSM6DSOXTestBench {
+    let bus = EmulatedI2CBus()
+    let chip: EmulatedLSM6DSOX
+    let magnetometer: EmulatedLIS3MDL?
+    let address: UInt8 = 0x6A
+
+    /// Attaches the chips, both measuring `motion`.
+    /// - Parameters:
+    ///   - motion: the physical input (the magnetometer reads its `magneticField`).
+    ///   - magnetometerAddress: where to attach a LIS3MDL; `nil` for none.
+    ///   - oscillatorError: relative clock error of both chips.
+    ///   - whoAmI: the identity the LSM6DSOX reports.
+    ///   - accelerometerWordFirst: FIFO word order inside a slot.
+    init(
+        motion: EmulatedMotion = .atRest(), magnetometerAddress: UInt8? = nil, oscillatorError: Double = 0,
+        whoAmI: UInt8 = 0x6C, accelerometerWordFirst: Bool = false
+    ) {
+        chip = EmulatedLSM6DSOX(
+            motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI,
+            accelerometerWordFirst: accelerometerWordFirst)
+        bus.attach(chip, at: address)
+        if let magnetometerAddress {
+            let magnetometer = EmulatedLIS3MDL(motion: motion, oscillatorError: oscillatorError)
+            bus.attach(magnetometer, at: magnetometerAddress)
+            self.magnetometer = magnetometer
+        } else {
+            magnetometer = nil
+        }
+    }
+
+    /// The driver the LSM6DSOX model's probe makes.
+    func driver(_ model: I2CChipModel = .lsm6dsox) throws -> LSM6DSOXDriver {
+        let driver = try #require(try model.probe(bus, address))
+        return try #require(driver as? LSM6DSOXDriver)
+    }
+
+    /// The device as the agent opens it, through every known chip model.
+    func device() throws -> I2CIMU {
+        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address)
+    }
+
+    /// The device limited to `model`.
+    func device(_ model: I2CChipModel) throws -> I2CIMU {
+        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address, models: [model])
+    }
+
+    /// Reads `driver` every 10 ms for `seconds` and returns every sample.
+    static func collect(_ driver: LSM6DSOXDriver, for seconds: Double) throws -> [IMUSample] {
+        var samples: [IMUSample] = []
+        let end = MonotonicClock.now() + UInt64(seconds * 1e9)
+        while MonotonicClock.now() < end {
+            Thread.sleep(forTimeInterval: 0.01)
+            samples += try driver.readSamples()
+        }
+        return samples
+    }
+
+    /// The largest component of `a − b`; infinite when `a` is missing.
+    static func largestDifference(_ a: SIMD3<Double>?, _ b: SIMD3<Double>) -> Double {
+        guard let a else { return .infinity }
+        return maxDifference(a, b)
+    }
+
+    /// The median gap between consecutive timestamps, ns.
+    static func medianSpacing(_ samples: [IMUSample]) -> Double {
+        let gaps = zip(samples, samples.dropFirst()).map { Double($1.timestamp) - Double($0.timestamp) }.sorted()
+        return gaps.isEmpty ? 0 : gaps[gaps.count / 2]
+    }
+}
+
+/// Every event an ``I2CIMU`` delivered, in order.
+final class LSM6DSOXEventLog: Sendable {
+    private let events = Mutex<[IMUDeviceEvent]>([])
+
+    /// The handler to pass to `start`.
+    var handler: @Sendable (IMUDeviceEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
+
+    /// Every sample delivered.
+    var samples: [IMUSample] {
+        events.withLock { $0 }.flatMap { event -> [IMUSample] in
+            if case .samples(let samples) = event { return samples }
+            return []
+        }
+    }
+
+    /// Every fault delivered.
+    var faults: [IMUDeviceError] {
+        events.withLock { $0 }.compactMap { event in
+            if case .fault(let fault) = event { return fault }
+            return nil
+        }
+    }
+
+    /// Waits up to `timeout` s for a fault matching `predicate`.
+    func waitForFault(timeout: Double, where predicate: (IMUDeviceError) -> Bool) -> Bool {
+        let end = MonotonicClock.now() + UInt64(timeout * 1e9)
+        while MonotonicClock.now() < end {
+            if faults.contains(where: predicate) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return faults.contains(where: predicate)
+    }
+}
