@@ -33,7 +33,11 @@ open class CMDeviceMotion: CMLogItem {
     open var userAcceleration: CMAcceleration { storedUserAcceleration }
     /// The magnetic field in the device's axes, µT, with its accuracy; the accuracy is
     /// ``CMMagneticFieldCalibrationAccuracy/uncalibrated`` (and the field zero) in reference frames that do
-    /// not use the magnetometer.
+    /// not use the magnetometer. On Linux, with a calibration in use (see
+    /// `CMMotionManager.useLinuxCalibration(contentsOf:)`) that has a magnetometer part, the field has the
+    /// hard and soft iron removed and the accuracy is the calibration's grade (low, medium, high); without
+    /// one it is the raw reading, of accuracy ``CMMagneticFieldCalibrationAccuracy/low`` once the attitude
+    /// filter follows it and ``CMMagneticFieldCalibrationAccuracy/uncalibrated`` before.
     open var magneticField: CMCalibratedMagneticField { storedMagneticField }
     /// The heading, in degrees in [0, 360), clockwise from the reference x-axis (north) to the device's top
     /// edge projected on the horizontal, for the north-referenced frames; a negative value (-1) meaning

@@ -1,7 +1,7 @@
 import MotionHAL
 
-/// Linux-only additions: choosing the IMU that every ``CMMotionManager`` of the process reads, and the
-/// magnetic declination that true north needs.
+/// Linux-only additions: choosing the IMU that every ``CMMotionManager`` of the process reads, its
+/// calibration, and the magnetic declination that true north needs.
 ///
 /// Without a call to ``useLinuxDevice(_:)`` or ``useLinuxDevice(specification:)``, the first access opens the
 /// device named by the `MOTION_DEVICE` environment variable (for example `sim` or
@@ -24,6 +24,38 @@ extension CMMotionManager {
     public static func useLinuxDevice(specification: String) throws {
         let device = try IMUDeviceSpecification.open(specification)
         MotionHub.shared.setDevice(device)
+    }
+
+    /// Linux only: reads a calibration file made by `motionctl calibrate` (the JSON form documented on
+    /// `IMUCalibration`) and applies it to the samples of every manager in the process, from the next
+    /// sample on (see ``useLinuxCalibration(_:)``).
+    ///
+    /// Without a call, the first use of the device reads the file named by the `MOTION_CALIBRATION`
+    /// environment variable (for example `MOTION_CALIBRATION=/etc/motion/calibration.json`), read where
+    /// `MOTION_DEVICE` is; an unreadable or invalid file there means no calibration (check
+    /// ``linuxCalibration``).
+    /// - Parameter path: the calibration file.
+    /// - Throws: `IMUCalibrationError` naming the file and the bad field; the calibration in use is then
+    ///   unchanged.
+    public static func useLinuxCalibration(contentsOf path: String) throws {
+        MotionHub.shared.setCalibration(try IMUCalibration.load(contentsOf: path))
+    }
+
+    /// Linux only: applies `calibration` (nil: none) to the samples of every manager in the process, from the
+    /// next sample on. As on Apple's devices, ``CMGyroData`` and ``CMMagnetometerData`` stay raw (their
+    /// bias included); ``CMAccelerometerData`` is corrected by the accelerometer part; ``CMDeviceMotion`` is
+    /// computed from fully corrected samples, and its ``CMDeviceMotion/magneticField`` is the field with the
+    /// hard and soft iron removed, its accuracy the grade of the magnetometer part
+    /// (``CMMagneticFieldCalibrationAccuracy/low``, ``CMMagneticFieldCalibrationAccuracy/medium`` or
+    /// ``CMMagneticFieldCalibrationAccuracy/high``).
+    /// - Parameter calibration: the calibration, or nil to use the raw samples.
+    public static func useLinuxCalibration(_ calibration: IMUCalibration?) {
+        MotionHub.shared.setCalibration(calibration)
+    }
+
+    /// Linux only: the calibration applied to the samples, or nil (see ``useLinuxCalibration(contentsOf:)``).
+    public static var linuxCalibration: IMUCalibration? {
+        MotionHub.shared.calibration
     }
 
     /// What the IMU of this process is (driver, chip, sensors, rates), or nil without one.

@@ -75,6 +75,8 @@ final class MotionHub: Sendable {
     private struct Lifecycle {
         var device: (any IMUDevice)?
         var isDeviceChosen = false
+        /// Whether the calibration was set or looked up in `MOTION_CALIBRATION`.
+        var isCalibrationChosen = false
         var isRunning = false
         var generation: UInt64 = 0
         /// The stall watchdog of the running device.
@@ -104,6 +106,10 @@ final class MotionHub: Sendable {
         var previousTimestamp: Double?
         /// Counters, rate and fault episodes.
         var health = MotionHealth()
+        /// Applied to every sample before fusion and the accelerometer service (nil: raw samples).
+        var calibration: IMUCalibration?
+        /// The grade of `calibration`'s magnetometer part, reported with the device motion's field.
+        var magneticCalibrationAccuracy: CMMagneticFieldCalibrationAccuracy?
     }
 
     /// What the hub hands a subscription after a delivery.
@@ -157,12 +163,58 @@ final class MotionHub: Sendable {
     }
 
     private func resolveDevice(_ lifecycle: inout Lifecycle) {
+        resolveCalibration(&lifecycle)
         guard !lifecycle.isDeviceChosen else { return }
         lifecycle.isDeviceChosen = true
         if let specification = ProcessInfo.processInfo.environment["MOTION_DEVICE"],
             !specification.isEmpty
         {
             lifecycle.device = try? IMUDeviceSpecification.open(specification)
+        }
+    }
+
+    // MARK: - Calibration
+
+    /// The calibration applied to the samples, or nil. The first look without one set reads the file named
+    /// by the `MOTION_CALIBRATION` environment variable, if any (an unreadable or invalid file: none).
+    var calibration: IMUCalibration? {
+        lifecycle.withLock { lifecycle in
+            resolveCalibration(&lifecycle)
+            return processing.withLock { $0.calibration }
+        }
+    }
+
+    /// Applies `calibration` (nil: none) to every sample from the next one on: fusion and the accelerometer
+    /// service see corrected samples, and the device motion's magnetic field reports the grade of its
+    /// magnetometer part.
+    func setCalibration(_ calibration: IMUCalibration?) {
+        lifecycle.withLock { lifecycle in
+            lifecycle.isCalibrationChosen = true
+            processing.withLock { processing in
+                processing.calibration = calibration
+                processing.magneticCalibrationAccuracy = calibration?.magnetometer.map { Self.accuracy(of: $0.quality) }
+            }
+        }
+    }
+
+    /// Apple's accuracy for a calibration grade.
+    static func accuracy(of quality: IMUCalibration.Quality) -> CMMagneticFieldCalibrationAccuracy {
+        switch quality {
+        case .low: .low
+        case .medium: .medium
+        case .high: .high
+        }
+    }
+
+    private func resolveCalibration(_ lifecycle: inout Lifecycle) {
+        guard !lifecycle.isCalibrationChosen else { return }
+        lifecycle.isCalibrationChosen = true
+        guard let path = ProcessInfo.processInfo.environment["MOTION_CALIBRATION"], !path.isEmpty,
+            let calibration = try? IMUCalibration.load(contentsOf: path)
+        else { return }
+        processing.withLock { processing in
+            processing.calibration = calibration
+            processing.magneticCalibrationAccuracy = calibration.magnetometer.map { Self.accuracy(of: $0.quality) }
         }
     }
 
@@ -466,11 +518,12 @@ final class MotionHub: Sendable {
         let timestamp = Double(sample.timestamp) / 1e9
         let deltaTime = processing.previousTimestamp.map { timestamp - $0 } ?? 0
         processing.previousTimestamp = timestamp
-        if let gyroscope = sample.rotationRate {
+        let calibrated = processing.calibration.map { $0.apply(to: sample) } ?? sample
+        if let gyroscope = calibrated.rotationRate {
             for index in processing.fusions.indices {
                 processing.fusions[index].update(
-                    gyroscope: gyroscope, accelerometer: sample.acceleration, magnetometer: sample.magneticField,
-                    deltaTime: deltaTime)
+                    gyroscope: gyroscope, accelerometer: calibrated.acceleration,
+                    magnetometer: calibrated.magneticField, deltaTime: deltaTime)
             }
         }
         let period = processing.sampleRate > 0 ? 1 / processing.sampleRate : 0
@@ -483,7 +536,7 @@ final class MotionHub: Sendable {
                 let sampleInterval = subscription.sampleInterval
                 let previousDue = processing.entries[index].nextDue
                 if sampleInterval > 0, !Self.isDue(timestamp, previousDue, halfPeriod: halfPeriod) { continue }
-                guard let item = makeSample(subscription.service, sample, timestamp, processing, &made) else {
+                guard let item = makeSample(subscription.service, sample, calibrated, timestamp, processing, &made) else {
                     continue
                 }
                 if sampleInterval > 0 {
@@ -504,7 +557,7 @@ final class MotionHub: Sendable {
             }
             let previousDue = processing.entries[index].nextDue
             if !Self.isDue(timestamp, previousDue, halfPeriod: halfPeriod) { continue }
-            guard let item = makeSample(subscription.service, sample, timestamp, processing, &made) else {
+            guard let item = makeSample(subscription.service, sample, calibrated, timestamp, processing, &made) else {
                 continue
             }
             processing.entries[index].nextDue = Self.nextDue(after: previousDue, at: timestamp, interval: subscription.interval)
@@ -560,16 +613,17 @@ final class MotionHub: Sendable {
     }
 
     /// The Core Motion sample of `service` for this IMU sample, or nil if the sample lacks its data (or
-    /// the filter is not ready yet).
+    /// the filter is not ready yet). As on Apple's devices, gyroscope and magnetometer data are the raw
+    /// readings (bias included) while the accelerometer data and the device motion are calibrated.
     private static func makeSample(
-        _ service: MotionService, _ sample: IMUSample, _ timestamp: Double, _ processing: Processing,
-        _ made: inout MadeSamples
+        _ service: MotionService, _ sample: IMUSample, _ calibrated: IMUSample, _ timestamp: Double,
+        _ processing: Processing, _ made: inout MadeSamples
     ) -> CMLogItem? {
         if let existing = made[service] { return existing }
         let item: CMLogItem?
         switch service {
         case .accelerometer:
-            item = sample.acceleration.map { force in
+            item = calibrated.acceleration.map { force in
                 let g = -force / ReferenceFrameFusion.standardGravity
                 return CMAccelerometerData(acceleration: CMAcceleration(x: g.x, y: g.y, z: g.z), timestamp: timestamp)
             }
@@ -583,11 +637,13 @@ final class MotionHub: Sendable {
                     magneticField: CMMagneticField(x: field.x, y: field.y, z: field.z), timestamp: timestamp)
             }
         case .deviceMotion(let frame):
-            guard sample.rotationRate != nil, let accelerometer = sample.acceleration,
+            guard calibrated.rotationRate != nil, let accelerometer = calibrated.acceleration,
                 let fusion = processing.fusions.firstIndex(where: { $0.frame == frame }),
                 processing.fusions[fusion].isReady
             else { return nil }
-            item = processing.fusions[fusion].deviceMotion(accelerometer: accelerometer, timestamp: timestamp)
+            item = processing.fusions[fusion].deviceMotion(
+                accelerometer: accelerometer, timestamp: timestamp,
+                magneticCalibrationAccuracy: processing.magneticCalibrationAccuracy)
         }
         if let item { made[service] = item }
         return item

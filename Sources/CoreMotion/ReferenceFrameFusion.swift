@@ -73,7 +73,12 @@ struct ReferenceFrameFusion {
     /// - Parameters:
     ///   - accelerometer: the specific force of the current sample, m/s² (for `userAcceleration`).
     ///   - timestamp: seconds since boot.
-    func deviceMotion(accelerometer: SIMD3<Double>, timestamp: Double) -> CMDeviceMotion {
+    ///   - magneticCalibrationAccuracy: the grade of the magnetometer calibration the filter's readings were
+    ///     corrected with, or nil when they are raw.
+    func deviceMotion(
+        accelerometer: SIMD3<Double>, timestamp: Double,
+        magneticCalibrationAccuracy: CMMagneticFieldCalibrationAccuracy? = nil
+    ) -> CMDeviceMotion {
         let filter = estimator.filter
         let attitude = estimator.attitude
         // Apple's acceleration is the negated specific force in g; gravity is a unit vector pointing down.
@@ -82,10 +87,11 @@ struct ReferenceFrameFusion {
         let userAcceleration = acceleration - gravity
         var magneticField = CMCalibratedMagneticField()
         if usesMagnetometer, let field = lastMagneticField {
-            // No hard/soft-iron calibration yet: the field is the raw reading, hence `.low` at best.
+            // With a hard/soft-iron calibration the field is the corrected reading and the accuracy the
+            // calibration's grade; without one it is the raw reading, hence `.low` at best.
             magneticField = CMCalibratedMagneticField(
                 field: CMMagneticField(x: field.x, y: field.y, z: field.z),
-                accuracy: filter.isHeadingReferenced ? .low : .uncalibrated)
+                accuracy: magneticCalibrationAccuracy ?? (filter.isHeadingReferenced ? .low : .uncalibrated))
         }
         let heading =
             frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical

@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import MotionHAL
 
 /// Everything `motion-agent` needs to run, read from a JSON file (see `Config/README.md`).
 public struct AgentConfiguration: Sendable, Equatable {
@@ -12,6 +13,9 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Where the magnetic declination for true north comes from; `nil`: the environment
     /// (`MOTION_LOCATION`, `MOTION_DECLINATION`) or none.
     public var magneticReference: MagneticReference?
+    /// The calibration file (made by `motionctl calibrate`) applied to the IMU's samples at start; `nil`:
+    /// the file named by `MOTION_CALIBRATION`, if any, or none.
+    public var calibration: String?
     /// The broker to publish to and how to connect.
     public var broker: BrokerSettings
     /// Per-service publishing settings.
@@ -65,7 +69,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public static func parse(_ data: Data) throws(ConfigurationError) -> AgentConfiguration {
         let root = try JSONObjectReader(data: data)
         try root.rejectUnknownKeys([
-            "device_id", "topic_prefix", "device", "location", "declination", "broker", "services", "health_interval",
+            "device_id", "topic_prefix", "device", "location", "declination", "calibration", "broker", "services",
+            "health_interval",
         ])
         var configuration = AgentConfiguration()
         if let deviceID = try root.string("device_id") {
@@ -78,6 +83,7 @@ public struct AgentConfiguration: Sendable, Equatable {
             configuration.device = device
         }
         configuration.magneticReference = try MagneticReference.parse(from: root)
+        configuration.calibration = try root.string("calibration")
         if let broker = try root.object("broker") {
             configuration.broker = try BrokerSettings.parse(broker)
         }
@@ -102,7 +108,21 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
     }
 
-    /// Checks the values that options may also have set (device ID, prefix, keepalive, services).
+    /// Reads the calibration file at `path`.
+    /// - Throws: ``ConfigurationError`` for field `calibration`, naming the file and the bad field in it.
+    public static func loadCalibration(_ path: String) throws(ConfigurationError) -> IMUCalibration {
+        guard !path.isEmpty else {
+            throw ConfigurationError(fieldPath: "calibration", reason: "must name a calibration file (made by motionctl calibrate)")
+        }
+        do {
+            return try IMUCalibration.load(contentsOf: path)
+        } catch {
+            throw ConfigurationError(fieldPath: "calibration", reason: error.description)
+        }
+    }
+
+    /// Checks the values that options may also have set (device ID, prefix, keepalive, services), and
+    /// reads the calibration file to check it.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public func validate() throws(ConfigurationError) {
         if let deviceID, !DeviceIdentifier.isValid(deviceID) {
@@ -121,6 +141,9 @@ public struct AgentConfiguration: Sendable, Equatable {
             throw ConfigurationError(fieldPath: "device", reason: "must name a device, for example \"sim\"")
         }
         try magneticReference?.validate()
+        if let calibration {
+            _ = try Self.loadCalibration(calibration)
+        }
         if !(5...65_535).contains(broker.keepAlive) {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }

@@ -69,8 +69,8 @@ public final class MotionAgent: Sendable {
 
     /// Opens the device, connects to the broker (retrying in the background while it is down) and
     /// starts the enabled services.
-    /// - Throws: ``ConfigurationError`` when the device specification is malformed, or the MQTT client's
-    ///   error when the client cannot be created.
+    /// - Throws: ``ConfigurationError`` when the device specification is malformed or the calibration file
+    ///   cannot be used, or the MQTT client's error when the client cannot be created.
     public func start() throws {
         let configuration = self.configuration
         do {
@@ -81,6 +81,9 @@ public final class MotionAgent: Sendable {
             }
             AgentLog.info("device \(configuration.device): \(error)")
             state.withLock { $0.deviceError = error.description }
+        }
+        if let path = configuration.calibration {
+            try Self.applyCalibration(path)
         }
         try Self.apply(configuration.magneticReference)
         let clientConfiguration = try configuration.broker.clientConfiguration(
@@ -123,6 +126,18 @@ public final class MotionAgent: Sendable {
         AgentLog.info("stopped")
     }
 
+    /// Reads the calibration file at `path` and has CoreMotion apply it to every sample.
+    /// - Throws: ``ConfigurationError`` for field `calibration` naming the file and its bad field.
+    private static func applyCalibration(_ path: String) throws(ConfigurationError) {
+        let calibration = try AgentConfiguration.loadCalibration(path)
+        CMMotionManager.useLinuxCalibration(calibration)
+        let parts = [
+            calibration.gyroscope.map { _ in "gyroscope" }, calibration.accelerometer.map { _ in "accelerometer" },
+            calibration.magnetometer.map { "magnetometer (\($0.quality.rawValue))" },
+        ].compactMap { $0 }
+        AgentLog.info("calibration \(path): \(parts.isEmpty ? "no parts" : parts.joined(separator: ", "))")
+    }
+
     /// Gives CoreMotion the magnetic declination for true north (a running true-north service follows).
     /// - Throws: an `NSError` in `CMErrorDomain` for values outside the ranges that validation checks.
     private static func apply(_ reference: MagneticReference?) throws {
@@ -140,7 +155,7 @@ public final class MotionAgent: Sendable {
     }
 
     /// Applies a new configuration without dropping the connection: service settings, the magnetic
-    /// reference and the health interval take effect at once; changes that need a restart (device, identity, broker) are kept
+    /// reference, the calibration file and the health interval take effect at once; changes that need a restart (device, identity, broker) are kept
     /// as they are and returned as notes.
     /// - Returns: one line per setting that was not applied.
     @discardableResult
@@ -155,6 +170,19 @@ public final class MotionAgent: Sendable {
                 state.configuration.services = new.services
                 state.configuration.healthInterval = new.healthInterval
                 state.configuration.magneticReference = new.magneticReference
+            }
+            // The file is read again even under the same name: it may have been recalibrated.
+            if new.calibration != old.calibration || new.calibration != nil {
+                do {
+                    if let path = new.calibration {
+                        try Self.applyCalibration(path)
+                    } else {
+                        CMMotionManager.useLinuxCalibration(nil)
+                    }
+                    state.withLock { $0.configuration.calibration = new.calibration }
+                } catch {
+                    notes.append("calibration: \(error)")
+                }
             }
             if new.magneticReference != old.magneticReference {
                 // Validated with the file: a failure here would be a range the validation missed.

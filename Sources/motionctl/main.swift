@@ -1,6 +1,6 @@
 // motionctl: the fleet tool. `watch` shows the live values of devices; `set` sends a control command;
-// `record` writes an IMU's samples to a recording; `fuse` and `bench broad` run the attitude filter over
-// recordings.
+// `record` writes an IMU's samples to a recording; `calibrate` guides a person through calibrating an IMU;
+// `fuse` and `bench broad` run the attitude filter over recordings.
 import Foundation
 import MQTT
 import MotionAgent
@@ -14,6 +14,7 @@ let usage = """
       set        publishes COMMAND (start, stop, or JSON such as {"interval":0.1}) to {prefix}/{id}/{service}/set
     \(FuseCommand.usage)
     \(RecordCommand.usage)
+    \(CalibrateCommand.usage)
     \(BroadBenchmark.usage)
     """
 
@@ -29,6 +30,7 @@ arguments.removeFirst()
 // The offline commands (no broker) have their own options.
 if subcommand == "fuse" { FuseCommand.run(arguments) }
 if subcommand == "record" { RecordCommand.run(arguments) }
+if subcommand == "calibrate" { CalibrateCommand.run(arguments) }
 if subcommand == "bench" {
     guard arguments.first == "broad" else { fail("bench: the only benchmark is `bench broad DIR`") }
     BroadBenchmark.run(Array(arguments.dropFirst()))

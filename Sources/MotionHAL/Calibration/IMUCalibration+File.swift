@@ -1,0 +1,86 @@
+import Foundation
+
+extension IMUCalibration {
+    /// Reads a calibration file (the JSON form documented on ``IMUCalibration``).
+    /// - Parameter path: the file.
+    /// - Throws: ``IMUCalibrationError/unreadable(path:reason:)`` if it cannot be read,
+    ///   ``IMUCalibrationError/invalid(path:field:reason:)`` naming the missing or bad field.
+    public static func load(contentsOf path: String) throws(IMUCalibrationError) -> IMUCalibration {
+        guard let file = fopen(path, "r") else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { fclose(file) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 14)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        if ferror(file) != 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        return try decode(data, path: path)
+    }
+
+    /// Decodes the JSON form; `path` only names the source in errors.
+    /// - Throws: ``IMUCalibrationError/invalid(path:field:reason:)`` naming the missing or bad field.
+    public static func decode(_ data: Data, path: String) throws(IMUCalibrationError) -> IMUCalibration {
+        do {
+            return try JSONDecoder().decode(IMUCalibration.self, from: data)
+        } catch let error as DecodingError {
+            let (field, reason) = Self.explain(error)
+            throw .invalid(path: path, field: field, reason: reason)
+        } catch {
+            throw .invalid(path: path, field: "", reason: "\(error)")
+        }
+    }
+
+    /// The JSON form: keys sorted, indented.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Every value is a finite number, a string or a date (the parts' types), which always encode.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// Writes the calibration to `path` (replacing the file atomically).
+    /// - Throws: ``IMUCalibrationError/unwritable(path:reason:)``.
+    public func save(to path: String) throws(IMUCalibrationError) {
+        do {
+            try (encoded() + Data("\n".utf8)).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// The field path and reason of a decoding error.
+    private static func explain(_ error: DecodingError) -> (field: String, reason: String) {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.reduce("") { text, key in
+                if let index = key.intValue { return text + "[\(index)]" }
+                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return (path(context.codingPath + [key]), "is missing")
+        case .typeMismatch(let type, let context):
+            return (path(context.codingPath), "is not \(Self.typeName(type))")
+        case .valueNotFound(let type, let context):
+            return (path(context.codingPath), "is missing or null (expected \(Self.typeName(type)))")
+        case .dataCorrupted(let context):
+            let reason = context.codingPath.isEmpty ? "is not valid JSON (\(context.debugDescription))" : context.debugDescription
+            return (path(context.codingPath), reason)
+        @unknown default:
+            return ("", "\(error)")
+        }
+    }
+
+    /// How a JSON value of `type` is described to people.
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type: "a number"
+        case is String.Type: "a string"
+        case is SIMD3<Double>.Type: "an array of 3 numbers"
+        default: "of the expected kind (\(type))"
+        }
+    }
+
+}

@@ -1,0 +1,192 @@
+extension IMUCalibration {
+    /// The gyroscope part: its bias.
+    public struct Gyroscope: Sendable, Equatable, Codable {
+        /// Reading at rest, rad/s: subtracted from the angular velocity.
+        public var bias: SIMD3<Double>
+
+        /// Creates the part.
+        /// - Parameter bias: rad/s.
+        public init(bias: SIMD3<Double>) {
+            self.bias = bias
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case bias = "bias_rad_s"
+        }
+    }
+
+    /// The accelerometer part: corrected specific force = `scale · (reading − offset)`.
+    public struct Accelerometer: Sendable, Equatable, Codable {
+        /// Offset, m/s²: subtracted from the specific force.
+        public var offset: SIMD3<Double>
+        /// Scale (dimensionless), applied after the offset; diagonal unless cross-axis terms were fitted.
+        public var scale: Matrix
+        /// RMS misfit of the still orientations the calibration was fitted to, m/s².
+        public var residual: Double
+
+        /// Creates the part.
+        /// - Parameters:
+        ///   - offset: m/s².
+        ///   - scale: dimensionless, invertible.
+        ///   - residual: m/s².
+        public init(offset: SIMD3<Double>, scale: Matrix, residual: Double) {
+            self.offset = offset
+            self.scale = scale
+            self.residual = residual
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case offset = "offset_m_s2"
+            case scale
+            case residual = "residual_m_s2"
+        }
+
+        /// Decodes the part, refusing a singular scale or a negative residual.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            offset = try container.decode(SIMD3<Double>.self, forKey: .offset)
+            scale = try container.decode(Matrix.self, forKey: .scale)
+            guard scale.determinant > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .scale, in: container,
+                    debugDescription: "determinant \(scale.determinant) is not positive (not an accelerometer scale)")
+            }
+            residual = try container.decode(Double.self, forKey: .residual)
+            guard residual >= 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .residual, in: container, debugDescription: "must be ≥ 0 m/s²")
+            }
+        }
+    }
+
+    /// The magnetometer part: corrected field = `softIron · (reading − hardIron)`.
+    public struct Magnetometer: Sendable, Equatable, Codable {
+        /// Hard iron (the centre of the readings' ellipsoid), µT: subtracted from the field.
+        public var hardIron: SIMD3<Double>
+        /// Soft-iron correction (symmetric, dimensionless), applied after the hard iron.
+        public var softIron: Matrix
+        /// Strength of the corrected field, µT.
+        public var fieldStrength: Double
+        /// RMS distance of the corrected readings from the sphere of radius ``fieldStrength``, µT.
+        public var residual: Double
+        /// Fraction of the sphere of field directions the readings covered, 0…1.
+        public var coverage: Double
+        /// The grade of residual and coverage.
+        public var quality: Quality
+
+        /// Creates the part.
+        /// - Parameters:
+        ///   - hardIron: µT.
+        ///   - softIron: dimensionless, invertible.
+        ///   - fieldStrength: µT.
+        ///   - residual: µT.
+        ///   - coverage: 0…1.
+        ///   - quality: the grade.
+        public init(
+            hardIron: SIMD3<Double>, softIron: Matrix, fieldStrength: Double, residual: Double, coverage: Double,
+            quality: Quality
+        ) {
+            self.hardIron = hardIron
+            self.softIron = softIron
+            self.fieldStrength = fieldStrength
+            self.residual = residual
+            self.coverage = coverage
+            self.quality = quality
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case hardIron = "hard_iron_ut"
+            case softIron = "soft_iron"
+            case fieldStrength = "field_strength_ut"
+            case residual = "residual_ut"
+            case coverage, quality
+        }
+
+        /// Decodes the part, refusing a singular soft iron and values out of range.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            hardIron = try container.decode(SIMD3<Double>.self, forKey: .hardIron)
+            softIron = try container.decode(Matrix.self, forKey: .softIron)
+            guard softIron.determinant > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .softIron, in: container,
+                    debugDescription: "determinant \(softIron.determinant) is not positive (not a soft-iron correction)")
+            }
+            fieldStrength = try container.decode(Double.self, forKey: .fieldStrength)
+            guard fieldStrength > 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .fieldStrength, in: container, debugDescription: "must be > 0 µT")
+            }
+            residual = try container.decode(Double.self, forKey: .residual)
+            guard residual >= 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .residual, in: container, debugDescription: "must be ≥ 0 µT")
+            }
+            coverage = try container.decode(Double.self, forKey: .coverage)
+            guard (0...1).contains(coverage) else {
+                throw DecodingError.dataCorruptedError(forKey: .coverage, in: container, debugDescription: "must be within 0…1")
+            }
+            quality = try container.decode(Quality.self, forKey: .quality)
+        }
+    }
+
+    /// How good a magnetometer calibration is (see MotionFusion's `MagnetometerCalibrationQuality` for the
+    /// thresholds): stored as `low`, `medium` or `high`.
+    public enum Quality: String, Sendable, Equatable, Codable, CaseIterable {
+        /// Large residual or little coverage.
+        case low
+        /// Usable.
+        case medium
+        /// Good.
+        case high
+    }
+
+    /// A 3×3 matrix (dimensionless), stored in JSON as three rows of three numbers.
+    public struct Matrix: Sendable, Equatable, Codable {
+        /// First row.
+        public var row0: SIMD3<Double>
+        /// Second row.
+        public var row1: SIMD3<Double>
+        /// Third row.
+        public var row2: SIMD3<Double>
+
+        /// The identity.
+        public static let identity = Matrix(row0: SIMD3(1, 0, 0), row1: SIMD3(0, 1, 0), row2: SIMD3(0, 0, 1))
+
+        /// Creates a matrix from its rows.
+        public init(row0: SIMD3<Double>, row1: SIMD3<Double>, row2: SIMD3<Double>) {
+            self.row0 = row0
+            self.row1 = row1
+            self.row2 = row2
+        }
+
+        /// The determinant.
+        public var determinant: Double {
+            let cross = SIMD3(
+                row1.y * row2.z - row1.z * row2.y, row1.z * row2.x - row1.x * row2.z, row1.x * row2.y - row1.y * row2.x)
+            return (row0 * cross).sum()
+        }
+
+        /// `matrix · vector`, in the vector's unit.
+        public static func * (matrix: Matrix, vector: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3((matrix.row0 * vector).sum(), (matrix.row1 * vector).sum(), (matrix.row2 * vector).sum())
+        }
+
+        /// Decodes `[[x, y, z], [x, y, z], [x, y, z]]`.
+        public init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            if let count = container.count, count != 3 {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "needs 3 rows of 3 numbers, found \(count) rows"))
+            }
+            row0 = try container.decode(SIMD3<Double>.self)
+            row1 = try container.decode(SIMD3<Double>.self)
+            row2 = try container.decode(SIMD3<Double>.self)
+        }
+
+        /// Encodes `[[x, y, z], [x, y, z], [x, y, z]]`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(row0)
+            try container.encode(row1)
+            try container.encode(row2)
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import MotionFusion
+import MotionHAL
+
+/// The guided calibration of `motionctl calibrate`, driven by the samples alone (their timestamps are the
+/// clock, so a recording replayed as fast as possible gives the same result as the live board): tells the
+/// person what to do, detects when it is done, and fits.
+///
+/// - gyro: "keep the board still"; the first still period of ``gyroscopeStillDuration`` gives the bias.
+/// - accel: "put the board on each of its six faces"; each new still period of ``faceStillDuration`` with an
+///   axis within 25° of vertical counts as that face; it says which faces are still missing.
+/// - mag: "turn the board slowly through every orientation"; shows the sphere coverage of the readings
+///   (centred on the midpoint of each axis's extremes) until it reaches ``magnetometerCoverageTarget``, then
+///   fits the ellipsoid.
+///
+/// Each step may take at most `secondsPerStep` of sample time; a magnetometer step that runs out with at
+/// least half the sphere covered is fitted anyway (its grade shows the cost), anything else fails.
+struct CalibrationProcedure {
+    /// Still time for the gyroscope bias, s.
+    static let gyroscopeStillDuration = 3.0
+    /// Still time on each face, s.
+    static let faceStillDuration = 1.5
+    /// Coverage at which the magnetometer step ends by itself (a margin above the 75 % a `high` grade needs,
+    /// since the final coverage is measured around the fitted centre).
+    static let magnetometerCoverageTarget = 0.85
+    /// How often the magnetometer coverage is recomputed and shown, s of sample time.
+    static let coverageInterval = 0.5
+
+    /// Why the procedure could not finish.
+    struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, for the person.
+        let description: String
+    }
+
+    /// The steps to run, in order.
+    let steps: [CalibrationStep]
+    /// The longest a step may take, s of sample time.
+    let secondsPerStep: Double
+    /// Where the instructions and progress go (standard output).
+    let say: (String) -> Void
+
+    private(set) var gyroscope: GyroscopeBiasCalibration?
+    private(set) var accelerometer: AccelerometerCalibration?
+    private(set) var magnetometer: MagnetometerCalibration?
+
+    private var stepIndex = 0
+    private var stepStart: UInt64?
+    private var detector: StillPeriodDetector
+    private var faces: [AccelerometerFace: SIMD3<Double>] = [:]
+    private var lastAnnouncedFace: AccelerometerFace?
+    private var magneticReadings: [SIMD3<Double>] = []
+    private var lowestField = SIMD3(repeating: Double.infinity)
+    private var highestField = SIMD3(repeating: -Double.infinity)
+    private var nextCoverageCheck: UInt64 = 0
+    private var lastShownCoverage = -1
+
+    /// Creates the procedure and announces the first step.
+    init(steps: [CalibrationStep], secondsPerStep: Double, say: @escaping (String) -> Void) {
+        self.steps = steps
+        self.secondsPerStep = secondsPerStep
+        self.say = say
+        detector = StillPeriodDetector(thresholds: StillnessThresholds(), requiredDuration: Self.gyroscopeStillDuration)
+        announce()
+    }
+
+    /// Whether every step is done.
+    var isFinished: Bool { stepIndex == steps.count }
+
+    /// The step running now (nil when finished).
+    var currentStep: CalibrationStep? { isFinished ? nil : steps[stepIndex] }
+
+    /// Feeds one sample to the running step.
+    /// - Throws: ``Failure`` when a step runs out of time or its fit fails.
+    mutating func add(_ sample: IMUSample) throws(Failure) {
+        guard let step = currentStep else { return }
+        let start = stepStart ?? sample.timestamp
+        stepStart = start
+        let elapsed = Double(sample.timestamp - start) / 1e9
+        switch step {
+        case .gyro: try addGyroscope(sample)
+        case .accel: try addAccelerometer(sample)
+        case .mag: try addMagnetometer(sample)
+        }
+        if currentStep == step, elapsed > secondsPerStep { try timeOut(step) }
+    }
+
+    /// What is still missing, for the message when the samples end early.
+    var progress: String {
+        switch currentStep {
+        case .gyro: "the board was never still for \(Self.format(Self.gyroscopeStillDuration)) s"
+        case .accel: "still missing: \(missingFaces.map(\.description).joined(separator: ", "))"
+        case .mag: "the magnetometer readings covered \(Int(currentCoverage * 100)) % of the sphere"
+        case nil: "done"
+        }
+    }
+
+    // MARK: - Steps
+
+    private mutating func addGyroscope(_ sample: IMUSample) throws(Failure) {
+        guard let still = detector.add(sample) else { return }
+        do {
+            let bias = try GyroscopeBiasCalibration(
+                rotationRates: still.compactMap(\.rotationRate), specificForces: still.compactMap(\.acceleration))
+            gyroscope = bias
+            say("  gyroscope bias measured over \(Self.format(Self.duration(still))) s of stillness (\(bias.sampleCount) samples)")
+        } catch {
+            throw Failure(description: "gyroscope: \(error)")
+        }
+        advance()
+    }
+
+    private mutating func addAccelerometer(_ sample: IMUSample) throws(Failure) {
+        guard let still = detector.add(sample) else { return }
+        let mean = VectorStatistics(still.compactMap(\.acceleration)).mean
+        guard let face = AccelerometerFace(specificForce: mean) else {
+            say("  still, but no axis is vertical: rest the board flat on one of its faces")
+            return
+        }
+        if faces[face] != nil {
+            if lastAnnouncedFace != face { say("  \(face) is done already; still missing: \(missingFaceList)") }
+            lastAnnouncedFace = face
+            return
+        }
+        faces[face] = mean
+        lastAnnouncedFace = face
+        say("  \(face): " + String(format: "%.3f m/s²", mean.length)
+            + (missingFaces.isEmpty ? "" : "; still missing: \(missingFaceList)"))
+        guard missingFaces.isEmpty else { return }
+        do {
+            accelerometer = try AccelerometerCalibration(orientations: AccelerometerFace.allCases.compactMap { faces[$0] })
+        } catch {
+            throw Failure(description: "accelerometer: \(error)")
+        }
+        advance()
+    }
+
+    private mutating func addMagnetometer(_ sample: IMUSample) throws(Failure) {
+        guard let field = sample.magneticField else { return }
+        magneticReadings.append(field)
+        lowestField = pointwiseMin(lowestField, field)
+        highestField = pointwiseMax(highestField, field)
+        guard sample.timestamp >= nextCoverageCheck else { return }
+        nextCoverageCheck = sample.timestamp + UInt64(Self.coverageInterval * 1e9)
+        let coverage = currentCoverage
+        let percent = Int(coverage * 100)
+        if percent != lastShownCoverage {
+            say("  coverage \(percent) % (\(Int(Self.magnetometerCoverageTarget * 100)) % needed)")
+            lastShownCoverage = percent
+        }
+        if coverage >= Self.magnetometerCoverageTarget, magneticReadings.count >= MagnetometerCalibration.minimumSampleCount {
+            try fitMagnetometer()
+        }
+    }
+
+    private mutating func fitMagnetometer() throws(Failure) {
+        do {
+            magnetometer = try MagnetometerCalibration(readings: magneticReadings)
+        } catch {
+            throw Failure(description: "magnetometer: \(error)")
+        }
+        advance()
+    }
+
+    private mutating func timeOut(_ step: CalibrationStep) throws(Failure) {
+        if step == .mag, currentCoverage >= MagnetometerCalibrationQuality.mediumCoverageLimit {
+            say("  time is up: fitting with \(Int(currentCoverage * 100)) % coverage")
+            try fitMagnetometer()
+            return
+        }
+        throw Failure(description: "step \(step.rawValue) did not finish within \(Self.format(secondsPerStep)) s: \(progress)")
+    }
+
+    // MARK: - Helpers
+
+    private mutating func advance() {
+        stepIndex += 1
+        stepStart = nil
+        detector = StillPeriodDetector(thresholds: StillnessThresholds(), requiredDuration: Self.faceStillDuration)
+        announce()
+    }
+
+    private func announce() {
+        switch currentStep {
+        case .gyro:
+            say("Gyroscope: keep the board still (on a table) for \(Self.format(Self.gyroscopeStillDuration)) s…")
+        case .accel:
+            say("Accelerometer: rest the board on each of its six faces in turn, \(Self.format(Self.faceStillDuration)) s each (any order)…")
+            say("  still missing: \(missingFaceList)")
+        case .mag:
+            say("Magnetometer: turn the board slowly through every orientation, away from metal and magnets…")
+        case nil:
+            break
+        }
+    }
+
+    private var missingFaces: [AccelerometerFace] {
+        AccelerometerFace.allCases.filter { faces[$0] == nil }
+    }
+
+    private var missingFaceList: String {
+        missingFaces.map(\.description).joined(separator: ", ")
+    }
+
+    /// Coverage of the magnetometer readings around the midpoint of each axis's extremes.
+    private var currentCoverage: Double {
+        guard !magneticReadings.isEmpty else { return 0 }
+        let centre = (lowestField + highestField) / 2
+        return SphereCoverage(magneticReadings.map { $0 - centre }).fraction
+    }
+
+    /// Time from the first to the last sample, s.
+    private static func duration(_ samples: [IMUSample]) -> Double {
+        guard let first = samples.first, let last = samples.last else { return 0 }
+        return Double(last.timestamp - first.timestamp) / 1e9
+    }
+
+    /// Seconds with at most one decimal.
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    }
+}

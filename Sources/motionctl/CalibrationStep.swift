@@ -1,0 +1,25 @@
+import Foundation
+
+/// One part of `motionctl calibrate`, in the order they run.
+enum CalibrationStep: String, CaseIterable, Comparable {
+    /// The gyroscope's bias from a still period.
+    case gyro
+    /// The accelerometer's offset and scale from the six faces.
+    case accel
+    /// The magnetometer's hard and soft iron from turning the board.
+    case mag
+
+    /// Parses `gyro,accel,mag` (any subset, any order; run in the standard order).
+    /// - Returns: nil naming nothing or something unknown.
+    static func parseList(_ text: String) -> [CalibrationStep]? {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let steps = names.compactMap(CalibrationStep.init(rawValue:))
+        guard !steps.isEmpty, steps.count == names.count else { return nil }
+        return Set(steps).sorted()
+    }
+
+    /// Orders the steps as they run.
+    static func < (lhs: CalibrationStep, rhs: CalibrationStep) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,69 @@
+import MotionFusion
+import MotionHAL
+
+/// Finds the periods in which a board lies still, from its samples in order: the samples are cut into
+/// blocks of ``blockDuration``; a block is still when its angular velocity and specific force stay within
+/// the thresholds of their means, and consecutive still blocks form a still run as long as the whole run
+/// stays within them too (so a slow, smooth tilt does not pass as still). A run of the required duration is
+/// handed out and the search starts over.
+struct StillPeriodDetector {
+    /// Length of one block, s (sample time).
+    static let blockDuration = 0.25
+
+    /// What counts as still.
+    let thresholds: StillnessThresholds
+    /// How long a still period must last, s.
+    let requiredDuration: Double
+
+    private var block: [IMUSample] = []
+    private var run: [IMUSample] = []
+
+    /// Creates a detector.
+    /// - Parameters:
+    ///   - thresholds: what counts as still.
+    ///   - requiredDuration: how long a still period must last, s.
+    init(thresholds: StillnessThresholds, requiredDuration: Double) {
+        self.thresholds = thresholds
+        self.requiredDuration = requiredDuration
+    }
+
+    /// How long the board has been still so far, s.
+    var stillDuration: Double { Self.duration(run) }
+
+    /// Feeds one sample (samples without an accelerometer reading are ignored).
+    /// - Returns: the samples of a complete still period, once one is; nil otherwise.
+    mutating func add(_ sample: IMUSample) -> [IMUSample]? {
+        guard sample.acceleration != nil else { return nil }
+        block.append(sample)
+        guard Self.duration(block) >= Self.blockDuration else { return nil }
+        let completed = block
+        block = []
+        if isStill(completed) {
+            run = isStill(run + completed) ? run + completed : completed
+        } else {
+            run = []
+        }
+        guard Self.duration(run) >= requiredDuration else { return nil }
+        defer { run = [] }
+        return run
+    }
+
+    /// Starts over (after the board was moved on purpose, for example).
+    mutating func reset() {
+        block = []
+        run = []
+    }
+
+    private func isStill(_ samples: [IMUSample]) -> Bool {
+        let rates = samples.compactMap(\.rotationRate)
+        return thresholds.areStill(
+            rotationRate: rates.count == samples.count ? VectorStatistics(rates) : nil,
+            specificForce: VectorStatistics(samples.compactMap(\.acceleration)))
+    }
+
+    /// Time from the first to the last sample, s.
+    private static func duration(_ samples: [IMUSample]) -> Double {
+        guard let first = samples.first, let last = samples.last else { return 0 }
+        return Double(last.timestamp - first.timestamp) / 1e9
+    }
+}

@@ -1,0 +1,169 @@
+@testable import CoreMotion
+import Foundation
+import MotionHAL
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// CoreMotion with a calibration: device motion's field is corrected and its accuracy is the grade; raw
+/// gyroscope and magnetometer data stay raw; without a calibration nothing changes. On private hubs, fed
+/// synchronously by a scripted device.
+@Suite(.serialized) struct CalibratedMotionTests {
+    /// The board's true field at rest (north and down), µT.
+    static let trueField = SIMD3(0.0, 19.5, -44.5)
+    /// The magnetometer's distortion: raw = A · true + hard iron.
+    static let distortion = IMUCalibration.Matrix(row0: SIMD3(1.1, 0.05, 0), row1: SIMD3(0.05, 0.9, 0), row2: SIMD3(0, 0, 1.05))
+    static let hardIron = SIMD3(12.0, -25.0, 30.0)
+    static let gyroscopeBias = SIMD3(0.01, -0.02, 0.005)
+
+    /// A⁻¹ of ``distortion`` (its 2×2 block inverted by hand; z is diagonal).
+    static var correction: IMUCalibration.Matrix {
+        let determinant = 1.1 * 0.9 - 0.05 * 0.05
+        return IMUCalibration.Matrix(
+            row0: SIMD3(0.9 / determinant, -0.05 / determinant, 0), row1: SIMD3(-0.05 / determinant, 1.1 / determinant, 0),
+            row2: SIMD3(0, 0, 1 / 1.05))
+    }
+
+    static func calibration(quality: IMUCalibration.Quality) -> IMUCalibration {
+        IMUCalibration(
+            created: Date(timeIntervalSince1970: 0), device: "scripted",
+            gyroscope: .init(bias: gyroscopeBias),
+            accelerometer: .init(offset: SIMD3(0, 0, 0.2), scale: .identity, residual: 0),
+            magnetometer: .init(hardIron: hardIron, softIron: correction, fieldStrength: 48.6, residual: 0.4, coverage: 0.9, quality: quality))
+    }
+
+    /// Resting samples as the distorted sensors read them: accelerometer offset 0.2 m/s² on z, gyroscope
+    /// bias, hard and soft iron.
+    static func rawSamples(_ device: ScriptedIMU, count: Int = 40) -> [IMUSample] {
+        device.restingSamples(count: count).map { sample in
+            var raw = sample
+            raw.acceleration = sample.acceleration! + SIMD3(0, 0, 0.2)
+            raw.rotationRate = gyroscopeBias
+            raw.magneticField = distortion * trueField + hardIron
+            return raw
+        }
+    }
+
+    /// What a delivered item showed: device motion's field, accuracy and rotation rate, or a raw vector.
+    struct Observation: Sendable {
+        var vector: SIMD3<Double>
+        var accuracy: CMMagneticFieldCalibrationAccuracy?
+        var rotationRate: SIMD3<Double>?
+
+        init?(_ item: CMLogItem?) {
+            switch item {
+            case let motion as CMDeviceMotion:
+                let field = motion.magneticField.field
+                let rate = motion.rotationRate
+                vector = SIMD3(field.x, field.y, field.z)
+                accuracy = motion.magneticField.accuracy
+                rotationRate = SIMD3(rate.x, rate.y, rate.z)
+            case let gyro as CMGyroData:
+                vector = SIMD3(gyro.rotationRate.x, gyro.rotationRate.y, gyro.rotationRate.z)
+            case let magnetometer as CMMagnetometerData:
+                vector = SIMD3(magnetometer.magneticField.x, magnetometer.magneticField.y, magnetometer.magneticField.z)
+            case let accelerometer as CMAccelerometerData:
+                vector = SIMD3(accelerometer.acceleration.x, accelerometer.acceleration.y, accelerometer.acceleration.z)
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// Runs `services` on a private hub fed the raw samples; returns the last item of each.
+    private func run(_ services: [MotionService], calibration: IMUCalibration?) -> [Observation?] {
+        let hub = MotionHub()
+        let device = ScriptedIMU()
+        hub.setDevice(device)
+        hub.setCalibration(calibration)
+        let recorders = services.map { _ in Recorder<Observation>() }
+        let subscriptions = zip(services, recorders).map { service, recorder in
+            MotionSubscription(service: service, interval: 0) { _, item, _ in
+                if let observation = Observation(item) { recorder.append(observation) }
+            }
+        }
+        for subscription in subscriptions { #expect(hub.subscribe(subscription)) }
+        device.emit(.samples(Self.rawSamples(device)))
+        for subscription in subscriptions { hub.unsubscribe(subscription) }
+        return recorders.map(\.all.last)
+    }
+
+    @Test(arguments: [(IMUCalibration.Quality.low, CMMagneticFieldCalibrationAccuracy.low), (.medium, .medium), (.high, .high)])
+    func deviceMotionReportsTheGradeAndTheCorrectedField(quality: IMUCalibration.Quality, accuracy: CMMagneticFieldCalibrationAccuracy) throws {
+        let items = run([.deviceMotion(.xMagneticNorthZVertical)], calibration: Self.calibration(quality: quality))
+        let motion = try #require(items[0])
+        #expect(motion.accuracy == accuracy)
+        #expect(((motion.vector - Self.trueField) * (motion.vector - Self.trueField)).max() < 1e-18, "field \(motion.vector)")
+        // The gyroscope bias is removed before fusion: at rest the rotation rate is zero.
+        let rate = try #require(motion.rotationRate)
+        #expect((rate * rate).max() < 1e-18, "rotation rate \(rate)")
+    }
+
+    @Test func withoutACalibrationTheFieldIsRawAsBefore() throws {
+        let items = run([.deviceMotion(.xMagneticNorthZVertical), .deviceMotion(.xArbitraryZVertical)], calibration: nil)
+        let motion = try #require(items[0])
+        #expect(motion.vector == Self.distortion * Self.trueField + Self.hardIron)
+        #expect(motion.accuracy == .low || motion.accuracy == .uncalibrated)
+        // The 6-axis frame reports no field, calibrated or not.
+        #expect(try #require(items[1]).accuracy == .uncalibrated)
+        let calibratedSixAxis = try #require(run([.deviceMotion(.xArbitraryZVertical)], calibration: Self.calibration(quality: .high))[0])
+        #expect(calibratedSixAxis.accuracy == .uncalibrated && calibratedSixAxis.vector == .zero)
+    }
+
+    @Test func rawDataStaysRawAndTheAccelerometerIsCorrected() throws {
+        let items = run([.gyroscope, .magnetometer, .accelerometer], calibration: Self.calibration(quality: .high))
+        #expect(try #require(items[0]).vector == Self.gyroscopeBias)
+        #expect(try #require(items[1]).vector == Self.distortion * Self.trueField + Self.hardIron)
+        // The accelerometer's 0.2 m/s² offset is removed: 9.81 m/s² up reads -9.81 / 9.80665 g.
+        let acceleration = try #require(items[2]).vector
+        #expect(acceleration.x == 0 && acceleration.y == 0 && abs(acceleration.z - -9.81 / 9.80665) < 1e-12)
+    }
+
+    @Test func motionCalibrationVariableIsReadOnFirstUse() throws {
+        // An identity calibration of grade medium: should the process-wide hub read the variable while it is
+        // set, no value changes.
+        let identity = IMUCalibration(
+            created: Date(timeIntervalSince1970: 0), device: "identity",
+            magnetometer: .init(hardIron: .zero, softIron: .identity, fieldStrength: 48.6, residual: 1, coverage: 0.6, quality: .medium))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-\(UUID().uuidString).json").path
+        try identity.save(to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        setenv("MOTION_CALIBRATION", path, 1)
+        let hub = MotionHub()
+        #expect(hub.calibration == identity)
+        setenv("MOTION_CALIBRATION", "/nonexistent/calibration.json", 1)
+        #expect(MotionHub().calibration == nil)
+        unsetenv("MOTION_CALIBRATION")
+        #expect(MotionHub().calibration == nil)
+        // A calibration set through the API wins over the variable.
+        let chosen = MotionHub()
+        chosen.setCalibration(nil)
+        setenv("MOTION_CALIBRATION", path, 1)
+        #expect(chosen.calibration == nil)
+        unsetenv("MOTION_CALIBRATION")
+    }
+}
+
+extension CMMotionManagerDeviceTests {
+    /// The public Linux API, on the process-wide hub (nested to run apart from the other device tests).
+    @Suite struct LinuxCalibrationTests {
+        @Test func useLinuxCalibrationLoadsTheFileOrNamesTheProblem() throws {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-\(UUID().uuidString).json").path
+            defer {
+                try? FileManager.default.removeItem(atPath: path)
+                CMMotionManager.useLinuxCalibration(nil)
+            }
+            let calibration = CalibratedMotionTests.calibration(quality: .medium)
+            try calibration.save(to: path)
+            try CMMotionManager.useLinuxCalibration(contentsOf: path)
+            #expect(CMMotionManager.linuxCalibration == calibration)
+            try Data("{\"format_version\": 1}".utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: IMUCalibrationError.invalid(path: path, field: "created", reason: "is missing")) {
+                try CMMotionManager.useLinuxCalibration(contentsOf: path)
+            }
+            #expect(CMMotionManager.linuxCalibration == calibration)
+        }
+    }
+}
