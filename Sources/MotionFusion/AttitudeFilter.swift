@@ -91,6 +91,12 @@ public struct AttitudeFilter: Sendable {
     private var pending = (correction: SIMD3<Double>.zero, rotation: SIMD3<Double>.zero, duration: 0.0, count: 0)
     /// Samples per step of the bias and scale estimators in motion.
     private static let estimatorDecimation = 4
+    /// Shortest time between two heading corrections, s: the magnetometer corrects at most 100 times a
+    /// second (magnetometers seldom measure faster, and with a time constant of seconds more corrections
+    /// would only cost time). Readings in between are skipped.
+    private static let headingCorrectionInterval = 0.0099
+    /// Time since the last heading correction, s.
+    private var sinceHeadingCorrection = 0.0
     private var restDetector: RestDetector
     private var disturbanceDetector: MagneticDisturbanceDetector
 
@@ -153,7 +159,11 @@ public struct AttitudeFilter: Sendable {
             integrate((gyroscope - gyroscopeBias) * gyroscopeScale, deltaTime: step)
             if let force { correctInclination(force: force, deltaTime: step) }
             let tiltCorrected = inclinationCorrection * gyroscopeAttitude
-            if let field { correctHeading(field: field, tiltCorrected: tiltCorrected, deltaTime: step) }
+            sinceHeadingCorrection += step
+            if let field, sinceHeadingCorrection >= Self.headingCorrectionInterval {
+                correctHeading(field: field, tiltCorrected: tiltCorrected, deltaTime: sinceHeadingCorrection)
+                sinceHeadingCorrection = 0
+            }
             attitude = headingRotation * tiltCorrected  // unit: both factors are normalised
         }
         updateOutputs(gyroscope: gyroscope, accelerometer: accelerometer)

@@ -36,7 +36,7 @@ struct ButterworthLowPass: Sendable {
     }
 
     /// Filters one sample taken `deltaTime` seconds after the previous one; returns the output.
-    @discardableResult
+    @discardableResult @inline(__always)
     mutating func update(_ input: SIMD3<Double>, deltaTime: Double) -> SIMD3<Double> {
         if abs(deltaTime - sampleInterval) > 0.01 * sampleInterval || sampleInterval == 0 {
             let output = isStarted ? value : input
