@@ -45,7 +45,7 @@ let package = Package(
 
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionTestSupport"]),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL"]),
-        .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "MotionHAL"]),
+        .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "MotionHAL", "MotionTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",

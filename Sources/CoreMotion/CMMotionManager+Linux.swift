@@ -18,12 +18,47 @@ extension CMMotionManager {
 
     /// Opens the device named by `specification` (for example `sim:rate=500,motion=stationary`) with
     /// `IMUDeviceSpecification.open` and selects it as ``useLinuxDevice(_:)`` does.
-    /// - Parameter specification: a device string.
+    ///
+    /// Without a call, the first use reads `MOTION_DEVICE` and, with it, `MOTION_MOUNT_MATRIX` (the same text
+    /// form as `mountMatrix`'s, for example `MOTION_MOUNT_MATRIX="0, 1, 0; -1, 0, 0; 0, 0, 1"`).
+    /// - Parameters:
+    ///   - specification: a device string.
+    ///   - mountMatrix: how the device sits on the board: its axes → the board's (`MountMatrix`, IIO's
+    ///     `mount_matrix` convention); the identity by default. CoreMotion then reports the board's axes.
     /// - Throws: `IMUDeviceError` if the string is invalid or the device cannot be opened; the current device
     ///   is then unchanged.
-    public static func useLinuxDevice(specification: String) throws {
+    public static func useLinuxDevice(specification: String, mountMatrix: MountMatrix = .identity) throws {
         let device = try IMUDeviceSpecification.open(specification)
-        MotionHub.shared.setDevice(device)
+        MotionHub.shared.setDevice(mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix))
+    }
+
+    /// Linux only: writes every raw sample of the device (SI units: rad/s, m/s², µT; the board's axes, before
+    /// any calibration) to `path` in the recording format of `IMURecording` while the device runs, so that
+    /// a problem seen in the field can be replayed at a desk (`MOTION_DEVICE=replay:FILE`). The file is
+    /// flushed every second of samples. A recording in progress is finished first.
+    /// - Parameters:
+    ///   - path: the file, created or truncated.
+    ///   - duration: seconds of samples after which the recording ends by itself (nil: until
+    ///     ``stopLinuxRecording()``).
+    /// - Throws: an `NSError` in ``CMErrorDomain`` with code ``CMErrorNotAvailable`` without a device, or
+    ///   `IMURecordingError` when the file cannot be created.
+    public static func startLinuxRecording(toFile path: String, duration: TimeInterval? = nil) throws {
+        guard let info = MotionHub.shared.deviceInfo else {
+            throw CMErrorNotAvailable.nsError("There is no motion device to record.")
+        }
+        let comment = "MotionBridge recording; device \(info.driver): \(info.chip); \(info.defaultSampleRate) Hz"
+        let recorder = try MotionRecorder(
+            path: path, includesMagnetometer: info.sensors.contains(.magnetometer), comment: comment, duration: duration)
+        _ = try MotionHub.shared.setRecorder(recorder)?.finish()
+    }
+
+    /// Linux only: ends the recording started by ``startLinuxRecording(toFile:duration:)``: flushes and closes
+    /// its file.
+    /// - Returns: the number of samples written (0 without a recording).
+    /// - Throws: `IMURecordingError` if writing the file failed.
+    @discardableResult
+    public static func stopLinuxRecording() throws -> Int {
+        try MotionHub.shared.setRecorder(nil)?.finish() ?? 0
     }
 
     /// Linux only: reads a calibration file made by `motionctl calibrate` (the JSON form documented on

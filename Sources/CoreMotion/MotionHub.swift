@@ -19,7 +19,8 @@ import Synchronization
 /// arrays are built in the delivery path itself: one sink call per batch, none per sample.
 ///
 /// Faults: a device `.fault`, a failed `start` (retried after 0.5 s, doubling to 8 s, while any service is
-/// active) and a stall (no delivery for 5 × the observed delivery interval + 0.5 s; checked every 0.25 s)
+/// active; a device that reports itself unavailable, such as a chip gone from its bus, is stopped and
+/// started again the same way) and a stall (no delivery for 5 × the observed delivery interval + 0.5 s; checked every 0.25 s)
 /// each start a fault episode, reported once to every subscription as an `NSError` in ``CMErrorDomain``
 /// (``CMErrorNotAvailable`` for an unavailable device or a failed start, ``CMErrorUnknown`` otherwise).
 /// The episode ends when samples arrive again: data simply resumes. Pending batch samples are delivered
@@ -108,6 +109,8 @@ final class MotionHub: Sendable {
         var health = MotionHealth()
         /// Applied to every sample before fusion and the accelerometer service (nil: raw samples).
         var calibration: IMUCalibration?
+        /// Writes every raw sample to a recording file while set.
+        var recorder: MotionRecorder?
         /// The grade of `calibration`'s magnetometer part, reported with the device motion's field.
         var magneticCalibrationAccuracy: CMMagneticFieldCalibrationAccuracy?
     }
@@ -169,7 +172,25 @@ final class MotionHub: Sendable {
         if let specification = ProcessInfo.processInfo.environment["MOTION_DEVICE"],
             !specification.isEmpty
         {
-            lifecycle.device = try? IMUDeviceSpecification.open(specification)
+            // A mount matrix that cannot be parsed means no device, as a device string that cannot: wrong
+            // axes would be worse than none.
+            let mountText = ProcessInfo.processInfo.environment["MOTION_MOUNT_MATRIX"]
+            let mountMatrix = mountText.map { try? MountMatrix(parsing: $0) } ?? .identity
+            if let mountMatrix, let device = try? IMUDeviceSpecification.open(specification) {
+                lifecycle.device = mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix)
+            }
+        }
+    }
+
+    // MARK: - Recording
+
+    /// Starts writing every raw sample of the device to `recorder`'s file, replacing a recording in progress
+    /// (which is finished first); nil stops recording.
+    /// - Returns: the recording that was replaced, to be finished by the caller.
+    func setRecorder(_ recorder: MotionRecorder?) -> MotionRecorder? {
+        processing.withLock { processing in
+            defer { processing.recorder = recorder }
+            return processing.recorder
         }
     }
 
@@ -476,14 +497,15 @@ final class MotionHub: Sendable {
         switch event {
         case .samples(let samples):
             let now = MonotonicClock.now()
-            let deliveries = processing.withLock { processing -> [Delivery] in
-                guard processing.generation == generation else { return [] }
+            let (deliveries, recorder) = processing.withLock { processing -> ([Delivery], MotionRecorder?) in
+                guard processing.generation == generation else { return ([], nil) }
                 _ = processing.health.recordDelivery(count: samples.count, at: now)
                 var deliveries: [Delivery] = []
                 for sample in samples { Self.process(sample, &processing, into: &deliveries) }
                 Self.closeBatches(&processing, all: false, into: &deliveries)
-                return deliveries
+                return (deliveries, processing.recorder)
             }
+            recorder?.append(samples)
             for delivery in deliveries { delivery.send() }
         case .fault(let fault):
             let report = processing.withLock { processing -> ([Delivery], [MotionSubscription])? in
@@ -494,10 +516,24 @@ final class MotionHub: Sendable {
                 Self.closeBatches(&processing, all: true, into: &deliveries)
                 return (deliveries, processing.entries.map(\.subscription))
             }
+            if case .unavailable = fault {
+                // The device is gone (unplugged, its bus lost the chip): stop it and open it again with back-off.
+                supervisionQueue.async { [weak self] in self?.reopenAfterLoss(generation: generation) }
+            }
             guard let (deliveries, subscriptions) = report else { return }
             for delivery in deliveries { delivery.send() }
             let error = Self.error(for: fault)
             for subscription in subscriptions { subscription.deliver(error) }
+        }
+    }
+
+    /// On the supervision queue: stops run `generation` of a device that reported itself unavailable and
+    /// schedules its restart (the back-off of failed starts applies until it opens again).
+    private func reopenAfterLoss(generation: UInt64) {
+        lifecycle.withLock { lifecycle in
+            guard lifecycle.generation == generation, lifecycle.isRunning else { return }
+            stopDevice(&lifecycle)
+            scheduleRetry(&lifecycle, generation: generation)
         }
     }
 

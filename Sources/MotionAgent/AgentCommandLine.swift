@@ -1,7 +1,7 @@
 import MQTT
 
 /// The options of `motion-agent`:
-/// `motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--id DEVICE_ID] [--check-config]`.
+/// `motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--id DEVICE_ID] [--record FILE] [--check-config]`.
 ///
 /// Options override the file's values.
 public struct AgentCommandLine: Sendable, Equatable {
@@ -13,6 +13,8 @@ public struct AgentCommandLine: Sendable, Equatable {
     public var device: String?
     /// `--id`: overrides `device_id`.
     public var deviceID: String?
+    /// `--record`: overrides `record.file` (with `record.seconds` or its default).
+    public var recordFile: String?
     /// `--check-config`: validate, print the result and exit.
     public var checkOnly = false
     /// `--help`.
@@ -23,11 +25,12 @@ public struct AgentCommandLine: Sendable, Equatable {
 
     /// The usage text.
     public static let usage = """
-        usage: motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--id DEVICE_ID] [--check-config]
+        usage: motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--id DEVICE_ID] [--record FILE] [--check-config]
           --config FILE     JSON configuration (see Config/README.md); built-in defaults without it
           --broker URL      broker address, overrides broker.url (default mqtt://127.0.0.1:1883)
           --device SPEC     IMU device, overrides device: sim, sim:rate=500,motion=demo, …
           --id DEVICE_ID    device identifier (topic level), overrides device_id (default: host name)
+          --record FILE     write the IMU's raw samples to FILE (replay with --device replay:FILE), overrides record.file
           --check-config    validate the configuration, print it and exit (status 78 when invalid)
         """
 
@@ -47,6 +50,7 @@ public struct AgentCommandLine: Sendable, Equatable {
             case "--broker": brokerURL = try value(for: argument)
             case "--device": device = try value(for: argument)
             case "--id": deviceID = try value(for: argument)
+            case "--record": recordFile = try value(for: argument)
             case "--check-config": checkOnly = true
             case "--help", "-h": helpRequested = true
             default: throw CommandLineError("unknown option \(argument)")
@@ -64,6 +68,9 @@ public struct AgentCommandLine: Sendable, Equatable {
         }
         if let device { configuration.device = device }
         if let deviceID { configuration.deviceID = deviceID }
+        if let recordFile {
+            configuration.recording = RecordingSettings(file: recordFile, seconds: configuration.recording?.seconds ?? 600)
+        }
         try configuration.validate()
         return configuration
     }

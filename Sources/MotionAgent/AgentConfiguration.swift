@@ -16,6 +16,11 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// The calibration file (made by `motionctl calibrate`) applied to the IMU's samples at start; `nil`:
     /// the file named by `MOTION_CALIBRATION`, if any, or none.
     public var calibration: String?
+    /// How the IMU sits on the board (`mount_matrix`, IIO's text form): its axes → the board's; `nil`: as
+    /// the driver delivers them.
+    public var mountMatrix: MountMatrix?
+    /// The field recording of raw samples, or `nil` for none.
+    public var recording: RecordingSettings?
     /// The broker to publish to and how to connect.
     public var broker: BrokerSettings
     /// Per-service publishing settings.
@@ -69,8 +74,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public static func parse(_ data: Data) throws(ConfigurationError) -> AgentConfiguration {
         let root = try JSONObjectReader(data: data)
         try root.rejectUnknownKeys([
-            "device_id", "topic_prefix", "device", "location", "declination", "calibration", "broker", "services",
-            "health_interval",
+            "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
+            "broker", "services", "health_interval",
         ])
         var configuration = AgentConfiguration()
         if let deviceID = try root.string("device_id") {
@@ -84,6 +89,14 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
         configuration.magneticReference = try MagneticReference.parse(from: root)
         configuration.calibration = try root.string("calibration")
+        if let text = try root.string("mount_matrix") {
+            do {
+                configuration.mountMatrix = try MountMatrix(parsing: text)
+            } catch {
+                throw ConfigurationError(fieldPath: "mount_matrix", reason: error.description)
+            }
+        }
+        configuration.recording = try RecordingSettings.parse(from: root)
         if let broker = try root.object("broker") {
             configuration.broker = try BrokerSettings.parse(broker)
         }
@@ -144,6 +157,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         if let calibration {
             _ = try Self.loadCalibration(calibration)
         }
+        try recording?.validate()
         if !(5...65_535).contains(broker.keepAlive) {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }

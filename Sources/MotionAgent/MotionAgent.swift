@@ -74,13 +74,17 @@ public final class MotionAgent: Sendable {
     public func start() throws {
         let configuration = self.configuration
         do {
-            try CMMotionManager.useLinuxDevice(specification: configuration.device)
+            try CMMotionManager.useLinuxDevice(
+                specification: configuration.device, mountMatrix: configuration.mountMatrix ?? .identity)
         } catch let error as IMUDeviceError {
             if case .invalidSpecification(let why) = error {
                 throw ConfigurationError(fieldPath: "device", reason: why)
             }
-            AgentLog.info("device \(configuration.device): \(error)")
+            AgentLog.info("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
             state.withLock { $0.deviceError = error.description }
+            controlQueue.asyncAfter(deadline: .now() + Self.firstDeviceRetryDelay) { [weak self] in
+                self?.retryDeviceOpen(delay: Self.firstDeviceRetryDelay)
+            }
         }
         if let path = configuration.calibration {
             try Self.applyCalibration(path)
@@ -94,11 +98,74 @@ public final class MotionAgent: Sendable {
         state.withLock { $0.client = client }
         try client.start()
         AgentLog.info("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
-        controlQueue.sync {
+        try controlQueue.sync {
             for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
                 startUpdates(service)
             }
             scheduleHealthReports(every: configuration.healthInterval)
+            if state.withLock({ $0.deviceError == nil }) { try startRecording() }
+        }
+    }
+
+    /// First delay before opening a device again that was unavailable at start, s; it doubles up to
+    /// ``maximumDeviceRetryDelay``.
+    static let firstDeviceRetryDelay = 1.0
+    /// Longest delay between attempts to open the device, s.
+    static let maximumDeviceRetryDelay = 30.0
+
+    /// On the control queue: opens the device that was unavailable (a chip not yet powered, a driver not
+    /// yet loaded); on success starts the active services and the recording and publishes the new state,
+    /// otherwise tries again after twice the delay (a changed reason is published).
+    private func retryDeviceOpen(delay: Double) {
+        guard state.withLock({ !$0.shuttingDown && $0.deviceError != nil }) else { return }
+        let configuration = self.configuration
+        do {
+            try CMMotionManager.useLinuxDevice(
+                specification: configuration.device, mountMatrix: configuration.mountMatrix ?? .identity)
+        } catch {
+            let next = min(delay * 2, Self.maximumDeviceRetryDelay)
+            let description = (error as? IMUDeviceError)?.description ?? "\(error)"
+            let changed = state.withLock { state -> Bool in
+                defer { state.deviceError = description }
+                return state.deviceError != description
+            }
+            if changed {
+                AgentLog.info("device \(configuration.device): \(description)")
+                publishDeviceState()
+            }
+            controlQueue.asyncAfter(deadline: .now() + next) { [weak self] in self?.retryDeviceOpen(delay: next) }
+            return
+        }
+        AgentLog.info("device \(configuration.device) opened")
+        state.withLock { $0.deviceError = nil }
+        for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
+            startUpdates(service)
+        }
+        do { try startRecording() } catch { AgentLog.info("\(error)") }
+        publishDeviceState()
+    }
+
+    /// Starts the configured field recording of raw samples, if any.
+    /// - Throws: ``ConfigurationError`` for `record.file` when the file cannot be created.
+    private func startRecording() throws(ConfigurationError) {
+        guard let recording = configuration.recording else { return }
+        do {
+            try CMMotionManager.startLinuxRecording(toFile: recording.file, duration: recording.seconds)
+        } catch {
+            throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(recording.file): \(error)")
+        }
+        AgentLog.info("recording raw samples to \(recording.file) (at most \(recording.seconds) s)")
+    }
+
+    /// Publishes `info` and every service status again (after the device came or changed), when connected.
+    private func publishDeviceState() {
+        guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }), client.isConnected else { return }
+        do {
+            try client.publish(MQTTMessage(
+                topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
+            for service in MotionService.allCases { try publishStatus(service, on: client) }
+        } catch {
+            AgentLog.info("publishing the device's state failed: \(error)")
         }
     }
 
@@ -114,6 +181,12 @@ public final class MotionAgent: Sendable {
             }
             healthTimer?.cancel()
             for service in MotionService.allCases { stopUpdates(service) }
+            do {
+                let count = try CMMotionManager.stopLinuxRecording()
+                if let file = configuration.recording?.file, count > 0 { AgentLog.info("recorded \(count) samples to \(file)") }
+            } catch {
+                AgentLog.info("the recording failed: \(error)")
+            }
             return client
         }
         guard let client else { return }
@@ -163,7 +236,10 @@ public final class MotionAgent: Sendable {
         controlQueue.sync {
             let old = configuration
             var notes: [String] = []
-            if new.device != old.device { notes.append("device changed: restart to apply") }
+            if new.device != old.device || new.mountMatrix != old.mountMatrix {
+                notes.append("device or mount_matrix changed: restart to apply")
+            }
+            if new.recording != old.recording { notes.append("record changed: restart to apply") }
             if new.topics != old.topics { notes.append("device_id or topic_prefix changed: restart to apply") }
             if new.broker != old.broker { notes.append("broker settings changed: restart to apply") }
             state.withLock { state in

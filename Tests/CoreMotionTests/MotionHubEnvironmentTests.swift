@@ -26,4 +26,17 @@ import Glibc
         defer { unsetenv("MOTION_DEVICE") }
         #expect(MotionHub().deviceInfo == nil)
     }
+
+    @Test func mountMatrixVariableTurnsTheDevicesAxes() {
+        setenv("MOTION_DEVICE", "sim:motion=stationary", 1)
+        setenv("MOTION_MOUNT_MATRIX", "0, 1, 0; -1, 0, 0; 0, 0, 1", 1)
+        defer {
+            unsetenv("MOTION_DEVICE")
+            unsetenv("MOTION_MOUNT_MATRIX")
+        }
+        #expect(MotionHub().deviceInfo?.chip.hasSuffix("(mount matrix 0, 1, 0; -1, 0, 0; 0, 0, 1)") == true)
+        // Wrong axes would be worse than none: an unreadable matrix means no device.
+        setenv("MOTION_MOUNT_MATRIX", "0, 1, 0; -1, 0, 0", 1)
+        #expect(MotionHub().deviceInfo == nil)
+    }
 }

@@ -67,3 +67,46 @@ extension CMMotionManagerDeviceTests {
         #expect(abs(try #require(accelerations.all.first).value.z + 1) < 0.05)
     }
 }
+
+extension CMMotionManagerDeviceTests {
+    /// `startLinuxRecording`: the device's raw samples to a file that replays as the original.
+    @Suite struct LinuxRecordingTests {
+        @Test func aRecordingOfAReplayReadsBackAsTheOriginal() throws {
+            let original = try IMURecording.load(contentsOf: CMMotionManagerDeviceTests.broadExcerpt)
+            CMMotionManager.useLinuxDevice(try IMUDeviceSpecification.open("replay:\(CMMotionManagerDeviceTests.broadExcerpt),fast"))
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("coremotion-\(UUID().uuidString).csv")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try CMMotionManager.startLinuxRecording(toFile: file.path, duration: 5)
+            let manager = CMMotionManager()
+            manager.startAccelerometerUpdates()
+            defer { manager.stopAccelerometerUpdates() }
+            // 5 s of samples (1429 at 285.7 Hz), then the recording ends by itself.
+            #expect(waitUntil(timeout: 5) { (try? IMURecording.load(contentsOf: file.path).samples.count) ?? 0 >= 1429 })
+            Thread.sleep(forTimeInterval: 0.2)
+            let written = try CMMotionManager.stopLinuxRecording()
+            #expect(written == 1429, "\(written) samples")
+            let recorded = try IMURecording.load(contentsOf: file.path)
+            #expect(recorded.samples.count == written)
+            for (copy, sample) in zip(recorded.samples, original.samples) {
+                #expect(copy.timestamp == sample.timestamp)
+                #expect(maxDifference(copy.rotationRate!, sample.rotationRate!) < 1e-8)
+                #expect(maxDifference(copy.acceleration!, sample.acceleration!) < 1e-8)
+                #expect(maxDifference(copy.magneticField!, sample.magneticField!) < 1e-7)
+            }
+            #expect(try CMMotionManager.stopLinuxRecording() == 0, "nothing left to stop")
+        }
+
+        @Test func aFileThatCannotBeCreatedIsAnError() throws {
+            CMMotionManager.useLinuxDevice(try IMUDeviceSpecification.open("sim"))
+            #expect(throws: IMURecordingError.self) {
+                try CMMotionManager.startLinuxRecording(toFile: "/nonexistent/dir/x.csv")
+            }
+        }
+    }
+}
+
+/// Largest absolute component of `a − b`.
+private func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+    let difference = a - b
+    return max(abs(difference.x), abs(difference.y), abs(difference.z))
+}

@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import MotionHAL
 import Testing
 
 @testable import MotionAgent
@@ -182,5 +183,49 @@ import Testing
         #expect(!DeviceIdentifier.isValid("Pi"))
         #expect(!DeviceIdentifier.isValid(""))
         #expect(DeviceIdentifier.isValid(DeviceIdentifier.fromHostName()))
+    }
+}
+
+/// The device's mounting and the field recording in the configuration and on the command line.
+@Suite struct AgentDeviceConfigurationTests {
+    private func parse(_ json: String) throws(ConfigurationError) -> AgentConfiguration {
+        try AgentConfiguration.parse(Data(json.utf8))
+    }
+
+    @Test func mountMatrixAndRecordingAreRead() throws {
+        let configuration = try parse(
+            #"{"mount_matrix":"0, 1, 0; -1, 0, 0; 0, 0, 1","record":{"file":"/tmp/field.csv","seconds":30}}"#)
+        #expect(configuration.mountMatrix == (try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")))
+        #expect(configuration.recording == RecordingSettings(file: "/tmp/field.csv", seconds: 30))
+        let defaults = try parse(#"{"record":{"file":"/tmp/field.csv"}}"#)
+        #expect(defaults.mountMatrix == nil && defaults.recording?.seconds == 600)
+        // --record overrides the file and keeps the configured duration.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).json")
+        try Data(#"{"record":{"file":"/tmp/a.csv","seconds":5}}"#.utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let commandLine = try AgentCommandLine(arguments: ["--config", path.path, "--record", "/tmp/b.csv"])
+        #expect(try commandLine.configuration().recording == RecordingSettings(file: "/tmp/b.csv", seconds: 5))
+        #expect(try AgentCommandLine(arguments: ["--record", "/tmp/c.csv"]).configuration().recording?.seconds == 600)
+        #expect(throws: CommandLineError("--record needs a value")) { try AgentCommandLine(arguments: ["--record"]) }
+    }
+
+    @Test func badValuesNameTheField() {
+        let cases: [(String, String, String)] = [
+            (#"{"mount_matrix":"1, 0, 0; 0, 1, 0"}"#, "mount_matrix", "needs 3 rows"),
+            (#"{"mount_matrix":"2, 0, 0; 0, 1, 0; 0, 0, 1"}"#, "mount_matrix", "not a rotation"),
+            (#"{"mount_matrix":[1, 0, 0]}"#, "mount_matrix", "string"),
+            (#"{"record":{}}"#, "record.file", "is required"),
+            (#"{"record":{"file":""}}"#, "record.file", "must name a file"),
+            (#"{"record":{"file":"/tmp/x.csv","seconds":0}}"#, "record.seconds", "above 0"),
+            (#"{"record":{"file":"/tmp/x.csv","minutes":3}}"#, "record.minutes", "unknown field"),
+        ]
+        for (json, field, reason) in cases {
+            #expect {
+                _ = try parse(json)
+            } throws: { error in
+                guard let error = error as? ConfigurationError else { return false }
+                return error.fieldPath == field && error.reason.contains(reason)
+            }
+        }
     }
 }

@@ -11,8 +11,8 @@ import Darwin
 /// "BROAD — A Benchmark for Robust Inertial Orientation Estimation", Data 6(7), 2021, CC-BY-4.0):
 /// `t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z[,mag_x,mag_y,mag_z][,quat_w,quat_x,quat_y,quat_z][,movement]` with
 /// `t` in seconds from the first sample, `gyr_*` rad/s, `acc_*` m/s² of specific force (+9.81 on the axis
-/// pointing up at rest), `mag_*` µT, `quat_*` the reference rotation sensor → East-North-Up (`nan` where
-/// unknown), `movement` 1 while the sensor moves. Lines starting with `#` are comments; columns may come in
+/// pointing up at rest), `mag_*` µT (`nan` in all three: no magnetometer reading in that sample), `quat_*`
+/// the reference rotation sensor → East-North-Up (`nan` where unknown), `movement` 1 while the sensor moves. Lines starting with `#` are comments; columns may come in
 /// any order and unknown columns are ignored.
 public struct IMURecording: Sendable {
     /// The samples, oldest first; timestamps are nanoseconds from the first sample.

@@ -49,7 +49,8 @@ struct IMURecordingParser {
                 timestamp: UInt64((time * 1e9).rounded()),
                 acceleration: vector(columns.accelerometer),
                 rotationRate: vector(columns.gyroscope),
-                magneticField: columns.magnetometer.map(vector)))
+                // A magnetometer that measures slower than the other sensors leaves `nan` in between: no reading.
+                magneticField: columns.magnetometer.map(vector).flatMap { $0.x.isNaN && $0.y.isNaN && $0.z.isNaN ? nil : $0 }))
             if let quaternion = columns.quaternion {
                 let q = SIMD4(values[quaternion[0]], values[quaternion[1]], values[quaternion[2]], values[quaternion[3]])
                 references.append(q.x.isFinite && q.y.isFinite && q.z.isFinite && q.w.isFinite ? q : nil)

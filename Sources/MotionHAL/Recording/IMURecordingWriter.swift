@@ -36,7 +36,8 @@ public final class IMURecordingWriter {
         fclose(file)
     }
 
-    /// Appends samples (a sample without a gyroscope or accelerometer reading is written as `nan`).
+    /// Appends samples. A sensor without a reading in a sample is written as `nan` (a magnetometer slower
+    /// than the other sensors reads back as no reading, see ``IMURecording``).
     public func append(_ samples: [IMUSample]) {
         for sample in samples {
             let start = firstTimestamp ?? sample.timestamp

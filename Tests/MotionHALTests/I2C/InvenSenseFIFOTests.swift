@@ -73,6 +73,8 @@ import Testing
         let (keeping, keepingChip) = InvenSenseTestSupport.bus(.mpu6500)
         configure(keeping, selection: 0x08, configuration: 0x41)
         Thread.sleep(forTimeInterval: 0.25)
+        // Asleep, the chips stop sampling: no new overflow can set the flag between the reads below.
+        for bus in [overwriting, keeping] { try bus.writeRegister(address: 0x68, 0x6B, 0x40) }
         #expect(overwritingChip.fifoCount == 1024)
         #expect(keepingChip.fifoCount == 512)
         for bus in [overwriting, keeping] {
