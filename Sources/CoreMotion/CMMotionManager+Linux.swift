@@ -3,10 +3,12 @@ import MotionHAL
 /// Linux-only additions: choosing the IMU that every ``CMMotionManager`` of the process reads, its
 /// calibration, and the magnetic declination that true north needs.
 ///
-/// Without a call to ``useLinuxDevice(_:)`` or ``useLinuxDevice(specification:)``, the first access opens the
-/// device named by the `MOTION_DEVICE` environment variable (for example `sim` or
-/// `sim:rate=500,motion=stationary`, see `IMUDeviceSpecification`); without that variable (or if it cannot be
-/// opened) there is no device and every service is unavailable, as on Apple's simulator.
+/// Without a call to ``useLinuxDevice(_:)`` or ``useLinuxDevice(specification:mountMatrix:)``, the first access
+/// opens the device named by the `MOTION_DEVICE` environment variable (for example `sim`,
+/// `sim:rate=500,motion=stationary`, `iio:mpu6050`, `i2c:/dev/i2c-1@0x68`, see `IMUDeviceSpecification`);
+/// without that variable, the IMU the kernel offers through Linux IIO (`auto`: the first device with an
+/// accelerometer and a gyroscope). Without either (or if it cannot be opened) there is no device and every
+/// service is unavailable, as on Apple's simulator.
 extension CMMotionManager {
     /// Selects the IMU every manager in this process reads (call before starting services). A device already
     /// running is stopped; if services are active, the new device is started for them (a service needing a

@@ -157,7 +157,7 @@ final class MotionHub: Sendable {
     }
 
     /// What the process's IMU is, or nil without one. The first call without a chosen device opens the one
-    /// named by the `MOTION_DEVICE` environment variable, if any.
+    /// named by the `MOTION_DEVICE` environment variable or, without it, the IMU the kernel offers (`auto`).
     var deviceInfo: IMUDeviceInfo? {
         lifecycle.withLock { lifecycle in
             resolveDevice(&lifecycle)
@@ -169,16 +169,15 @@ final class MotionHub: Sendable {
         resolveCalibration(&lifecycle)
         guard !lifecycle.isDeviceChosen else { return }
         lifecycle.isDeviceChosen = true
-        if let specification = ProcessInfo.processInfo.environment["MOTION_DEVICE"],
-            !specification.isEmpty
-        {
-            // A mount matrix that cannot be parsed means no device, as a device string that cannot: wrong
-            // axes would be worse than none.
-            let mountText = ProcessInfo.processInfo.environment["MOTION_MOUNT_MATRIX"]
-            let mountMatrix = mountText.map { try? MountMatrix(parsing: $0) } ?? .identity
-            if let mountMatrix, let device = try? IMUDeviceSpecification.open(specification) {
-                lifecycle.device = mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix)
-            }
+        // Without MOTION_DEVICE, the IMU the kernel offers (IIO), if any.
+        let variable = ProcessInfo.processInfo.environment["MOTION_DEVICE"] ?? ""
+        let specification = variable.isEmpty ? "auto" : variable
+        // A mount matrix that cannot be parsed means no device, as a device string that cannot: wrong axes
+        // would be worse than none.
+        let mountText = ProcessInfo.processInfo.environment["MOTION_MOUNT_MATRIX"]
+        let mountMatrix = mountText.map { try? MountMatrix(parsing: $0) } ?? .identity
+        if let mountMatrix, let device = try? IMUDeviceSpecification.open(specification) {
+            lifecycle.device = mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix)
         }
     }
 

@@ -4,6 +4,7 @@
 ///
 /// | string | device |
 /// |---|---|
+/// | `auto` | the IMU the kernel offers: the first IIO device with an accelerometer and a gyroscope, with a separate IIO magnetometer if it has none (``IIODeviceDiscovery/detectedIMUSpecification()``) |
 /// | `sim` | ``SimulatedIMU`` with its default configuration (demo motion, 200 Hz, seed 1) |
 /// | `sim:OPTIONS` | ``SimulatedIMU``; `OPTIONS` is a comma-separated list of `key=value`, each key at most once |
 /// | `replay:PATH[,loop][,fast]` | a recording (``IMURecording``'s CSV) played back at its own rate (`fast`: without waiting), `loop` to start over at its end |
@@ -33,6 +34,8 @@
 /// - `fault_every=SECONDS`: repeat the fault with this period, > `fault_duration`; default: one fault. Needs
 ///   `fault_after`.
 public enum IMUDeviceSpecification: Sendable, Equatable {
+    /// The IMU the kernel offers, found when the device is opened (`auto`).
+    case automatic
     /// The simulator with this configuration (`sim…`).
     case simulated(SimulatedIMU.Configuration)
     /// A recording replayed from a file (`replay:PATH[,loop][,fast]`).
@@ -46,7 +49,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     case i2c(bus: String, address: UInt8)
 
     /// The driver names ``parse(_:)`` understands.
-    public static let driverNames = ["sim", "replay", "iio", "i2c"]
+    public static let driverNames = ["auto", "sim", "replay", "iio", "i2c"]
 
     /// Parses `specification` and opens the device it names.
     /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
@@ -74,6 +77,9 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
             argument = nil
         }
         switch driver {
+        case "auto":
+            guard argument == nil else { throw .invalidSpecification("driver auto takes no argument: 'auto'") }
+            return .automatic
         case "sim":
             return .simulated(try simulatorConfiguration(options: argument ?? ""))
         case "replay":
@@ -100,6 +106,13 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` for a device that cannot be opened.
     public func makeDevice() throws(IMUDeviceError) -> any IMUDevice {
         switch self {
+        case .automatic:
+            guard let detected = IIODeviceDiscovery().detectedIMUSpecification() else {
+                throw .unavailable(
+                    "no IMU detected: no IIO device under \(IIODeviceDiscovery.defaultSysfsRoot) buffers an accelerometer "
+                        + "and a gyroscope (name the device instead, e.g. i2c:/dev/i2c-1@0x68)")
+            }
+            return try Self.open(detected)
         case .simulated(let configuration):
             return SimulatedIMU(configuration: configuration)
         case .replay(let path, let loop, let fast):

@@ -75,7 +75,7 @@ public struct IIODeviceDiscovery: Sendable, Equatable {
         return number
     }
 
-    private func deviceDirectories() throws(IMUDeviceError) -> [(name: String, number: Int)] {
+    func deviceDirectories() throws(IMUDeviceError) -> [(name: String, number: Int)] {
         guard IIOSysfsDevice(path: sysfsRoot).isPresent else {
             throw .unavailable("no IIO sysfs directory \(sysfsRoot) (is the kernel's industrialio module loaded?)")
         }
