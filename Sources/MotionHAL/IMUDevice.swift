@@ -9,6 +9,13 @@
 /// - Samples are delivered in batches where the hardware batches (FIFO, IIO buffer), so a consumer is
 ///   woken far less often than once per sample at high rates.
 /// - After `stop` returns no further event is delivered, and `start` may be called again.
+/// - Faults are events, not silence: a failed or unusable read is `.fault(.readFailed)` and delivery goes
+///   on; hardware drivers drop values that are not numbers and report saturated ones (``IMUSampleScreen``); a
+///   device that is gone (unplugged, no longer answering) is `.fault(.unavailable)` once, after which it
+///   delivers nothing until the consumer stops it and starts it again (its `start` opens the hardware anew
+///   and throws ``IMUDeviceError/unavailable(_:)`` while it is still gone).
+///
+/// Every driver runs the same conformance tests (`Tests/MotionHALTests/Conformance`).
 public protocol IMUDevice: AnyObject, Sendable {
     /// What the device is and which sensors and rates it supports.
     var info: IMUDeviceInfo { get }
