@@ -66,7 +66,7 @@ final class AK09916Magnetometer {
             try bus.writeRegister(address: Self.address, Self.control3Register, Self.softReset)
         }
         // The soft reset leaves it in power-down, from which a mode may be entered 100 µs later.
-        ICM20948Driver.pause(seconds: 0.001)
+        MonotonicClock.sleep(seconds: 0.001)
         try transfer { () throws(I2CBusError) in
             try bus.writeRegister(address: Self.address, Self.control2Register, Self.continuous100Hz)
         }

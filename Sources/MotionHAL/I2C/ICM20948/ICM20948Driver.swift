@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The TDK InvenSense ICM-20948 (accelerometer, gyroscope) with its AK09916 magnetometer: a 9-axis IMU at
 /// 0x68 (AD0 low) or 0x69 (AD0 high). Register map: ``ICM20948RegisterMap``; rates and filters:
 /// ``ICM20948Configuration``.
@@ -146,13 +140,6 @@ final class ICM20948Driver: I2CChipDriver {
         try? write(Map.powerManagement1, [Map.sleep | Map.clockAuto])
     }
 
-    /// Sleeps the calling thread for at least `seconds`.
-    static func pause(seconds: Double) {
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
-    }
-
     /// One FIFO frame: accelerometer then gyroscope, x, y, z each, big-endian int16.
     private func sample(from data: [UInt8], at offset: Int, timestamp: UInt64) -> IMUSample {
         func axes(_ start: Int) -> SIMD3<Double> {
@@ -172,7 +159,7 @@ final class ICM20948Driver: I2CChipDriver {
         let deadline = MonotonicClock.now() + UInt64(Self.resetTimeout * 1e9)
         var failure: IMUDeviceError
         repeat {
-            Self.pause(seconds: 0.001)
+            MonotonicClock.sleep(seconds: 0.001)
             do {
                 let value = try read(Map.powerManagement1)[0]
                 if value & Map.deviceReset == 0 { return }

@@ -74,7 +74,7 @@ struct AK8963Magnetometer {
         // Datasheet, ASAX/ASAY/ASAZ: Hadj = H × ((ASA − 128) × 0.5 / 128 + 1).
         scale = SIMD3(adjustment.map { Self.sensitivity * ((Double($0) - 128) / 256 + 1) })
         try write(Register.control1, Self.powerDown)
-        InvenSenseBusAccess.pause(seconds: Self.modeChangeTime)
+        MonotonicClock.sleep(seconds: Self.modeChangeTime)
         try write(Register.control1, Self.continuous100HzSixteenBit)
     }
 

@@ -147,7 +147,7 @@ public final class InvenSenseMPU: I2CChipDriver {
         }
         // Samples from a gyroscope still starting up are not valid: let it settle before the FIFO fills.
         let sinceWaking = Double(MonotonicClock.now() - awake) / 1e9
-        InvenSenseBusAccess.pause(seconds: max(variant.gyroscopeStartupTime - sinceWaking, 0))
+        MonotonicClock.sleep(seconds: max(variant.gyroscopeStartupTime - sinceWaking, 0))
         try write(R.fifoEnable, R.fifoAccelerometerAndGyroscope)
         try resetFIFO()
         outputDataRate = rate
@@ -205,7 +205,7 @@ public final class InvenSenseMPU: I2CChipDriver {
     private func waitForReset() throws(IMUDeviceError) {
         let deadline = MonotonicClock.now() + UInt64(Self.resetTime * 1e9)
         repeat {
-            InvenSenseBusAccess.pause(seconds: Self.resetPollInterval)
+            MonotonicClock.sleep(seconds: Self.resetPollInterval)
             let powerManagement = try read(InvenSenseRegister.powerManagement1, count: 1)[0]
             if powerManagement & InvenSenseRegister.deviceReset == 0 { return }
         } while MonotonicClock.now() < deadline
