@@ -1,5 +1,6 @@
 // motionctl: the fleet tool. `watch` shows the live values of devices; `set` sends a control command;
-// `record` writes an IMU's samples to a recording; `calibrate` guides a person through calibrating an IMU;
+// `hardware` lists the board's IMUs; `record` writes an IMU's samples to a recording; `calibrate` guides a
+// person through calibrating an IMU;
 // `fuse` and `bench broad` run the attitude filter over recordings.
 import Foundation
 import MQTT
@@ -13,6 +14,7 @@ let usage = """
                  when standard output is not a terminal, prints a snapshot every second instead
       set        publishes COMMAND (start, stop, or JSON such as {"interval":0.1}) to {prefix}/{id}/{service}/set
     \(FuseCommand.usage)
+    \(HardwareCommand.usage)
     \(RecordCommand.usage)
     \(CalibrateCommand.usage)
     \(BroadBenchmark.usage)
@@ -29,6 +31,7 @@ guard let subcommand = arguments.first else { fail("missing command") }
 arguments.removeFirst()
 // The offline commands (no broker) have their own options.
 if subcommand == "fuse" { FuseCommand.run(arguments) }
+if subcommand == "hardware" { HardwareCommand.run(arguments) }
 if subcommand == "record" { RecordCommand.run(arguments) }
 if subcommand == "calibrate" { CalibrateCommand.run(arguments) }
 if subcommand == "bench" {
