@@ -31,7 +31,10 @@ public enum MagneticReference: Sendable, Equatable {
         switch self {
         case .location(let latitude, let longitude, let altitude):
             guard abs(latitude) <= 90 else { throw ConfigurationError(fieldPath: "location.latitude", reason: "must be within ±90 degrees") }
-            guard abs(longitude) <= 180 else { throw ConfigurationError(fieldPath: "location.longitude", reason: "must be within ±180 degrees") }
+            // As CoreMotion's useLinuxLocation and motionctl fuse: east longitudes may also be given as 0…360.
+            guard abs(longitude) <= 360 else {
+                throw ConfigurationError(fieldPath: "location.longitude", reason: "must be within ±180 degrees (or 0…360)")
+            }
             guard (-1_000...1_000_000).contains(altitude) else {
                 throw ConfigurationError(fieldPath: "location.altitude", reason: "must be between -1000 and 1000000 m")
             }

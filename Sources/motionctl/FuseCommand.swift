@@ -77,7 +77,7 @@ private func modelDeclination(location: String, year: String?, options: CommandO
         let altitude = values.count == 3 ? values[2] : 0
     else { options.fail("--location must be LAT,LON or LAT,LON,ALT_M in degrees and metres") }
     guard abs(latitude) <= 90, abs(longitude) <= 360, (-1_000...1_000_000).contains(altitude) else {
-        options.fail("--location \(location): latitude within ±90°, longitude within ±180°, altitude -1…1000 km")
+        options.fail("--location \(location): latitude within ±90°, longitude within ±180° (or 0…360°), altitude -1…1000 km")
     }
     guard let yearText = year, let decimalYear = Double(yearText), decimalYear.isFinite else {
         options.fail("--location needs --year, the decimal year of the recording (e.g. 2026.9)")

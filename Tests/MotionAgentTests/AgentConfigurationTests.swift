@@ -46,7 +46,10 @@ import Testing
         #expect(try parse(#"{"declination":-3.5}"#).magneticReference == .declination(-3.5))
         expectError(#"{"location":{"latitude":91,"longitude":0}}"#, field: "location.latitude", reasonContains: "±90")
         expectError(#"{"location":{"latitude":10}}"#, field: "location.longitude", reasonContains: "required")
-        expectError(#"{"location":{"latitude":10,"longitude":200}}"#, field: "location.longitude", reasonContains: "±180")
+        expectError(#"{"location":{"latitude":10,"longitude":400}}"#, field: "location.longitude", reasonContains: "±180")
+        // East longitudes also as 0…360, as CoreMotion and motionctl take them.
+        #expect(try parse(#"{"location":{"latitude":10,"longitude":200}}"#).magneticReference
+            == .location(latitude: 10, longitude: 200, altitude: 0))
         expectError(#"{"location":{"latitude":10,"longitude":20,"height":3}}"#, field: "location.height", reasonContains: "")
         expectError(#"{"declination":190}"#, field: "declination", reasonContains: "±180")
         expectError(#"{"declination":2,"location":{"latitude":1,"longitude":2}}"#, field: "declination", reasonContains: "not both")
