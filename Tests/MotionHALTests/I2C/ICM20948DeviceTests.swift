@@ -25,7 +25,7 @@ import Testing
     @Test func removalIsUnavailableAndStartWorksAfterReattaching() throws {
         let bench = Bench()
         let device = try bench.device()
-        let first = ICM20948EventLog()
+        let first = DeviceEventCollector()
         try device.start(sampleRate: 225, handler: first.handler)
         Thread.sleep(forTimeInterval: 0.15)
         bench.bus.detach(address: 0x68)
@@ -43,7 +43,7 @@ import Testing
 
         #expect(throws: IMUDeviceError.self) { try device.start(sampleRate: 225) { _ in } }
         bench.chip.attach(to: bench.bus)
-        let second = ICM20948EventLog()
+        let second = DeviceEventCollector()
         try device.start(sampleRate: 225, handler: second.handler)
         Thread.sleep(forTimeInterval: 0.15)
         device.stop()
@@ -56,7 +56,7 @@ import Testing
         let bench = Bench(motion: .atRest(acceleration: SIMD3(0, 0, 3 * Self.g)))
         let device = try bench.device(ICM20948Configuration(accelerometerRange: .g2))
         #expect(device.info.accelerometerRange == 2 * Self.g)
-        let log = ICM20948EventLog()
+        let log = DeviceEventCollector()
         try device.start(sampleRate: 225, handler: log.handler)
         Thread.sleep(forTimeInterval: 0.2)
         device.stop()
@@ -69,7 +69,7 @@ import Testing
         let bench = Bench()
         let bus = ICM20948StallingBus(bench.bus)
         let device = try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68)
-        let log = ICM20948EventLog()
+        let log = DeviceEventCollector()
         try device.start(sampleRate: 1125, handler: log.handler)
         Thread.sleep(forTimeInterval: 0.1)
         bus.stallNextFIFOCountRead(seconds: 0.08)  // 90 frames of 12 bytes into 512

@@ -9,13 +9,13 @@ import Testing
     func removingAChipIsUnavailableAndReattachingItWorks(removed: UInt8) throws {
         let bench = LSM6DSOXTestBench(magnetometerAddress: 0x1C)
         let device = try bench.device()
-        let log = LSM6DSOXEventLog()
+        let log = DeviceEventCollector()
         try device.start(sampleRate: 208, handler: log.handler)
         Thread.sleep(forTimeInterval: 0.15)
         #expect(!log.samples.isEmpty)
         let detached: any EmulatedI2CChip = removed == 0x6A ? bench.chip : try #require(bench.magnetometer)
         bench.bus.detach(address: removed)
-        let unavailable = log.waitForFault(timeout: 0.5) { if case .unavailable = $0 { true } else { false } }
+        let unavailable = log.wait(timeout: 0.5) { $0.faults.contains { if case .unavailable = $0 { true } else { false } } }
         #expect(unavailable)
         let countAfterFault = log.samples.count
         Thread.sleep(forTimeInterval: 0.05)
@@ -27,7 +27,7 @@ import Testing
             #expect(error == .unavailable("no chip answers at address 0x6a on emulated-i2c"))
         }
         bench.bus.attach(detached, at: removed)
-        let again = LSM6DSOXEventLog()
+        let again = DeviceEventCollector()
         try device.start(sampleRate: 208, handler: again.handler)
         Thread.sleep(forTimeInterval: 0.2)
         device.stop()

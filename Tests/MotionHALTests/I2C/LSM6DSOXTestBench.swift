@@ -74,37 +74,3 @@ struct LSM6DSOXTestBench {
         return gaps.isEmpty ? 0 : gaps[gaps.count / 2]
     }
 }
-
-/// Every event an ``I2CIMU`` delivered, in order.
-final class LSM6DSOXEventLog: Sendable {
-    private let events = Mutex<[IMUDeviceEvent]>([])
-
-    /// The handler to pass to `start`.
-    var handler: @Sendable (IMUDeviceEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
-
-    /// Every sample delivered.
-    var samples: [IMUSample] {
-        events.withLock { $0 }.flatMap { event -> [IMUSample] in
-            if case .samples(let samples) = event { return samples }
-            return []
-        }
-    }
-
-    /// Every fault delivered.
-    var faults: [IMUDeviceError] {
-        events.withLock { $0 }.compactMap { event in
-            if case .fault(let fault) = event { return fault }
-            return nil
-        }
-    }
-
-    /// Waits up to `timeout` s for a fault matching `predicate`.
-    func waitForFault(timeout: Double, where predicate: (IMUDeviceError) -> Bool) -> Bool {
-        let end = MonotonicClock.now() + UInt64(timeout * 1e9)
-        while MonotonicClock.now() < end {
-            if faults.contains(where: predicate) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return faults.contains(where: predicate)
-    }
-}

@@ -73,7 +73,7 @@ import Testing
         let bench = LSM6DSOXTestBench(
             motion: .atRest(acceleration: SIMD3(3 * Self.gravity, 0, Self.gravity), rotationRate: SIMD3(0, 0, 6)))
         let device = try bench.device(.lsm6dsox(accelerometerScale: .g2, gyroscopeScale: .dps250))
-        let log = LSM6DSOXEventLog()
+        let log = DeviceEventCollector()
         try device.start(sampleRate: 208, handler: log.handler)
         Thread.sleep(forTimeInterval: 0.3)
         device.stop()

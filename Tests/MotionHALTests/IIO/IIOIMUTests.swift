@@ -83,7 +83,7 @@ import Testing
         let tree = try IIOFakeTree()
         let device = try mpu6050(tree)
         let imu = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         defer { imu.stop() }
         device.write(
@@ -117,7 +117,7 @@ import Testing
         let device = try mpu6050(tree)
         let imu = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
         device.write(sixAxisRecord(accel: .zero, gyro: .zero, timestamp: 1_000))
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         defer { imu.stop() }
         device.write(sixAxisRecord(accel: .zero, gyro: .zero, timestamp: 2_000))
@@ -130,7 +130,7 @@ import Testing
         let tree = try IIOFakeTree()
         let device = try mpu6050(tree)
         let imu = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         defer { imu.stop() }
         device.write([3_000, 2_000, 3_000, 4_000].flatMap { sixAxisRecord(accel: .zero, gyro: .zero, timestamp: $0) })
@@ -146,7 +146,7 @@ import Testing
         device.startStreaming(rate: 200) { time in sixAxisRecord(accel: SIMD3(0, 0, 16384), gyro: .zero, timestamp: time) }
         defer { device.stopStreaming() }
         let imu = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 200) { event in
             collector.handler(event)
             imu.stop()
@@ -156,7 +156,7 @@ import Testing
         #expect(collector.all.count == 1)
         #expect(device.attribute("buffer/enable") == "0")
 
-        let again = IIOEventCollector()
+        let again = DeviceEventCollector()
         try imu.start(sampleRate: 200, handler: again.handler)
         #expect(again.wait { $0.samples.count >= 10 })
         imu.stop()
@@ -173,7 +173,7 @@ import Testing
         let a = Self.accelScale, g = Self.gyroScale
 
         let imu = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         device.write(record)
         #expect(collector.wait { $0.samples.count == 1 })
@@ -185,7 +185,7 @@ import Testing
         let flipped = MountMatrix(x: SIMD3(1, 0, 0), y: SIMD3(0, -1, 0), z: SIMD3(0, 0, -1))
         let overridden = try IIOIMU(device: "mpu6050", discovery: tree.discovery, mountMatrix: flipped)
         #expect(overridden.info.chip == "mpu6050 (iio:device0) (mount matrix 1, 0, 0; 0, -1, 0; 0, 0, -1)")
-        let second = IIOEventCollector()
+        let second = DeviceEventCollector()
         try overridden.start(sampleRate: 50, handler: second.handler)
         device.write(record)
         #expect(second.wait { $0.samples.count == 1 })
@@ -200,7 +200,7 @@ import Testing
         // An old kernel without current_timestamp_clock stamps with CLOCK_REALTIME: the channel stays off.
         try FileManager.default.removeItem(atPath: device.directory + "/current_timestamp_clock")
         let imu = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         defer { imu.stop() }
         #expect(device.attribute("scan_elements/in_timestamp_en") == "0")
@@ -225,7 +225,7 @@ import Testing
         let tree = try IIOFakeTree()
         let device = try mpu6050(tree)
         let imu = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         device.write(sixAxisRecord(accel: SIMD3(0, 0, 16384), gyro: .zero, timestamp: 1_000_000_000))
         #expect(collector.wait { $0.samples.count == 1 })
@@ -245,7 +245,7 @@ import Testing
         let missing = "no IIO device named 'mpu6050' under \(tree.discovery.sysfsRoot) (devices: none)"
         #expect(throws: IMUDeviceError.unavailable(missing)) { try imu.start(sampleRate: 50) { _ in } }
         let returned = try mpu6050(tree)
-        let again = IIOEventCollector()
+        let again = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: again.handler)
         returned.write(sixAxisRecord(accel: SIMD3(0, 0, 16384), gyro: .zero, timestamp: 2_000_000_000))
         #expect(again.wait { $0.samples.count == 1 })
@@ -259,7 +259,7 @@ import Testing
         let tree = try IIOFakeTree()
         let device = try mpu6050(tree)
         let imu = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         defer { imu.stop() }
         try FileManager.default.removeItem(atPath: device.directory)
@@ -284,7 +284,7 @@ import Testing
         #expect(imu.info.sensors == .all)
         #expect(imu.info.magnetometerRange == 32768 * 0.003 * 100)
 
-        let collector = IIOEventCollector()
+        let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         defer { imu.stop() }
         #expect(magnetometer.attribute("buffer/enable") == "1")

@@ -2,8 +2,8 @@ import Foundation
 import MotionHAL
 import Synchronization
 
-/// Collects what an ``IMUDevice`` delivers and lets a test wait for it.
-final class IIOEventCollector: Sendable {
+/// Collects what an ``IMUDevice`` delivers, in order, and lets a test wait for it (the driver tests' handler).
+final class DeviceEventCollector: Sendable {
     private let events = Mutex<[IMUDeviceEvent]>([])
 
     /// The handler to pass to `start`.
@@ -32,7 +32,7 @@ final class IIOEventCollector: Sendable {
 
     /// Waits up to `timeout` seconds until `condition` holds; returns whether it did.
     @discardableResult
-    func wait(timeout: Double = 2, until condition: (IIOEventCollector) -> Bool) -> Bool {
+    func wait(timeout: Double = 2, until condition: (DeviceEventCollector) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(self) {
             guard Date() < deadline else { return false }
