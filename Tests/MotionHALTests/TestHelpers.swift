@@ -1,3 +1,4 @@
+import Foundation
 import MotionHAL
 
 /// Euclidean length of a vector.
@@ -31,4 +32,22 @@ func rotationMatrix(_ q: SimulatedAttitude) -> [SIMD3<Double>] {
 /// `Rᵀ v` for a matrix given by its rows: earth → body.
 func transposeTimes(_ rows: [SIMD3<Double>], _ vector: SIMD3<Double>) -> SIMD3<Double> {
     rows[0] * vector.x + rows[1] * vector.y + rows[2] * vector.z
+}
+
+/// Largest absolute component of `a − b`; infinite when `a` is missing.
+func maxDifference(_ a: SIMD3<Double>?, _ b: SIMD3<Double>) -> Double {
+    guard let a else { return .infinity }
+    return maxDifference(a, b)
+}
+
+/// Reads a started chip driver every 10 ms for `seconds`, as ``I2CIMU``'s poll thread would, and returns
+/// every sample.
+func collectSamples(from driver: any I2CChipDriver, for seconds: Double) throws -> [IMUSample] {
+    var samples: [IMUSample] = []
+    let end = MonotonicClock.now() + UInt64(seconds * 1e9)
+    while MonotonicClock.now() < end {
+        Thread.sleep(forTimeInterval: 0.01)
+        samples += try driver.readSamples()
+    }
+    return samples
 }

@@ -49,7 +49,7 @@ import Testing
         device.stop()
         #expect(second.faults.isEmpty)
         #expect(second.samples.count > 20)
-        #expect(second.samples.allSatisfy { Bench.largestDifference($0.acceleration, SIMD3(0, 0, Self.g)) < 0.003 })
+        #expect(second.samples.allSatisfy { maxDifference($0.acceleration, SIMD3(0, 0, Self.g)) < 0.003 })
     }
 
     @Test func saturationIsReportedOnce() throws {

@@ -120,16 +120,16 @@ import Testing
         let bench = Bench()
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        let samples = try Bench.collect(driver, for: 0.2)
+        let samples = try collectSamples(from: driver, for: 0.2)
         driver.stop()
         #expect(samples.count > 30)
         for sample in samples {
-            #expect(Bench.largestDifference(sample.acceleration, SIMD3(0, 0, Self.g)) <= Self.accelerometerCount / 2)
-            #expect(Bench.largestDifference(sample.rotationRate, .zero) == 0)
+            #expect(maxDifference(sample.acceleration, SIMD3(0, 0, Self.g)) <= Self.accelerometerCount / 2)
+            #expect(maxDifference(sample.rotationRate, .zero) == 0)
         }
         let fields = samples.compactMap(\.magneticField)
         #expect(fields.count >= 10)
-        #expect(fields.allSatisfy { Bench.largestDifference($0, SIMD3(0, 20, -40)) <= 0.075 + 1e-9 })
+        #expect(fields.allSatisfy { maxDifference($0, SIMD3(0, 20, -40)) <= 0.075 + 1e-9 })
     }
 
     @Test func valuesInARotatedOrientationTurningAtAKnownRate() throws {
@@ -141,15 +141,15 @@ import Testing
         let bench = Bench(motion: .atRest(acceleration: force, rotationRate: rate, magneticField: field))
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        let samples = try Bench.collect(driver, for: 0.2)
+        let samples = try collectSamples(from: driver, for: 0.2)
         driver.stop()
         #expect(samples.count > 30)
         for sample in samples {
-            #expect(Bench.largestDifference(sample.acceleration, force) <= Self.accelerometerCount / 2 + 1e-12)
-            #expect(Bench.largestDifference(sample.rotationRate, rate) <= Self.gyroscopeCount / 2 + 1e-12)
+            #expect(maxDifference(sample.acceleration, force) <= Self.accelerometerCount / 2 + 1e-12)
+            #expect(maxDifference(sample.rotationRate, rate) <= Self.gyroscopeCount / 2 + 1e-12)
         }
         let fields = samples.compactMap(\.magneticField)
-        #expect(!fields.isEmpty && fields.allSatisfy { Bench.largestDifference($0, field) <= 0.075 + 1e-9 })
+        #expect(!fields.isEmpty && fields.allSatisfy { maxDifference($0, field) <= 0.075 + 1e-9 })
     }
 
     @Test func rangeSettingsReachTheRegistersAndTheScale() throws {
@@ -172,12 +172,12 @@ import Testing
         let bench = Bench(motion: .atRest(acceleration: force, rotationRate: rate))
         let driver = try bench.driver(ICM20948Configuration(accelerometerRange: .g2, gyroscopeRange: .dps250))
         try driver.start(sampleRate: 225)
-        let samples = try Bench.collect(driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1)
         driver.stop()
         #expect(!samples.isEmpty)
         for sample in samples {
-            #expect(Bench.largestDifference(sample.acceleration, force) <= 2 * Self.g / 32768 / 2 + 1e-12)
-            #expect(Bench.largestDifference(sample.rotationRate, rate) <= 250 * .pi / 180 / 32768 / 2 + 1e-12)
+            #expect(maxDifference(sample.acceleration, force) <= 2 * Self.g / 32768 / 2 + 1e-12)
+            #expect(maxDifference(sample.rotationRate, rate) <= 250 * .pi / 180 / 32768 / 2 + 1e-12)
         }
     }
 
@@ -185,7 +185,7 @@ import Testing
         let bench = Bench(motion: .atRest(acceleration: SIMD3(0, -30, 3 * Self.g), rotationRate: SIMD3(0, 0, 50)))
         let driver = try bench.driver(ICM20948Configuration(accelerometerRange: .g2, gyroscopeRange: .dps250))
         try driver.start(sampleRate: 225)
-        let samples = try Bench.collect(driver, for: 0.05)
+        let samples = try collectSamples(from: driver, for: 0.05)
         driver.stop()
         let sample = try #require(samples.last)
         let count = 2 * Self.g / 32768
@@ -206,7 +206,7 @@ import Testing
         #expect(writes.contains { $0.register == 0x00 && $0.bytes == [5, 0x1F] })
         #expect(writes.contains { $0.register == 0x10 && $0.bytes == [0, 5] })
         #expect(bench.chip.outputDataRate == 187.5)
-        let samples = try Bench.collect(driver, for: 0.5)
+        let samples = try collectSamples(from: driver, for: 0.5)
         driver.stop()
         let spacings = zip(samples, samples.dropFirst()).map { Double($1.timestamp) - Double($0.timestamp) }.sorted()
         let median = spacings[spacings.count / 2]
@@ -219,7 +219,7 @@ import Testing
         let bench = Bench(oscillatorError: 0.02)
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        let samples = try Bench.collect(driver, for: 1.6)
+        let samples = try collectSamples(from: driver, for: 1.6)
         driver.stop()
         let late = samples.filter { $0.timestamp > samples.last!.timestamp - 400_000_000 }
         let spacing = Double(late.last!.timestamp - late.first!.timestamp) / Double(late.count - 1)
@@ -254,10 +254,10 @@ import Testing
             return why.hasPrefix("FIFO overflow")
         }
         #expect(bench.chip.fifoCount < 120, "the FIFO was reset")
-        let samples = try Bench.collect(driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1)
         driver.stop()
         #expect(samples.count > 50)
-        #expect(samples.allSatisfy { Bench.largestDifference($0.acceleration, SIMD3(0, 0, Self.g)) <= Self.accelerometerCount / 2 })
+        #expect(samples.allSatisfy { maxDifference($0.acceleration, SIMD3(0, 0, Self.g)) <= Self.accelerometerCount / 2 })
     }
 
     // MARK: Magnetometer
@@ -283,7 +283,7 @@ import Testing
         let bench = Bench()
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        _ = try Bench.collect(driver, for: 0.05)
+        _ = try collectSamples(from: driver, for: 0.05)
         // |x| + |y| + |z| = 5000 µT ≥ 4912 µT: HOFL.
         bench.chip.motion = .atRest(magneticField: SIMD3(3000, -1500, 500))
         Thread.sleep(forTimeInterval: 0.02)
@@ -292,14 +292,14 @@ import Testing
                 + "its readings are left out until it is back")) {
             try driver.readSamples()
         }
-        let during = try Bench.collect(driver, for: 0.1)
+        let during = try collectSamples(from: driver, for: 0.1)
         #expect(during.count > 15)
         #expect(during.allSatisfy { $0.magneticField == nil && $0.acceleration != nil })
         bench.chip.motion = .atRest(magneticField: SIMD3(-45, 5, 30))
-        let after = try Bench.collect(driver, for: 0.1)
+        let after = try collectSamples(from: driver, for: 0.1)
         driver.stop()
         let fields = after.compactMap(\.magneticField)
-        #expect(!fields.isEmpty && fields.allSatisfy { Bench.largestDifference($0, SIMD3(-45, 5, 30)) <= 0.075 + 1e-9 })
+        #expect(!fields.isEmpty && fields.allSatisfy { maxDifference($0, SIMD3(-45, 5, 30)) <= 0.075 + 1e-9 })
     }
 
     @Test func magnetometerAxesAreMappedIntoTheAccelerometerFrame() throws {
@@ -308,10 +308,10 @@ import Testing
         bench.chip.magnetometer.motion = .atRest(magneticField: SIMD3(30, -15, 45))
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        let samples = try Bench.collect(driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1)
         driver.stop()
         let fields = samples.compactMap(\.magneticField)
         #expect(fields.count >= 5)
-        #expect(fields.allSatisfy { Bench.largestDifference($0, SIMD3(30, 15, -45)) <= 0.075 + 1e-9 })
+        #expect(fields.allSatisfy { maxDifference($0, SIMD3(30, 15, -45)) <= 0.075 + 1e-9 })
     }
 }

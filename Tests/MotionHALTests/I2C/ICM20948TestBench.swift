@@ -33,23 +33,7 @@ struct ICM20948TestBench {
             models: [.icm20948(configuration: configuration)])
     }
 
-    /// Reads `driver` every 10 ms for `seconds` and returns every sample.
-    static func collect(_ driver: any I2CChipDriver, for seconds: Double) throws -> [IMUSample] {
-        var samples: [IMUSample] = []
-        let end = MonotonicClock.now() + UInt64(seconds * 1e9)
-        while MonotonicClock.now() < end {
-            Thread.sleep(forTimeInterval: 0.01)
-            samples += try driver.readSamples()
-        }
-        return samples
-    }
 
-    /// Magnitude of the largest component of `a − b`.
-    static func largestDifference(_ a: SIMD3<Double>?, _ b: SIMD3<Double>) -> Double {
-        guard let a else { return .infinity }
-        let difference = a - b
-        return max(abs(difference.x), abs(difference.y), abs(difference.z))
-    }
 
     /// `0x0c` for 12: a byte as the chip's registers are written in the tests.
     static func hex(_ byte: UInt8) -> String {

@@ -51,22 +51,7 @@ struct LSM6DSOXTestBench {
         try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address, models: [model])
     }
 
-    /// Reads `driver` every 10 ms for `seconds` and returns every sample.
-    static func collect(_ driver: LSM6DSOXDriver, for seconds: Double) throws -> [IMUSample] {
-        var samples: [IMUSample] = []
-        let end = MonotonicClock.now() + UInt64(seconds * 1e9)
-        while MonotonicClock.now() < end {
-            Thread.sleep(forTimeInterval: 0.01)
-            samples += try driver.readSamples()
-        }
-        return samples
-    }
 
-    /// The largest component of `a − b`; infinite when `a` is missing.
-    static func largestDifference(_ a: SIMD3<Double>?, _ b: SIMD3<Double>) -> Double {
-        guard let a else { return .infinity }
-        return maxDifference(a, b)
-    }
 
     /// The median gap between consecutive timestamps, ns.
     static func medianSpacing(_ samples: [IMUSample]) -> Double {

@@ -20,14 +20,14 @@ import Testing
         let bench = LSM6DSOXTestBench(motion: .atRest(acceleration: acceleration, rotationRate: rotationRate))
         let driver = try bench.driver()
         try driver.start(sampleRate: 208)
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 0.15)
+        let samples = try collectSamples(from: driver, for: 0.15)
         driver.stop()
         #expect(samples.count > 20)
         let accelerometerCount = 0.244e-3 * Self.gravity
         let gyroscopeCount = 70e-3 * .pi / 180
         for sample in samples {
-            #expect(LSM6DSOXTestBench.largestDifference(sample.acceleration, acceleration) <= accelerometerCount)
-            #expect(LSM6DSOXTestBench.largestDifference(sample.rotationRate, rotationRate) <= gyroscopeCount)
+            #expect(maxDifference(sample.acceleration, acceleration) <= accelerometerCount)
+            #expect(maxDifference(sample.rotationRate, rotationRate) <= gyroscopeCount)
             #expect(sample.magneticField == nil)
         }
     }
@@ -54,12 +54,12 @@ import Testing
         ]
         #expect(bench.chip.register(0x10) == 0x40 | accelerometerCode[accelerometerScale]!)
         #expect(bench.chip.register(0x11) == 0x40 | gyroscopeCode[gyroscopeScale]!)
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 0.15)
+        let samples = try collectSamples(from: driver, for: 0.15)
         driver.stop()
         #expect(samples.count > 8)
         for sample in samples {
-            let accelerometerError = LSM6DSOXTestBench.largestDifference(sample.acceleration, acceleration)
-            let gyroscopeError = LSM6DSOXTestBench.largestDifference(sample.rotationRate, rotationRate)
+            let accelerometerError = maxDifference(sample.acceleration, acceleration)
+            let gyroscopeError = maxDifference(sample.rotationRate, rotationRate)
             #expect(accelerometerError <= accelerometerScale.sensitivity)
             #expect(gyroscopeError <= gyroscopeScale.sensitivity)
         }
@@ -98,7 +98,7 @@ import Testing
         #expect(bench.chip.register(0x0A) == 0x06)  // continuous mode
         #expect(bench.chip.register(0x12) == 0x44)  // BDU, IF_INC
         let started = MonotonicClock.now()
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 0.5)
+        let samples = try collectSamples(from: driver, for: 0.5)
         let seconds = Double(MonotonicClock.now() - started) / 1e9
         driver.stop()
         #expect(abs(Double(samples.count) - 208 * seconds) < 12, "\(samples.count) samples in \(seconds) s")
@@ -112,7 +112,7 @@ import Testing
         let bench = LSM6DSOXTestBench(oscillatorError: 0.02)
         let driver = try bench.driver()
         try driver.start(sampleRate: 208)
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 1.6)
+        let samples = try collectSamples(from: driver, for: 1.6)
         driver.stop()
         let realRate: Double = 208 * 1.02
         let realPeriod = 1e9 / realRate
@@ -139,7 +139,7 @@ import Testing
         let driver = try bench.driver(.lsm6dsox(accelerometerScale: .g2, gyroscopeScale: .dps125))
         try driver.start(sampleRate: 208)
         bench.bus.isLogging = true
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 0.3)
+        let samples = try collectSamples(from: driver, for: 0.3)
         bench.bus.isLogging = false
         driver.stop()
         #expect(samples.count > 50)
@@ -165,12 +165,12 @@ import Testing
             "FIFO overflow on the LSM6DSOX at 0x6a on emulated-i2c: more than 512 words were waiting; "
                 + "the FIFO was reset and the samples in it dropped"))
         #expect(bench.chip.fifoCount < 40)
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1)
         driver.stop()
         #expect(samples.count > 50)
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
         for sample in samples {
-            #expect(LSM6DSOXTestBench.largestDifference(sample.acceleration, SIMD3(0, 0, Self.gravity)) <= 0.0024)
+            #expect(maxDifference(sample.acceleration, SIMD3(0, 0, Self.gravity)) <= 0.0024)
         }
     }
 
@@ -185,11 +185,11 @@ import Testing
         let error = #expect(throws: IMUDeviceError.self) { try driver.readSamples() }
         #expect(error == .readFailed(
             "LSM6DSOX at 0x6a on emulated-i2c: FIFO word with tag 0xd0 (TAG_SENSOR 0x1a is undefined); the FIFO was reset"))
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1)
         driver.stop()
         #expect(samples.count > 12)
         for sample in samples {
-            #expect(LSM6DSOXTestBench.largestDifference(sample.acceleration, SIMD3(0, 0, Self.gravity)) <= 0.0024)
+            #expect(maxDifference(sample.acceleration, SIMD3(0, 0, Self.gravity)) <= 0.0024)
         }
     }
 }

@@ -19,7 +19,7 @@ import Testing
         #expect(magnetometer.register(0x23) == 0x0C)
         #expect(magnetometer.register(0x24) == 0x40)
         #expect(magnetometer.conversionRate == 80)
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 0.5)
+        let samples = try collectSamples(from: driver, for: 0.5)
         driver.stop()
         let fields = samples.compactMap(\.magneticField)
         // 80 Hz beside 208 Hz: each value once, the samples in between without one.
@@ -46,7 +46,7 @@ import Testing
         #expect(repeated[0] == incremented[0])
         // The driver's multi-byte reads of the magnetometer all carry the flag.
         bench.bus.isLogging = true
-        _ = try LSM6DSOXTestBench.collect(driver, for: 0.1)
+        _ = try collectSamples(from: driver, for: 0.1)
         driver.stop()
         let reads = bench.bus.transfers.filter { $0.isRead && $0.address == 0x1E }
         #expect(!reads.isEmpty)
@@ -62,7 +62,7 @@ import Testing
         let magnetometer = try #require(bench.magnetometer)
         #expect(magnetometer.register(0x21) == 0x20)  // FS 01
         #expect(magnetometer.register(0x20) == 0x74)  // DO 101: 20 Hz beside 26 Hz
-        let samples = try LSM6DSOXTestBench.collect(driver, for: 0.4)
+        let samples = try collectSamples(from: driver, for: 0.4)
         driver.stop()
         let fields = samples.compactMap(\.magneticField)
         #expect(fields.count >= 5 && fields.count <= 9)
