@@ -74,8 +74,7 @@ public final class MotionAgent: Sendable {
     public func start() throws {
         let configuration = self.configuration
         do {
-            try CMMotionManager.useLinuxDevice(
-                specification: configuration.device, mountMatrix: configuration.mountMatrix ?? .identity)
+            try openDevice()
         } catch let error as IMUDeviceError {
             if case .invalidSpecification(let why) = error {
                 throw ConfigurationError(fieldPath: "device", reason: why)
@@ -99,9 +98,7 @@ public final class MotionAgent: Sendable {
         try client.start()
         AgentLog.info("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
         try controlQueue.sync {
-            for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
-                startUpdates(service)
-            }
+            startActiveServices()
             scheduleHealthReports(every: configuration.healthInterval)
             if state.withLock({ $0.deviceError == nil }) { try startRecording() }
         }
@@ -120,8 +117,7 @@ public final class MotionAgent: Sendable {
         guard state.withLock({ !$0.shuttingDown && $0.deviceError != nil }) else { return }
         let configuration = self.configuration
         do {
-            try CMMotionManager.useLinuxDevice(
-                specification: configuration.device, mountMatrix: configuration.mountMatrix ?? .identity)
+            try openDevice()
         } catch {
             let next = min(delay * 2, Self.maximumDeviceRetryDelay)
             let description = (error as? IMUDeviceError)?.description ?? "\(error)"
@@ -138,11 +134,25 @@ public final class MotionAgent: Sendable {
         }
         AgentLog.info("device \(configuration.device) opened")
         state.withLock { $0.deviceError = nil }
+        startActiveServices()
+        do { try startRecording() } catch { AgentLog.info("\(error)") }
+        publishDeviceState()
+    }
+
+    /// Opens the configured device, turned into the board's axes by the configured mount matrix, for
+    /// every manager of the process.
+    /// - Throws: `IMUDeviceError` when the string is invalid or the device cannot be opened.
+    private func openDevice() throws {
+        let configuration = self.configuration
+        try CMMotionManager.useLinuxDevice(
+            specification: configuration.device, mountMatrix: configuration.mountMatrix ?? .identity)
+    }
+
+    /// On the control queue: starts the updates of every active service.
+    private func startActiveServices() {
         for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
             startUpdates(service)
         }
-        do { try startRecording() } catch { AgentLog.info("\(error)") }
-        publishDeviceState()
     }
 
     /// Starts the configured field recording of raw samples, if any.
