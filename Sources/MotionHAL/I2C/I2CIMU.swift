@@ -150,8 +150,8 @@ public final class I2CIMU: IMUDevice {
             let interval = UInt64(Self.pollInterval(sampleRate: sampleRate) * 1e9)
             let clock = DeliveryClock(
                 interval: interval, start: MonotonicClock.now(), tick: { [queue] in poller.poll(queue: queue) },
-                finish: { poller.driver.stop() })
-            poller.clock = clock
+                finish: { poller.finish() })
+            poller.setClock(clock)
             state.clock = clock
         }
     }
@@ -169,7 +169,8 @@ public final class I2CIMU: IMUDevice {
     }
 
     /// The poll thread's state. Only the poll thread touches the driver and the counters (the last time
-    /// when it puts the chip to sleep after its last tick); `clock` is set once before the first tick.
+    /// when it puts the chip to sleep after its last tick); the clock it runs on is set once, under a lock,
+    /// and let go of when the thread finishes (clock and poller hold each other until then).
     private final class Poller: @unchecked Sendable {
         let driver: any I2CChipDriver
         let mountMatrix: MountMatrix
@@ -177,7 +178,7 @@ public final class I2CIMU: IMUDevice {
         let stallTimeout: UInt64
         let sampleRate: Double
         let handler: @Sendable (IMUDeviceEvent) -> Void
-        weak var clock: DeliveryClock?
+        private let clock = Mutex<DeliveryClock?>(nil)
         var lastSampleTime = MonotonicClock.now()
         var failed = false
 
@@ -191,6 +192,17 @@ public final class I2CIMU: IMUDevice {
             self.stallTimeout = stallTimeout
             self.sampleRate = sampleRate
             self.handler = handler
+        }
+
+        /// Gives the poller the clock that runs it (right after the clock's creation).
+        func setClock(_ clock: DeliveryClock) {
+            self.clock.withLock { $0 = clock }
+        }
+
+        /// After the last tick, on the poll thread: puts the chip to sleep and lets go of the clock.
+        func finish() {
+            driver.stop()
+            clock.withLock { $0 = nil }
         }
 
         /// One tick: read, convert, screen, deliver; faults as described on ``I2CIMU``.
@@ -220,13 +232,13 @@ public final class I2CIMU: IMUDevice {
                 events.append(.fault(error))
                 if case .unavailable = error {
                     failed = true
-                    clock?.cancel()
+                    clock.withLock { $0 }?.cancel()
                 }
             }
             guard !events.isEmpty else { return }
             queue.sync {
                 // A stop that came while this tick read the chip silences it.
-                guard clock?.isCancelled != true || failed else { return }
+                guard clock.withLock({ $0 })?.isCancelled != true || failed else { return }
                 for event in events { handler(event) }
             }
         }
