@@ -65,7 +65,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
     /// - Throws: ``IMUDeviceError/invalidSpecification(_:)`` naming the bad driver, option or value.
     public static func parse(_ specification: String) throws(IMUDeviceError) -> IMUDeviceSpecification {
-        let text = trimmed(Substring(specification))
+        let text = Substring(specification).trimmingBlanks()
         guard !text.isEmpty else { throw .invalidSpecification("empty device specification") }
         let driver: Substring
         let argument: Substring?
@@ -132,21 +132,21 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         -> SimulatedIMU.Configuration
     {
         var configuration = SimulatedIMU.Configuration()
-        guard !trimmed(options).isEmpty else { return configuration }
+        guard !options.trimmingBlanks().isEmpty else { return configuration }
         var seen: Set<Substring> = []
         var faultAfter: Double?
         var faultDuration: Double?
         var faultEvery: Double?
         for item in options.split(separator: ",", omittingEmptySubsequences: false) {
-            let option = trimmed(item)
+            let option = item.trimmingBlanks()
             guard let equals = option.firstIndex(of: "=") else {
                 throw .invalidSpecification(
                     option.isEmpty
                         ? "empty option in 'sim:\(options)'"
                         : "option '\(option)' of driver sim needs the form key=value")
             }
-            let key = trimmed(option[..<equals])
-            let value = trimmed(option[option.index(after: equals)...])
+            let key = option[..<equals].trimmingBlanks()
+            let value = option[option.index(after: equals)...].trimmingBlanks()
             guard seen.insert(key).inserted else {
                 throw .invalidSpecification("option '\(key)' given twice in 'sim:\(options)'")
             }
@@ -230,31 +230,31 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     private static func requiredArgument(_ argument: Substring?, driver: String, form: String)
         throws(IMUDeviceError) -> Substring
     {
-        guard let argument, !trimmed(argument).isEmpty else {
+        guard let argument, !argument.trimmingBlanks().isEmpty else {
             throw .invalidSpecification("driver \(driver) needs an argument, e.g. '\(form)'")
         }
-        return trimmed(argument)
+        return argument.trimmingBlanks()
     }
 
     private static func iioTarget(_ target: Substring) throws(IMUDeviceError) -> IMUDeviceSpecification {
-        let items = target.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
-        let devices = items[0].split(separator: "+", omittingEmptySubsequences: false).map(trimmed)
+        let items = target.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
+        let devices = items[0].split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
         guard devices.count <= 2, !devices.contains(where: \.isEmpty) else {
             throw .invalidSpecification(
                 "iio device '\(items[0])' needs the form DEVICE or DEVICE+MAGNETOMETER, e.g. 'mpu6050+ak8975'")
         }
         var options: [Substring: Substring] = [:]
         for option in items.dropFirst() {
-            guard let equals = option.firstIndex(of: "="), !trimmed(option[option.index(after: equals)...]).isEmpty
+            guard let equals = option.firstIndex(of: "="), !option[option.index(after: equals)...].trimmingBlanks().isEmpty
             else { throw .invalidSpecification("option '\(option)' of driver iio needs the form sysfs=DIR or dev=DIR") }
-            let key = trimmed(option[..<equals])
+            let key = option[..<equals].trimmingBlanks()
             guard key == "sysfs" || key == "dev" else {
                 throw .invalidSpecification("unknown option '\(key)' of driver iio (known options: sysfs, dev)")
             }
             guard options[key] == nil else {
                 throw .invalidSpecification("option '\(key)' given twice in 'iio:\(target)'")
             }
-            options[key] = trimmed(option[option.index(after: equals)...])
+            options[key] = option[option.index(after: equals)...].trimmingBlanks()
         }
         return .iio(
             name: String(devices[0]), magnetometer: devices.count == 2 ? String(devices[1]) : nil,
@@ -273,12 +273,5 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
             throw .invalidSpecification("i2c address '\(addressText)' is not a 7-bit address such as 0x68")
         }
         return .i2c(bus: String(bus), address: address)
-    }
-
-    private static func trimmed(_ text: Substring) -> Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
-        else { return text[text.endIndex...] }
-        return text[first...last]
     }
 }
