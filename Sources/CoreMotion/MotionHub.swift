@@ -111,8 +111,11 @@ final class MotionHub: Sendable {
         var calibration: IMUCalibration?
         /// Writes every raw sample to a recording file while set.
         var recorder: MotionRecorder?
+
         /// The grade of `calibration`'s magnetometer part, reported with the device motion's field.
-        var magneticCalibrationAccuracy: CMMagneticFieldCalibrationAccuracy?
+        var magneticCalibrationAccuracy: CMMagneticFieldCalibrationAccuracy? {
+            calibration?.magnetometer.map { MotionHub.accuracy(of: $0.quality) }
+        }
     }
 
     /// What the hub hands a subscription after a delivery.
@@ -210,10 +213,7 @@ final class MotionHub: Sendable {
     func setCalibration(_ calibration: IMUCalibration?) {
         lifecycle.withLock { lifecycle in
             lifecycle.isCalibrationChosen = true
-            processing.withLock { processing in
-                processing.calibration = calibration
-                processing.magneticCalibrationAccuracy = calibration?.magnetometer.map { Self.accuracy(of: $0.quality) }
-            }
+            processing.withLock { $0.calibration = calibration }
         }
     }
 
@@ -232,10 +232,7 @@ final class MotionHub: Sendable {
         guard let path = ProcessInfo.processInfo.environment["MOTION_CALIBRATION"], !path.isEmpty,
             let calibration = try? IMUCalibration.load(contentsOf: path)
         else { return }
-        processing.withLock { processing in
-            processing.calibration = calibration
-            processing.magneticCalibrationAccuracy = calibration.magnetometer.map { Self.accuracy(of: $0.quality) }
-        }
+        processing.withLock { $0.calibration = calibration }
     }
 
     // MARK: - Magnetic declination
