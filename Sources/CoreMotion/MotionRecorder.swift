@@ -31,7 +31,7 @@ final class MotionRecorder: Sendable {
     /// - Throws: `IMURecordingError` when the file cannot be created.
     init(path: String, includesMagnetometer: Bool, comment: String, duration: Double?) throws(IMURecordingError) {
         self.path = path
-        limit = duration.map { UInt64(max($0, 0) * 1e9) }
+        limit = duration.map(MonotonicClock.nanoseconds)
         let writer = try IMURecordingWriter(path: path, includesMagnetometer: includesMagnetometer, comment: comment)
         state = Mutex(State(writer: writer))
     }

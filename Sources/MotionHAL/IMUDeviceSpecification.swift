@@ -25,11 +25,12 @@
 /// - `batch=SECONDS`: how often the live simulator wakes up and delivers the samples that have come due
 ///   (``SimulatedIMU/Configuration/deliveryInterval``), 0.0005...1 s; default 0.01. Larger values mean fewer
 ///   wake-ups and more latency; timestamps are unaffected.
-/// - `fault_after=SECONDS`: fault injection (see ``SimulatedFaultInjection``): that many seconds (≥ 0) after
+/// - `fault_after=SECONDS`: fault injection (see ``SimulatedFaultInjection``): that many seconds (0…31536000, a
+///   year) after
 ///   `start` the device delivers one `.fault(.readFailed("simulated fault"))` and then no samples for
 ///   `fault_duration` seconds, then resumes by itself. Samples stamped during the outage are lost (timestamps
 ///   keep following the real clock).
-/// - `fault_duration=SECONDS`: length of the outage after each fault, ≥ 0; default 0 (a fault event without
+/// - `fault_duration=SECONDS`: length of the outage after each fault, 0…31536000; default 0 (a fault event without
 ///   lost samples). Needs `fault_after`.
 /// - `fault_every=SECONDS`: repeat the fault with this period, > `fault_duration`; default: one fault. Needs
 ///   `fault_after`.
@@ -180,12 +181,11 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 let interval = try seconds(value, option: "batch", range: 0.0005...1)
                 configuration.deliveryInterval = interval
             case "fault_after":
-                faultAfter = try seconds(value, option: "fault_after", range: 0...Double.greatestFiniteMagnitude)
+                faultAfter = try seconds(value, option: "fault_after", range: 0...maximumFaultSeconds)
             case "fault_duration":
-                faultDuration = try seconds(
-                    value, option: "fault_duration", range: 0...Double.greatestFiniteMagnitude)
+                faultDuration = try seconds(value, option: "fault_duration", range: 0...maximumFaultSeconds)
             case "fault_every":
-                faultEvery = try seconds(value, option: "fault_every", range: 0...Double.greatestFiniteMagnitude)
+                faultEvery = try seconds(value, option: "fault_every", range: 0...maximumFaultSeconds)
             default:
                 throw .invalidSpecification(
                     "unknown option '\(key)' of driver sim (known options: \(simulatorOptionNames.joined(separator: ", ")))")
@@ -206,6 +206,9 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         return configuration
     }
 
+    /// The longest fault time the simulator takes, s (a year).
+    private static let maximumFaultSeconds = 31_536_000.0
+
     /// The options of driver `sim`, in the order the documentation lists them.
     private static let simulatorOptionNames = [
         "rate", "motion", "seed", "batch", "fault_after", "fault_duration", "fault_every",
@@ -219,10 +222,8 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
             throw .invalidSpecification("option '\(option)' of driver sim: '\(value)' is not a number of seconds")
         }
         guard range.contains(seconds) else {
-            let bounds =
-                range.upperBound == .greatestFiniteMagnitude
-                ? "must be ≥ \(range.lowerBound) s" : "is outside \(range.lowerBound)...\(range.upperBound) s"
-            throw .invalidSpecification("option '\(option)' of driver sim: \(value) s \(bounds)")
+            throw .invalidSpecification(
+                "option '\(option)' of driver sim: \(value) s is outside \(range.lowerBound)...\(range.upperBound) s")
         }
         return seconds
     }

@@ -13,6 +13,15 @@ public enum MonotonicClock {
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
+    /// `seconds` as whole nanoseconds, saturating: 0 for negative values and NaN, `UInt64.max` for spans
+    /// longer than UInt64 holds (about 584 years), so that no input can trap the conversion.
+    /// - Parameter seconds: s.
+    public static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        let nanoseconds = seconds * 1e9
+        return nanoseconds < 18_446_744_073_709_549_568 ? UInt64(nanoseconds) : .max
+    }
+
     /// Blocks the calling thread for at least `seconds` (a chip's reset or settling time), resuming the
     /// sleep after a signal.
     /// - Parameter seconds: s, ≥ 0.

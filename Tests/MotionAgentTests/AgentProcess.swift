@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A `motion-agent` (or `motionctl`) child process started from the build's products directory, with its
 /// standard error captured to a file for diagnostics.
@@ -50,10 +51,19 @@ final class AgentProcess: @unchecked Sendable {
     }
 
     /// Runs `executable` to completion and returns its exit status, standard output and standard error.
+    /// A process still running after `timeout` is killed and reported with status `nil`.
     static func run(_ executable: String, arguments: [String], timeout: Duration = .seconds(20)) throws -> (status: Int32?, output: String, log: String) {
         let child = try AgentProcess(executable, arguments: arguments)
-        let output = child.standardOutput.fileHandleForReading.readDataToEndOfFile()
+        // Read while waiting: a child that fills the pipe would otherwise never exit.
+        let output = Mutex(Data())
+        let reader = DispatchGroup()
+        DispatchQueue.global().async(group: reader) {
+            let data = child.standardOutput.fileHandleForReading.readDataToEndOfFile()
+            output.withLock { $0 = data }
+        }
         let status = child.waitForExit(timeout: timeout)
-        return (status, String(decoding: output, as: UTF8.self), child.log)
+        if status == nil { child.send(SIGKILL) }
+        reader.wait()
+        return (status, String(decoding: output.withLock { $0 }, as: UTF8.self), child.log)
     }
 }

@@ -10,7 +10,8 @@ import Darwin
 /// Read from CSV with a header line naming the columns, as in the BROAD benchmark's trials (Laidig et al.,
 /// "BROAD — A Benchmark for Robust Inertial Orientation Estimation", Data 6(7), 2021, CC-BY-4.0):
 /// `t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z[,mag_x,mag_y,mag_z][,quat_w,quat_x,quat_y,quat_z][,movement]` with
-/// `t` in seconds from the first sample, `gyr_*` rad/s, `acc_*` m/s² of specific force (+9.81 on the axis
+/// `t` in seconds (counted from the first sample, which may have any value; strictly increasing,
+/// spanning at most ``maximumDuration``), `gyr_*` rad/s, `acc_*` m/s² of specific force (+9.81 on the axis
 /// pointing up at rest), `mag_*` µT (`nan` in all three: no magnetometer reading in that sample), `quat_*`
 /// the reference rotation sensor → East-North-Up (`nan` where unknown), `movement` 1 while the sensor moves. Lines starting with `#` are comments; columns may come in
 /// any order and unknown columns are ignored.
@@ -25,6 +26,15 @@ public struct IMURecording: Sendable {
     public var movement: [Bool]
     /// Samples per second: the inverse of the median sample interval, Hz.
     public var sampleRate: Double
+
+    /// The longest header line read, bytes (BROAD's is under 200).
+    public static let maximumHeaderLength = 16_384
+    /// The most columns a header may name.
+    public static let maximumColumnCount = 256
+    /// The longest span from the first to the last sample, s (about 11.6 days).
+    public static let maximumDuration = 1_000_000.0
+    /// The sample rates a recording may have, Hz (from the median interval between samples).
+    public static let sampleRateRange: ClosedRange<Double> = 0.1...100_000
 
     /// Creates a recording from its parts.
     /// - Parameters:
@@ -47,6 +57,8 @@ public struct IMURecording: Sendable {
 
     /// Reads the CSV file at `path`.
     /// - Throws: ``IMURecordingError`` naming the file, and the line and column of a bad value.
+    ///   Memory stays proportional to the file: the header is bounded (``maximumHeaderLength``,
+    ///   ``maximumColumnCount``) and every sample needs a line of its own.
     public static func load(contentsOf path: String) throws(IMURecordingError) -> IMURecording {
         guard let file = fopen(path, "r") else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { fclose(file) }

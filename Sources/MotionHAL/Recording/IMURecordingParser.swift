@@ -32,21 +32,33 @@ struct IMURecordingParser {
 
     mutating func parse() throws(IMURecordingError) -> IMURecording {
         guard let header = nextContentLine() else { throw .empty(source: source) }
+        // Bounded before anything is decoded: a huge header would otherwise become as many strings.
+        guard header.count <= IMURecording.maximumHeaderLength else { throw .headerTooLarge(source: source) }
         let columns = try columns(of: header)
         var samples: [IMUSample] = []
         var references: [SIMD4<Double>?] = []
         var movement: [Bool] = []
         var values = [Double](repeating: .nan, count: columns.count)
-        var previousTime = -Double.infinity
+        var firstTime: Double?
+        var previousTimestamp: UInt64?
         while let line = nextContentLine() {
             try read(line, into: &values, columns: columns)
             let time = values[columns.time]
             guard time.isFinite else { throw .badValue(source: source, line: lineNumber, column: "t") }
-            guard time >= previousTime else { throw .timeGoesBackwards(source: source, line: lineNumber) }
-            previousTime = time
+            // Timestamps count from the first sample, so any finite start (negative too) is fine; the span
+            // is bounded so that nanoseconds fit UInt64, and they must increase so that the rate is finite.
+            let offset = time - (firstTime ?? time)
+            firstTime = firstTime ?? time
+            guard offset >= 0 else { throw .timeDoesNotIncrease(source: source, line: lineNumber) }
+            guard offset <= IMURecording.maximumDuration else { throw .timeOutOfRange(source: source, line: lineNumber) }
+            let timestamp = UInt64((offset * 1e9).rounded())
+            if let previousTimestamp, timestamp <= previousTimestamp {
+                throw .timeDoesNotIncrease(source: source, line: lineNumber)
+            }
+            previousTimestamp = timestamp
             func vector(_ indices: [Int]) -> SIMD3<Double> { SIMD3(values[indices[0]], values[indices[1]], values[indices[2]]) }
             samples.append(IMUSample(
-                timestamp: UInt64((time * 1e9).rounded()),
+                timestamp: timestamp,
                 acceleration: vector(columns.accelerometer),
                 rotationRate: vector(columns.gyroscope),
                 // A magnetometer that measures slower than the other sensors leaves `nan` in between: no reading.
@@ -58,20 +70,21 @@ struct IMURecordingParser {
             if let index = columns.movement { movement.append(values[index] == 1) }
         }
         guard samples.count >= 2 else { throw .empty(source: source) }
-        let start = samples[0].timestamp
-        for index in samples.indices { samples[index].timestamp -= start }
         var intervals = zip(samples, samples.dropFirst()).map { Double($1.timestamp - $0.timestamp) }
         intervals.sort()
-        let median = intervals[intervals.count / 2]
-        return IMURecording(
-            samples: samples, referenceAttitudes: references, movement: movement,
-            sampleRate: median > 0 ? 1e9 / median : 0)
+        // Every interval is at least 1 ns, so the rate is finite; it must also be one an IMU can have.
+        let sampleRate = 1e9 / intervals[intervals.count / 2]
+        guard IMURecording.sampleRateRange.contains(sampleRate) else {
+            throw .sampleRateOutOfRange(source: source, rate: sampleRate)
+        }
+        return IMURecording(samples: samples, referenceAttitudes: references, movement: movement, sampleRate: sampleRate)
     }
 
     private func columns(of header: Range<Int>) throws(IMURecordingError) -> Columns {
         let names = String(decoding: UnsafeBufferPointer(rebasing: buffer[header]), as: UTF8.self)
             .split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingWhitespace() }
+        guard names.count <= IMURecording.maximumColumnCount else { throw .headerTooLarge(source: source) }
         func index(_ name: String) -> Int? { names.firstIndex(of: name) }
         func required(_ name: String) throws(IMURecordingError) -> Int {
             guard let found = index(name) else { throw .missingColumn(source: source, column: name) }

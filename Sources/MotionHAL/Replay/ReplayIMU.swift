@@ -34,7 +34,8 @@ public final class ReplayIMU: IMUDevice {
 
     /// Plays `recording` back.
     /// - Parameters:
-    ///   - recording: at least two samples.
+    ///   - recording: at least two samples, at a rate inside ``IMURecording/sampleRateRange`` (as
+    ///     ``IMURecording/load(contentsOf:)`` guarantees).
     ///   - name: what ``IMUDeviceInfo/chip`` shows (the file name).
     ///   - loop: start over after the last sample.
     ///   - asFastAsPossible: deliver without waiting for the recorded pace.
@@ -42,6 +43,9 @@ public final class ReplayIMU: IMUDevice {
         self.recording = recording
         self.loop = loop
         self.asFastAsPossible = asFastAsPossible
+        precondition(
+            recording.samples.count >= 2 && IMURecording.sampleRateRange.contains(recording.sampleRate),
+            "ReplayIMU needs two samples or more at \(IMURecording.sampleRateRange) Hz")
         passLength = (recording.samples.last?.timestamp ?? 0) + UInt64((1e9 / recording.sampleRate).rounded())
         var sensors: IMUSensors = []
         if recording.samples.first?.acceleration != nil { sensors.insert(.accelerometer) }

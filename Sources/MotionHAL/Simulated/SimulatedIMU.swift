@@ -153,7 +153,7 @@ public final class SimulatedIMU: IMUDevice {
             state.run = Run(
                 generation: generation, clock: clock, sampleRate: sampleRate,
                 startTimestamp: startTimestamp, nextIndex: 0, handler: handler,
-                nextFault: configuration.faultInjection.map { startTimestamp + Self.nanoseconds($0.after) })
+                nextFault: configuration.faultInjection.map { Self.timestamp($0.after, after: startTimestamp) })
         }
     }
 
@@ -202,8 +202,8 @@ public final class SimulatedIMU: IMUDevice {
                 while timestamp(run.nextIndex) < fault { run.nextIndex += 1 }
                 plan.beforeFault = firstDue..<run.nextIndex
                 plan.isFaulted = true
-                run.nextFault = injection.every.map { fault + Self.nanoseconds($0) }
-                if injection.duration > 0 { run.outageEnd = fault + Self.nanoseconds(injection.duration) }
+                run.nextFault = injection.every.map { Self.timestamp($0, after: fault) }
+                if injection.duration > 0 { run.outageEnd = Self.timestamp(injection.duration, after: fault) }
                 skipOutage()
             }
             let resumeFrom = run.nextIndex
@@ -227,9 +227,10 @@ public final class SimulatedIMU: IMUDevice {
         deliver(plan.afterFault)
     }
 
-    /// `seconds` as whole nanoseconds (≥ 0).
-    private static func nanoseconds(_ seconds: Double) -> UInt64 {
-        UInt64(max(seconds, 0) * 1e9)
+    /// The timestamp `seconds` after `timestamp`, ns, saturating at `UInt64.max` (a fault that never comes).
+    private static func timestamp(_ seconds: Double, after timestamp: UInt64) -> UInt64 {
+        let (sum, overflow) = timestamp.addingReportingOverflow(MonotonicClock.nanoseconds(seconds))
+        return overflow ? .max : sum
     }
 
     /// What one timer tick delivers: samples, then possibly an injected fault and the samples after it.
