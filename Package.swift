@@ -23,13 +23,15 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        // Jansson: the strict JSON parser for the configuration and control commands.
+        .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
         .target(name: "CLinuxIO"),
         .target(name: "MotionHAL", dependencies: ["CLinuxIO"]),
         .target(name: "MotionFusion"),
         .target(name: "CoreMotion", dependencies: ["MotionHAL", "MotionFusion"]),
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
-        .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MQTT"]),
+        .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MQTT", "CJansson"]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT", "MotionFusion", "MotionHAL"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).

@@ -54,14 +54,13 @@ public final class MQTTClient: Sendable {
         connection.shutdown(timeout: .seconds(2))
     }
 
-    /// Starts the network thread and begins connecting; returns without waiting for the broker (except
-    /// for an MQTT 5 persistent session: libmosquitto sends the session expiry interval only with a
-    /// blocking connect, so then it waits for the TCP connect and TLS handshake of the first attempt).
+    /// Starts the network thread, which connects in the background; returns at once, without waiting for
+    /// the broker (or for DNS, the TCP connect or the TLS handshake).
     ///
     /// If the broker is down or refuses, the client keeps retrying (``MQTTReconnectBackoff``) and reports
     /// each failure as ``MQTTClientEvent/disconnected(reasonCode:reason:)`` (a refusal also as
     /// ``MQTTClientEvent/connectionRefused(reasonCode:reason:)``; a TLS failure names OpenSSL's reason).
-    /// - Throws: ``MQTTError`` if already started, shut down, or the address or TLS files are unusable.
+    /// - Throws: ``MQTTError`` if already started or shut down, or the thread cannot be created.
     public func start() throws(MQTTError) {
         try connection.start()
     }
@@ -147,8 +146,10 @@ public final class MQTTClient: Sendable {
     ///
     /// Order: DISCONNECT → wait for it to be written (up to `timeout`) → stop and join the network
     /// thread → `mosquitto_destroy`. If the DISCONNECT cannot be written within `timeout` the socket is
-    /// closed without it, and the broker will publish the will. Messages still in the offline buffer are
-    /// discarded. Idempotent and thread-safe. No event is delivered
+    /// closed without it, and the broker will publish the will. A network thread inside a connection
+    /// attempt that does not end within `timeout` (TCP retrying a host that does not answer) is left to
+    /// destroy the handle itself when the attempt ends; the call returns meanwhile. Messages still in the
+    /// offline buffer are discarded. Idempotent and thread-safe. No event is delivered
     /// once shutdown has begun (not even the final `disconnected`); every later call throws.
     /// - Parameter timeout: how long to wait for the DISCONNECT to be sent.
     public func shutdown(timeout: Duration) {

@@ -13,8 +13,7 @@ public struct MQTTClientConfiguration: Sendable {
     /// MQTT 5 session expiry interval in seconds: how long the broker keeps the session after the
     /// connection closes. `nil` (default) means: with `cleanSession == false` never expire
     /// (0xFFFFFFFF, what 3.1.1 does), otherwise 0. Without it an MQTT 5 broker discards a "persistent"
-    /// session at disconnect. Not sent under 3.1.1. Note: libmosquitto can send it only with a
-    /// blocking connect, so ``MQTTClient/start()`` waits for the first TCP connect when it is sent.
+    /// session at disconnect. Not sent under 3.1.1.
     public var sessionExpiryInterval: UInt32?
     /// The last will the broker publishes if this client vanishes without a clean disconnect.
     public var will: MQTTMessage?
@@ -43,6 +42,12 @@ public struct MQTTClientConfiguration: Sendable {
     /// At most this many QoS ≥ 1 publications unacknowledged at once (`MOSQ_OPT_SEND_MAXIMUM`), also
     /// while the offline buffer is flushed; 1...65535, 20 by default.
     public var sendMaximum: Int
+    /// The largest packet this client accepts, bytes (topic, properties and payload of a message);
+    /// `nil` (default) for no limit. Announced to an MQTT 5 broker (CONNECT's maximum packet size), which
+    /// then drops larger messages instead of sending them. Over MQTT 3.1.1 there is no way to tell the
+    /// broker: libmosquitto still reads a larger message, and the client drops it unread (counted in
+    /// ``MQTTClientStatistics/oversizedMessagesDropped``). At least 128 bytes.
+    public var maximumIncomingPacketSize: UInt32?
 
     /// The smallest keep-alive libmosquitto accepts, in seconds.
     public static let minimumKeepAlive = 5
@@ -64,6 +69,7 @@ public struct MQTTClientConfiguration: Sendable {
     ///   - sendMaximum: in-flight limit for QoS ≥ 1, 20 by default.
     ///   - allowsProtocolFallback: fall back to MQTT 3.1.1 when the broker refuses MQTT 5, `true` by default.
     ///   - sessionExpiryInterval: MQTT 5 session expiry in seconds; `nil` derives it from `cleanSession`.
+    ///   - maximumIncomingPacketSize: the largest packet accepted, bytes; `nil` (default) for no limit.
     public init(
         broker: MQTTBrokerAddress,
         clientID: String,
@@ -79,7 +85,8 @@ public struct MQTTClientConfiguration: Sendable {
         offlineBuffer: MQTTOfflineBufferLimits = .default,
         sendMaximum: Int = 20,
         allowsProtocolFallback: Bool = true,
-        sessionExpiryInterval: UInt32? = nil
+        sessionExpiryInterval: UInt32? = nil,
+        maximumIncomingPacketSize: UInt32? = nil
     ) {
         self.broker = broker
         self.clientID = clientID
@@ -96,6 +103,7 @@ public struct MQTTClientConfiguration: Sendable {
         self.sendMaximum = sendMaximum
         self.allowsProtocolFallback = allowsProtocolFallback
         self.sessionExpiryInterval = sessionExpiryInterval
+        self.maximumIncomingPacketSize = maximumIncomingPacketSize
     }
 
     /// The session expiry interval actually sent (see ``sessionExpiryInterval``), in seconds.
@@ -131,6 +139,9 @@ public struct MQTTClientConfiguration: Sendable {
             throw invalid("reconnectDelay", "the lower bound must be at least 1 s, got \(reconnectDelay.lowerBound) s")
         }
         guard (1...65_535).contains(sendMaximum) else { throw invalid("sendMaximum", "must be 1...65535, got \(sendMaximum)") }
+        if let maximumIncomingPacketSize, maximumIncomingPacketSize < 128 {
+            throw invalid("maximumIncomingPacketSize", "must be at least 128 bytes, got \(maximumIncomingPacketSize)")
+        }
         guard offlineBuffer.maximumMessages >= 0, offlineBuffer.maximumBytes >= 0 else {
             throw invalid("offlineBuffer", "limits must not be negative")
         }

@@ -15,6 +15,9 @@ public struct MQTTClientStatistics: Sendable, Equatable {
     public var droppedWhileDisconnected = 0
     /// Successful connections after the first one.
     public var reconnects = 0
+    /// Received messages larger than ``MQTTClientConfiguration/maximumIncomingPacketSize``, dropped
+    /// unread (only over MQTT 3.1.1: an MQTT 5 broker does not send them).
+    public var oversizedMessagesDropped = 0
 
     /// All counters zero.
     public init() {}

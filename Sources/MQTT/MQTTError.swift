@@ -62,8 +62,7 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
         var explanation: String
         switch kind {
         case .library:
-            explanation = MQTTError.libraryMessage(code)
-            if let systemErrno { explanation += ": " + String(cString: strerror(systemErrno)) }
+            explanation = MQTTError.libraryMessage(code, systemErrno: systemErrno)
         case .brokerReason:
             explanation = MQTTError.brokerReasonMessage(code)
         case .invalidConfiguration:
@@ -73,9 +72,29 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
         return "\(operation) failed: \(explanation) (code \(code))"
     }
 
-    /// `mosquitto_strerror` for a `MOSQ_ERR_*` code.
-    static func libraryMessage(_ code: Int32) -> String {
-        String(cString: mosquitto_strerror(code))
+    /// The explanation of a `MOSQ_ERR_*` code: `mosquitto_strerror`'s, except where libmosquitto 2.0.11 has
+    /// none ("Unknown error." for codes it added later) or a misleading one (`MOSQ_ERR_ERRNO` gives
+    /// `strerror` of whatever `errno` holds when asked, often "Success").
+    /// - Parameters:
+    ///   - code: a `MOSQ_ERR_*` code.
+    ///   - systemErrno: for `MOSQ_ERR_ERRNO`, the `errno` seen right after the failing call.
+    static func libraryMessage(_ code: Int32, systemErrno: Int32? = nil) -> String {
+        switch code {
+        case Int32(MOSQ_ERR_ERRNO.rawValue):
+            guard let systemErrno, systemErrno != 0 else { return "a system call failed" }
+            return String(cString: strerror(systemErrno))
+        case Int32(MOSQ_ERR_KEEPALIVE.rawValue):
+            return "the broker did not answer within the keepalive interval"
+        case Int32(MOSQ_ERR_LOOKUP.rawValue): return "the broker's host name could not be resolved"
+        case Int32(MOSQ_ERR_MALFORMED_PACKET.rawValue): return "the broker sent a malformed packet"
+        case Int32(MOSQ_ERR_TIMEOUT.rawValue): return "the operation timed out"
+        case Int32(MOSQ_ERR_RETAIN_NOT_SUPPORTED.rawValue): return "the broker does not support retained messages"
+        case Int32(MOSQ_ERR_TOPIC_ALIAS_INVALID.rawValue): return "invalid topic alias"
+        case Int32(MOSQ_ERR_ADMINISTRATIVE_ACTION.rawValue): return "the broker disconnected this client (administrative action)"
+        case Int32(MOSQ_ERR_PLUGIN_DEFER.rawValue): return "deferred by a broker plugin"
+        default:
+            return String(cString: mosquitto_strerror(code))
+        }
     }
 
     /// The explanation of a broker reason code: MQTT 5 reason codes are >= 0x80 (or 0 for success),
@@ -87,3 +106,4 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
         return String(cString: mosquitto_reason_string(code))
     }
 }
+

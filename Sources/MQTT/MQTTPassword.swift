@@ -26,10 +26,17 @@ public struct MQTTPassword: Sendable, CustomStringConvertible, CustomDebugString
         self.secret = secret
     }
 
+    /// The longest password read from a file, bytes (MQTT's limit for the password field).
+    public static let maximumLength = 65_535
+
     /// Reads the password from the first line of a file; a trailing `\n` (or `\r\n`) is not part of it.
-    /// - Parameter path: the file, for example `/etc/motion-agent/mqtt-password` (mode 0600).
-    /// - Throws: ``LoadError`` naming `path` when the file cannot be read or its first line is empty.
+    /// - Parameter path: the file, for example `/etc/motion-agent/mqtt-password` (mode 0600 or 0640).
+    /// - Throws: ``LoadError`` naming `path` when the file cannot be read, other users may read it
+    ///   (``SecretFilePermissions``), or its first line is empty or longer than ``maximumLength``.
     public init(contentsOfFile path: String) throws(LoadError) {
+        if let problem = SecretFilePermissions.problem(with: path) {
+            throw LoadError(description: "MQTT password file \(problem)")
+        }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw LoadError(description: "cannot read MQTT password file \(path): \(String(cString: strerror(errno)))")
@@ -38,6 +45,9 @@ public struct MQTTPassword: Sendable, CustomStringConvertible, CustomDebugString
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !bytes.contains(UInt8(ascii: "\n")) {
+            guard bytes.count <= Self.maximumLength + 2 else {
+                throw LoadError(description: "MQTT password file \(path): the first line is longer than \(Self.maximumLength) bytes")
+            }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 throw LoadError(description: "cannot read MQTT password file \(path): \(String(cString: strerror(errno)))")
@@ -48,6 +58,9 @@ public struct MQTTPassword: Sendable, CustomStringConvertible, CustomDebugString
         let firstLine = Self.firstLine(of: bytes)
         guard !firstLine.isEmpty else {
             throw LoadError(description: "MQTT password file \(path) is empty (the password is its first line)")
+        }
+        guard firstLine.count <= Self.maximumLength else {
+            throw LoadError(description: "MQTT password file \(path): the first line is longer than \(Self.maximumLength) bytes")
         }
         self.init(String(decoding: firstLine, as: UTF8.self))
     }

@@ -48,7 +48,10 @@ public struct MQTTTLSConfiguration: Sendable, Equatable {
         guard (certificateFile == nil) == (keyFile == nil) else {
             throw MQTTError(invalidConfiguration: "tls: certificateFile and keyFile must be given together")
         }
-        if let tlsVersion, !["tlsv1.3", "tlsv1.2", "tlsv1.1"].contains(tlsVersion) {
+        if let keyFile, let problem = SecretFilePermissions.problem(with: keyFile) {
+            throw MQTTError(invalidConfiguration: "tls.keyFile: \(problem)")
+        }
+                if let tlsVersion, !["tlsv1.3", "tlsv1.2", "tlsv1.1"].contains(tlsVersion) {
             throw MQTTError(invalidConfiguration: "tls.tlsVersion: \"\(tlsVersion)\" is not tlsv1.3, tlsv1.2 or tlsv1.1")
         }
     }

@@ -103,6 +103,9 @@ final class MosquittoConnection: Sendable {
         /// `shutdown` asks the network thread to send DISCONNECT (plain TCP: only that thread closes the
         /// socket).
         var disconnectRequested = false
+        /// `shutdown` gave up waiting for the network thread (inside a blocking connect): the thread
+        /// destroys the handle itself when it exits.
+        var teardownHandedToNetworkThread = false
     }
 
     /// At most this many early completions are remembered.
@@ -227,7 +230,8 @@ final class MosquittoConnection: Sendable {
 
     // MARK: Public operations (called by MQTTClient)
 
-    /// Starts the first asynchronous connect, then the network thread that drives it and retries.
+    /// Starts the network thread, which connects (the first attempt blocks that thread, not the caller)
+    /// and retries until shutdown.
     func start() throws(MQTTError) {
         try state.withLock { (state) throws(MQTTError) in
             switch state.lifecycle {
@@ -236,44 +240,13 @@ final class MosquittoConnection: Sendable {
             case .shuttingDown, .destroyed: throw Self.shutDownError("start")
             }
             state.lifecycle = .running
-            state.callsInProgress += 1
             state.retainedWhileLoopRuns = self
         }
-        defer { state.withLockBroadcasting { $0.callsInProgress -= 1 } }
-
-        let broker = configuration.broker
-        let connectResult: Int32
-        if let list = Self.sessionProperties(configuration) {
-            var properties: OpaquePointer? = list
-            // libmosquitto 2.0.11 has no asynchronous connect taking CONNECT properties: this blocks for
-            // the TCP connect (and TLS handshake). The properties are kept for every reconnect.
-            connectResult = mosquitto_connect_bind_v5(
-                handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, properties)
-            mosquitto_property_free_all(&properties)
-        } else {
-            connectResult = mosquitto_connect_async(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive))
-        }
-        let systemErrno = errno
-        switch connectResult {
-        case MOSQ_ERR_SUCCESS.rawValue, MOSQ_ERR_ERRNO.rawValue, MOSQ_ERR_EAI.rawValue, MOSQ_ERR_TLS.rawValue:
-            // ERRNO (e.g. connection refused), EAI (name lookup failed) and TLS (on loopback the handshake
-            // can fail inside the call, e.g. certificate verify failed): the thread reports it and retries,
-            // since the broker or its certificate may change.
-            break
-        default:
-            // A permanent error (invalid arguments, unusable TLS files, ...): back to `.created`.
-            state.withLock { state in
-                if state.lifecycle == .running { state.lifecycle = .created }  // unless a shutdown began
-                state.retainedWhileLoopRuns = nil
-            }
-            throw MQTTError(code: connectResult, operation: "connect to \(broker)", systemErrno: systemErrno)
-        }
-
-        let context = Unmanaged.passRetained(NetworkThreadContext(connection: self, firstResult: connectResult, firstErrno: systemErrno))
+        let context = Unmanaged.passRetained(NetworkThreadContext(connection: self))
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { raw in
             let context = Unmanaged<NetworkThreadContext>.fromOpaque(raw!).takeRetainedValue()
-            context.connection.runNetworkThread(firstResult: context.firstResult, firstErrno: context.firstErrno)
+            context.connection.runNetworkThread()
             return nil
         }, context.toOpaque())
         guard created == 0 else {
@@ -287,16 +260,36 @@ final class MosquittoConnection: Sendable {
         state.withLockBroadcasting { $0.networkThread = thread }
     }
 
-    /// The CONNECT properties: an MQTT 5 session expiry interval for a persistent session (without it
-    /// an MQTT 5 broker ends the session when the connection closes, whatever `cleanSession` says).
-    private static func sessionProperties(_ configuration: MQTTClientConfiguration) -> OpaquePointer? {
-        guard configuration.protocolVersion == .v5, let expiry = configuration.effectiveSessionExpiryInterval, expiry > 0 else {
-            return nil
+    /// Network thread: the first connection attempt, with the CONNECT properties (MQTT 5), which
+    /// libmosquitto keeps for every `mosquitto_reconnect_async` after it. libmosquitto 2.0.11 has no
+    /// asynchronous connect that takes properties, so this blocks this thread for the TCP connect (and
+    /// the TLS handshake); a shutdown meanwhile hands the teardown to this thread (``finishShutdown``).
+    /// - Returns: libmosquitto's result and `errno`.
+    private func connectWithProperties() -> (result: Int32, errno: Int32) {
+        let broker = configuration.broker
+        var properties = Self.connectProperties(configuration)
+        defer { mosquitto_property_free_all(&properties) }
+        let result = closingSocket {
+            mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, properties)
         }
+        return (result, errno)
+    }
+
+    /// The CONNECT properties of an MQTT 5 connection (`nil` for MQTT 3.1.1, or when there are none): the
+    /// session expiry interval of a persistent session (without it an MQTT 5 broker ends the session when
+    /// the connection closes, whatever `cleanSession` says), and the maximum packet size this client
+    /// accepts, so that the broker drops larger messages instead of sending them.
+    private static func connectProperties(_ configuration: MQTTClientConfiguration) -> OpaquePointer? {
+        guard configuration.protocolVersion == .v5 else { return nil }
         var properties: OpaquePointer?
-        guard mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), expiry)
-            == MOSQ_ERR_SUCCESS.rawValue
-        else {
+        var result = Int32(MOSQ_ERR_SUCCESS.rawValue)
+        if let expiry = configuration.effectiveSessionExpiryInterval, expiry > 0 {
+            result = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), expiry)
+        }
+        if let maximum = configuration.maximumIncomingPacketSize, result == MOSQ_ERR_SUCCESS.rawValue {
+            result = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximum)
+        }
+        guard result == MOSQ_ERR_SUCCESS.rawValue else {
             mosquitto_property_free_all(&properties)
             return nil
         }
@@ -556,8 +549,26 @@ final class MosquittoConnection: Sendable {
             }
             state.withLockBroadcasting { $0.stopNetworkThread = true }
             wakeSignal?.raise()
+            // A loop pass ends within 200 ms once woken; a blocking connect (first attempt, fallback) may
+            // take as long as TCP tries. Then the thread tears down when the connect returns.
+            _ = state.wait(timeout: max(remaining(), .milliseconds(500))) { $0.networkThreadExited }
+            let handedOver = state.withLockBroadcasting { state -> Bool in
+                guard !state.networkThreadExited else { return false }
+                state.teardownHandedToNetworkThread = true
+                return true
+            }
+            if handedOver {
+                pthread_detach(thread)
+                return
+            }
             pthread_join(thread, nil)
         }
+        destroy()
+    }
+
+    /// The end of a shutdown, once the network thread has exited or is exiting: destroys the handle and
+    /// drops the self-reference. On the shutting-down thread, or on the network thread after a handover.
+    private func destroy() {
         _ = state.wait(timeout: .seconds(1)) { $0.callsInProgress == 0 }
         let retained = state.withLockBroadcasting { state in
             state.lifecycle = .destroyed
@@ -575,10 +586,9 @@ final class MosquittoConnection: Sendable {
 
     /// Drives the connection until shutdown: `mosquitto_loop`, flushing the buffer between calls; after
     /// a lost or failed connection, the backoff delay (or an immediate MQTT 3.1.1 retry) and a reconnect.
-    private func runNetworkThread(firstResult: Int32, firstErrno: Int32) {
+    private func runNetworkThread() {
         loopThread.store(Self.currentThread(), ordering: .relaxed)
-        var connectResult = firstResult
-        var connectErrno = firstErrno
+        var (connectResult, connectErrno) = connectWithProperties()
         var failedAttempts = 0
         var closedBeforeConnack = 0
         while true {
@@ -603,7 +613,7 @@ final class MosquittoConnection: Sendable {
             }
             if unreported, loopResult != MOSQ_ERR_SUCCESS.rawValue {
                 var reason = MQTTError(code: loopResult, operation: "connect to \(configuration.broker)", systemErrno: loopErrno).description
-                if loopResult == MOSQ_ERR_TLS.rawValue, let libraryError { reason += ": \(libraryError)" }
+                reason += tlsExplanation(libraryError: libraryError, beforeConnack: true)
                 deliver(.disconnected(reasonCode: loopResult, reason: reason))
             }
             let (stop, connack, version) = state.withLock { state in
@@ -634,7 +644,9 @@ final class MosquittoConnection: Sendable {
                 let stopped = state.wait(timeout: delay) { $0.stopNetworkThread || $0.lifecycle != .running }
                 if stopped { break }
             }
-            if fallBack, configuration.protocolVersion == .v5, (configuration.effectiveSessionExpiryInterval ?? 0) > 0 {
+            if fallBack, configuration.protocolVersion == .v5,
+               (configuration.effectiveSessionExpiryInterval ?? 0) > 0 || configuration.maximumIncomingPacketSize != nil
+            {
                 // The stored MQTT 5 CONNECT properties would make every 3.1.1 reconnect fail
                 // (NOT_SUPPORTED): connecting again without properties replaces them.
                 let broker = configuration.broker
@@ -646,7 +658,11 @@ final class MosquittoConnection: Sendable {
             }
             connectErrno = errno
         }
-        state.withLockBroadcasting { $0.networkThreadExited = true }
+        let finishesTeardown = state.withLockBroadcasting { state in
+            state.networkThreadExited = true
+            return state.teardownHandedToNetworkThread
+        }
+        if finishesTeardown { destroy() }
     }
 
     /// One pass of the network loop, waiting for traffic (at most `loopTimeoutMilliseconds` over TLS,
@@ -855,12 +871,12 @@ final class MosquittoConnection: Sendable {
     }
 
     private func didDisconnect(reasonCode: Int32, systemErrno: Int32) {
-        let libraryError = state.withLockBroadcasting { state in
+        let (libraryError, refusedBeforeConnack) = state.withLockBroadcasting { state in
             state.sessionUp = false
             state.connected = false
             state.disconnectReported = true
             defer { state.lastLibraryError = nil }
-            return state.lastLibraryError
+            return (state.lastLibraryError, state.connackReasonCode == nil)
         }
         // libmosquitto 2.0.11 passes MOSQ_ERR_* codes here (a broker's DISCONNECT arrives as
         // MOSQ_ERR_CONN_LOST); MQTT 5 reason codes (>= 0x80) are explained should a version pass them.
@@ -870,11 +886,26 @@ final class MosquittoConnection: Sendable {
         } else if reasonCode >= 0x80 {
             reason = MQTTError.brokerReasonMessage(reasonCode)
         } else {
-            reason = MQTTError.libraryMessage(reasonCode)
-            if reasonCode == MOSQ_ERR_ERRNO.rawValue { reason += ": " + String(cString: strerror(systemErrno)) }
-            if reasonCode == MOSQ_ERR_TLS.rawValue, let libraryError { reason += " (\(libraryError))" }
+            reason = MQTTError.libraryMessage(reasonCode, systemErrno: systemErrno)
+            reason += tlsExplanation(libraryError: libraryError, beforeConnack: refusedBeforeConnack)
         }
         deliver(.disconnected(reasonCode: reasonCode, reason: reason))
+    }
+
+    /// What to add to a lost or failed connection's reason over TLS: OpenSSL's explanation, which appears
+    /// only in libmosquitto's log (also when the code just says "lost"), and, for a connection lost before
+    /// the broker answered while no client certificate is configured, that the broker may want one (it
+    /// ends such a handshake with an alert, or the socket closes before the alert is read).
+    private func tlsExplanation(libraryError: String?, beforeConnack: Bool) -> String {
+        guard let tls = configuration.tls else { return "" }
+        var text = libraryError.map { " (\($0))" } ?? ""
+        guard tls.certificateFile == nil, beforeConnack else { return text }
+        if libraryError?.contains("certificate required") == true {
+            text += "; the broker requires a client certificate, and none is configured"
+        } else if libraryError == nil {
+            text += "; if the broker requires a client certificate: none is configured"
+        }
+        return text
     }
 
     private func didPublish(messageID: Int32, reasonCode: Int32) {
@@ -902,6 +933,11 @@ final class MosquittoConnection: Sendable {
 
     private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
         let length = Int(max(0, message.payloadlen))
+        if let maximum = configuration.maximumIncomingPacketSize, length > Int(maximum) {
+            // The payload alone exceeds the packet limit: not copied, not delivered.
+            state.withLock { $0.statistics.oversizedMessagesDropped += 1 }
+            return
+        }
         let payload: [UInt8] =
             if let bytes = message.payload, length > 0 {
                 Array(UnsafeRawBufferPointer(start: bytes, count: length))
@@ -926,12 +962,8 @@ final class MosquittoConnection: Sendable {
 /// What the network thread needs, passed through `pthread_create`'s argument.
 private final class NetworkThreadContext {
     let connection: MosquittoConnection
-    let firstResult: Int32
-    let firstErrno: Int32
 
-    init(connection: MosquittoConnection, firstResult: Int32, firstErrno: Int32) {
+    init(connection: MosquittoConnection) {
         self.connection = connection
-        self.firstResult = firstResult
-        self.firstErrno = firstErrno
     }
 }

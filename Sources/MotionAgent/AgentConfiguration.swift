@@ -63,16 +63,31 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Reads and validates the configuration file at `path`.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public static func load(path: String) throws(ConfigurationError) -> AgentConfiguration {
+        // Checked before reading: `--config /dev/zero` or a runaway file must not be read into memory.
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw ConfigurationError(fieldPath: "", reason: "cannot read configuration file \(path): \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw ConfigurationError(fieldPath: "", reason: "configuration file \(path) is not a regular file")
+        }
+        guard status.st_size <= maximumFileSize else {
+            throw ConfigurationError(
+                fieldPath: "", reason: "configuration file \(path) is larger than \(maximumFileSize / 1024) KiB")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(fieldPath: "", reason: "cannot read configuration file \(path)")
         }
         return try parse(data)
     }
 
+    /// The largest configuration file read, bytes (the documented one is under 2 KiB).
+    public static let maximumFileSize = 1 << 20
+
     /// Parses and validates a configuration document.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public static func parse(_ data: Data) throws(ConfigurationError) -> AgentConfiguration {
-        let root = try JSONObjectReader(data: data)
+        let root = try JSONObjectReader(bytes: [UInt8](data))
         try root.rejectUnknownKeys([
             "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
             "broker", "services", "health_interval",
@@ -134,8 +149,10 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
     }
 
-    /// Checks the values that options may also have set (device ID, prefix, keepalive, services), and
-    /// reads the calibration file to check it.
+    /// Checks everything a start would refuse with ``ConfigurationError/exitStatus``, without side effects,
+    /// so that `--check-config`, a start and a reload judge a file alike: the values options may also
+    /// have set (device ID, prefix, device string, keepalive, services), the calibration file (read), the
+    /// recording's file (that it could be created) and the broker settings with their password source.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public func validate() throws(ConfigurationError) {
         if let deviceID, !DeviceIdentifier.isValid(deviceID) {
@@ -152,6 +169,11 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
         if device.isEmpty {
             throw ConfigurationError(fieldPath: "device", reason: "must name a device, for example \"sim\"")
+        }
+        do {
+            _ = try IMUDeviceSpecification.parse(device)
+        } catch {
+            throw ConfigurationError(fieldPath: "device", reason: error.description)
         }
         try magneticReference?.validate()
         if let calibration {
@@ -176,9 +198,31 @@ public struct AgentConfiguration: Sendable, Equatable {
                     reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.map(\.name).joined(separator: ", ")))")
             }
         }
-        if !(healthInterval == 0 || (1...86_400).contains(healthInterval)) {
+        let environment = ProcessInfo.processInfo.environment
+        if magneticReference == nil, ["MOTION_LOCATION", "MOTION_DECLINATION"].allSatisfy({ environment[$0]?.isEmpty ?? true }),
+           let service = services.keys.sorted(by: { $0.topicName < $1.topicName })
+               .first(where: { services[$0]?.referenceFrame == "xTrueNorthZVertical" })
+        {
+            throw ConfigurationError(
+                fieldPath: "services.\(service.topicName).frame",
+                reason: "xTrueNorthZVertical needs the magnetic declination: set location or declination "
+                    + "(or MOTION_LOCATION / MOTION_DECLINATION)")
+        }
+                if !(healthInterval == 0 || (1...86_400).contains(healthInterval)) {
             throw ConfigurationError(fieldPath: "health_interval", reason: "must be 0 (off) or 1…86400 seconds")
         }
+        _ = try clientConfiguration(will: nil)
+    }
+
+    /// The MQTT client configuration of these settings, checked as the client will check it.
+    /// - Parameters:
+    ///   - will: the last will, or `nil`.
+    ///   - environment: the process environment (where a password may come from).
+    /// - Throws: ``ConfigurationError`` for the broker field that cannot be used.
+    public func clientConfiguration(
+        will: MQTTMessage?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> MQTTClientConfiguration {
+        try broker.clientConfiguration(clientID: clientID, will: will, environment: environment)
     }
 
     private static func serviceSettings(

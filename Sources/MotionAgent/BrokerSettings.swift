@@ -26,6 +26,12 @@ public struct BrokerSettings: Sendable, Equatable {
     /// The most bytes of QoS ≥ 1 payload kept while disconnected (0: keep none).
     public var offlineBufferBytes: Int
 
+    /// The largest packet the agent accepts from the broker, bytes (128 KiB): a command is at most
+    /// ``ControlCommand/maximumPayloadSize`` bytes, and this leaves room for any reasonable response topic
+    /// and correlation data. Announced to an MQTT 5 broker, which drops larger messages; over MQTT 3.1.1 the
+    /// client drops them unread.
+    public static let maximumIncomingPacketSize: UInt32 = 131_072
+
     /// The environment variable that, when set, overrides the configured password source.
     public static let passwordEnvironmentVariable = "MOTION_AGENT_PASSWORD"
 
@@ -96,11 +102,12 @@ public struct BrokerSettings: Sendable, Equatable {
     ///   - clientID: the client identifier to use.
     ///   - will: the last will.
     ///   - environment: the process environment (a parameter so tests can pass their own).
-    /// - Throws: ``ConfigurationError`` naming the password field when the password cannot be read.
+    /// - Throws: ``ConfigurationError`` naming the password field when the password cannot be read, or
+    ///   `broker` with the MQTT client's reason when it would refuse the configuration.
     public func clientConfiguration(
         clientID: String, will: MQTTMessage?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) -> MQTTClientConfiguration {
-        MQTTClientConfiguration(
+        let configuration = MQTTClientConfiguration(
             broker: address,
             clientID: clientID,
             keepAlive: keepAlive,
@@ -117,7 +124,14 @@ public struct BrokerSettings: Sendable, Equatable {
             },
             offlineBuffer: offlineBufferMessages == 0 || offlineBufferBytes == 0
                 ? .disabled
-                : MQTTOfflineBufferLimits(maximumMessages: offlineBufferMessages, maximumBytes: offlineBufferBytes))
+                : MQTTOfflineBufferLimits(maximumMessages: offlineBufferMessages, maximumBytes: offlineBufferBytes),
+            maximumIncomingPacketSize: Self.maximumIncomingPacketSize)
+        do {
+            try configuration.validate()
+        } catch {
+            throw ConfigurationError(fieldPath: "broker", reason: error.description)
+        }
+        return configuration
     }
 
     private func resolvedPassword(environment: [String: String]) throws(ConfigurationError) -> MQTTPassword? {
@@ -167,6 +181,10 @@ public struct BrokerSettings: Sendable, Equatable {
             throw ConfigurationError(fieldPath: object.fieldPath("password_file"), reason: "give password_file or password_env, not both")
         }
         settings.password = passwordFile.map(PasswordSource.file) ?? passwordVariable.map(PasswordSource.environment)
+        if settings.password != nil, settings.username == nil {
+            throw ConfigurationError(
+                fieldPath: object.fieldPath("username"), reason: "is required with \(passwordFile != nil ? "password_file" : "password_env")")
+        }
         if let tls = try object.object("tls") {
             try tls.rejectUnknownKeys(["ca_file", "ca_directory", "certificate_file", "key_file", "insecure_skip_hostname_check"])
             settings.tls = TLSSettings(
@@ -213,6 +231,9 @@ public struct BrokerSettings: Sendable, Equatable {
             if let path, access(path, R_OK) != 0 {
                 throw ConfigurationError(fieldPath: "\(fieldPath).\(name)", reason: "cannot read \(path)")
             }
+        }
+        if let keyFile = tls.keyFile, let problem = SecretFilePermissions.problem(with: keyFile) {
+            throw ConfigurationError(fieldPath: "\(fieldPath).key_file", reason: problem)
         }
     }
 }

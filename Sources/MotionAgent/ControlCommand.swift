@@ -38,7 +38,7 @@ public struct ControlCommand: Sendable, Equatable {
         }
         let fields: JSONObjectReader
         do throws(ConfigurationError) {
-            fields = try JSONObjectReader(data: Data(payload))
+            fields = try JSONObjectReader(bytes: payload)
         } catch {
             throw ControlCommandError("expected start, stop or a JSON object: \(error.reason)")
         }

@@ -3,6 +3,11 @@ public struct ControlCommandError: Error, Sendable, Equatable, CustomStringConve
     /// What is wrong with the command.
     public let description: String
 
-    /// Creates an error with a message.
-    public init(_ description: String) { self.description = description }
+    /// The longest message, characters: a refusal may quote the command (an unknown key, a frame name),
+    /// and neither the answer nor the log line may grow with it.
+    public static let maximumLength = 300
+
+    /// Creates an error with a message, made printable and cut at ``maximumLength`` (see
+    /// ``AgentLog/sanitized(_:limit:)``).
+    public init(_ description: String) { self.description = AgentLog.sanitized(description, limit: Self.maximumLength) }
 }

@@ -1,27 +1,29 @@
-import Foundation
-
 /// Reads typed fields out of a parsed JSON object, naming the field path in every error and rejecting
 /// fields it was not asked about (a misspelt key is an error, not a silently ignored default).
+///
+/// Documents are parsed strictly (``JSONValue``): a trailing comma, a key given twice or a comment is an
+/// error that names the line and column, not a value that silently wins.
 struct JSONObjectReader {
     /// The dotted path of this object inside the document ("" for the root).
     let path: String
-    private let object: [String: Any]
+    private let object: [String: JSONValue]
 
-    /// Parses `data` as a JSON object.
-    init(data: Data, path: String = "") throws(ConfigurationError) {
-        let parsed: Any
+    /// Parses `bytes` as a JSON object.
+    /// - Throws: ``ConfigurationError`` for `path`: not strict JSON (with line and column), or not an object.
+    init(bytes: [UInt8], path: String = "") throws(ConfigurationError) {
+        let parsed: JSONValue
         do {
-            parsed = try JSONSerialization.jsonObject(with: data, options: [])
+            parsed = try JSONValue.parse(bytes)
         } catch {
-            throw ConfigurationError(fieldPath: path, reason: "not valid JSON (\(Self.describe(error)))")
+            throw ConfigurationError(fieldPath: path, reason: "not valid JSON (\(error))")
         }
-        guard let object = parsed as? [String: Any] else {
+        guard case .object(let object) = parsed else {
             throw ConfigurationError(fieldPath: path, reason: "must be a JSON object")
         }
         self.init(object: object, path: path)
     }
 
-    private init(object: [String: Any], path: String) {
+    private init(object: [String: JSONValue], path: String) {
         self.object = object
         self.path = path
     }
@@ -38,10 +40,16 @@ struct JSONObjectReader {
         }
     }
 
+    /// The field's value unless it is absent or `null`.
+    private func value(_ key: String) -> JSONValue? {
+        guard let value = object[key], value != .null else { return nil }
+        return value
+    }
+
     /// A string field, or `nil` when absent.
     func string(_ key: String) throws(ConfigurationError) -> String? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let text = value as? String else {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else {
             throw ConfigurationError(fieldPath: fieldPath(key), reason: "must be a string")
         }
         return text
@@ -49,20 +57,20 @@ struct JSONObjectReader {
 
     /// A boolean field, or `nil` when absent.
     func bool(_ key: String) throws(ConfigurationError) -> Bool? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, Self.isBoolean(number) else {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else {
             throw ConfigurationError(fieldPath: fieldPath(key), reason: "must be true or false")
         }
-        return number.boolValue
+        return flag
     }
 
     /// A finite number field, or `nil` when absent.
     func number(_ key: String) throws(ConfigurationError) -> Double? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let number = value as? NSNumber, !Self.isBoolean(number), number.doubleValue.isFinite else {
+        guard let value = value(key) else { return nil }
+        guard let number = value.number, number.isFinite else {
             throw ConfigurationError(fieldPath: fieldPath(key), reason: "must be a number")
         }
-        return number.doubleValue
+        return number
     }
 
     /// An integer field, or `nil` when absent.
@@ -76,20 +84,10 @@ struct JSONObjectReader {
 
     /// A nested object field, or `nil` when absent.
     func object(_ key: String) throws(ConfigurationError) -> JSONObjectReader? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let nested = value as? [String: Any] else {
+        guard let value = value(key) else { return nil }
+        guard case .object(let nested) = value else {
             throw ConfigurationError(fieldPath: fieldPath(key), reason: "must be a JSON object")
         }
         return JSONObjectReader(object: nested, path: fieldPath(key))
-    }
-
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        // swift-corelibs-foundation gives JSON booleans the objCType "c" (char), as Darwin does.
-        String(cString: number.objCType) == "c"
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
     }
 }

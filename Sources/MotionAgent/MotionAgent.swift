@@ -89,8 +89,7 @@ public final class MotionAgent: Sendable {
             try Self.applyCalibration(path)
         }
         try Self.apply(configuration.magneticReference)
-        let clientConfiguration = try configuration.broker.clientConfiguration(
-            clientID: configuration.clientID, will: availability("offline"))
+        let clientConfiguration = try configuration.clientConfiguration(will: availability("offline"))
         let client = try MQTTClient(configuration: clientConfiguration) { [weak self] event in
             self?.handle(event)
         }
@@ -329,25 +328,28 @@ public final class MotionAgent: Sendable {
     private func handleControl(_ message: MQTTMessage) {
         guard let service = topics.service(forControlTopic: message.topic) else { return }
         guard !message.retain else {
-            AgentLog.info("ignored a retained command on \(message.topic): commands must not be retained")
+            AgentLog.info("ignored a retained command on \(AgentLog.sanitized(message.topic)): commands must not be retained")
             return
         }
-        let command: ControlCommand
+        if let responseTopic = message.responseTopic, let problem = topics.responseTopicProblem(responseTopic) {
+            var refused = message
+            refused.responseTopic = nil  // answered on {base}/error instead
+            answerError("refused: \(problem)", service: service, command: refused)
+            return
+        }
+        let next: ServiceState
         do {
-            command = try ControlCommand.parse(message.payload, for: service)
+            let command = try ControlCommand.parse(message.payload, for: service)
+            let status = status(of: service)
+            next = try state.withLock { $0.services[service]! }.applying(
+                command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
+                availableFrames: CMMotionManager.linuxDeviceInfo == nil
+                    ? nil : ReferenceFrameName.names(in: CMMotionManager.availableAttitudeReferenceFrames()))
         } catch {
             answerError(error.description, service: service, command: message)
             return
         }
-        if command.active == true, case let status = status(of: service), !status.available {
-            answerError("\(service.topicName) is unavailable: \(status.error ?? "unknown reason")", service: service, command: message)
-            return
-        }
-        state.withLock { state in
-            if let interval = command.interval { state.services[service]!.settings.sampling.interval = interval }
-            if let frame = command.referenceFrame { state.services[service]!.settings.referenceFrame = frame }
-            if let active = command.active { state.services[service]!.active = active }
-        }
+        state.withLock { $0.services[service] = next }
         restart(service)
         AgentLog.info("\(service.topicName): \(state.withLock { $0.services[service]!.active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
         if message.responseTopic != nil {

@@ -1,7 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The agent's field recording (`record` in the configuration, `--record FILE`): every raw sample of the
 /// IMU written to a file in the recording format while the agent runs, to be replayed at a desk with
 /// `--device replay:FILE`.
 public struct RecordingSettings: Sendable, Equatable {
+    /// The longest recording that may be asked for, s (a week).
+    public static let maximumSeconds = 604_800.0
+
     /// The file written (created or truncated at start).
     public var file: String
     /// Seconds of samples after which the recording ends by itself, so that a forgotten recording cannot
@@ -28,12 +37,25 @@ public struct RecordingSettings: Sendable, Equatable {
         return RecordingSettings(file: file, seconds: try record.number("seconds") ?? 600)
     }
 
-    /// Checks the values.
+    /// Checks the values, and that the file could be created (its directory exists and is writable; a
+    /// file already there is a writable regular file) without creating it.
     /// - Throws: ``ConfigurationError`` naming the field.
     func validate() throws(ConfigurationError) {
         guard !file.isEmpty else { throw ConfigurationError(fieldPath: "record.file", reason: "must name a file") }
-        guard seconds > 0, seconds.isFinite else {
-            throw ConfigurationError(fieldPath: "record.seconds", reason: "must be a number of seconds above 0")
+        guard seconds > 0, seconds <= Self.maximumSeconds else {
+            throw ConfigurationError(
+                fieldPath: "record.seconds", reason: "must be a number of seconds above 0 and at most \(Int(Self.maximumSeconds)) (a week)")
+        }
+        let directory = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
+        var status = stat()
+        if stat(file, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFREG, access(file, W_OK) == 0 else {
+                throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(file): not a writable regular file")
+            }
+        } else if stat(directory.isEmpty ? "/" : directory, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR {
+            throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(file): no directory \(directory)")
+        } else if access(directory.isEmpty ? "/" : directory, W_OK) != 0 {
+            throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(file): \(directory) is not writable")
         }
     }
 }

@@ -18,6 +18,11 @@ public enum ReferenceFrameName {
         all.first { $0.name == name }?.frame
     }
 
+    /// The names of the frames in the set `frames`, such as `availableAttitudeReferenceFrames()`.
+    public static func names(in frames: CMAttitudeReferenceFrame) -> Set<String> {
+        Set(all.filter { frames.contains($0.frame) }.map(\.name))
+    }
+
     /// The name of `frame`, or `nil` when it is not exactly one of the four frames.
     public static func name(of frame: CMAttitudeReferenceFrame) -> String? {
         all.first { $0.frame == frame }?.name

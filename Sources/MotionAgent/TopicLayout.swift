@@ -1,5 +1,7 @@
 /// The topic names of one device, as defined by the MQTT contract (`{prefix}/{device_id}/…`).
 public struct TopicLayout: Sendable, Equatable {
+    /// The first topic level, under which every device has its subtree.
+    public let prefix: String
     /// `{prefix}/{device_id}`, the root of every topic of this device.
     public let base: String
 
@@ -8,6 +10,7 @@ public struct TopicLayout: Sendable, Equatable {
     ///   - prefix: the first topic level, `motion` by default.
     ///   - deviceID: the device identifier (already sanitised, see ``DeviceIdentifier``).
     public init(prefix: String, deviceID: String) {
+        self.prefix = prefix
         base = "\(prefix)/\(deviceID)"
         accelerometerTopic = "\(base)/\(MotionService.accelerometer.topicName)"
         gyroTopic = "\(base)/\(MotionService.gyro.topicName)"
@@ -52,5 +55,21 @@ public struct TopicLayout: Sendable, Equatable {
         guard topic.hasPrefix(prefix), topic.hasSuffix("/set") else { return nil }
         let middle = topic.dropFirst(prefix.count).dropLast("/set".count)
         return MotionService(topicName: String(middle))
+    }
+
+    /// Why the agent will not publish an answer on `responseTopic` (an MQTT 5 command's response topic),
+    /// or `nil` when it may. Answers go only outside the device subtrees of the prefix, so that a command
+    /// cannot make a device write into its own topics (its status, say) or another device's (its `set`
+    /// topic), and only to a topic name a client may publish to (non-empty, no wildcards, not `$…`).
+    public func responseTopicProblem(_ responseTopic: String) -> String? {
+        if responseTopic == prefix || responseTopic.hasPrefix(prefix + "/") {
+            return "the response topic must lie outside \(prefix)/ (the devices' own topics)"
+        }
+        if responseTopic.isEmpty || responseTopic.hasPrefix("$") || responseTopic.contains(where: { $0 == "+" || $0 == "#" })
+            || responseTopic.utf8.count > 65_535 || responseTopic.utf8.contains(0)
+        {
+            return "the response topic is not a topic name this device may publish to"
+        }
+        return nil
     }
 }

@@ -11,6 +11,7 @@ struct MQTTAuthenticationTests {
         let broker = try MosquittoBroker(options: .init(allowAnonymous: false, users: ["device-7": "right horse battery"]))
         let passwordFile = broker.directory + "/client-password"
         try "right horse battery\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o600)
         let good = try TestClient.connected(to: broker.address, clientID: "auth-good") { configuration in
             configuration.username = "device-7"
             configuration.password = try? MQTTPassword(contentsOfFile: passwordFile)
@@ -88,6 +89,11 @@ struct MQTTAuthenticationTests {
             to: broker.address, clientID: "tls-no-cert", configure: { $0.tls = MQTTTLSConfiguration(caFile: certificates.caCertificatePath) },
             events: events)
         #expect(events.wait(for: "disconnected"))
+        // Not just "the connection was lost": that the client has no certificate (and OpenSSL's reason,
+        // "tlsv13 alert certificate required", when the alert was read before the socket closed).
+        if case .disconnected(_, let reason)? = events.all.first {
+            #expect(reason.contains("client certificate") && reason.contains("none is configured"), "\(reason)")
+        }
         #expect(!anonymous.waitUntilConnected(timeout: .milliseconds(200)))
         #expect(!events.kinds.contains("connected"))
         anonymous.shutdown(timeout: .seconds(1))

@@ -33,9 +33,23 @@ struct MQTTPasswordTests {
         for (name, content) in [("lf", "\(secret)\n"), ("crlf", "\(secret)\r\nsecond line\n"), ("bare", secret)] {
             let path = "\(directory)/\(name)"
             try content.write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o640)  // owner and group only
             let password = try MQTTPassword(contentsOfFile: path)
             #expect(password.description == "<redacted>")
             #expect(password.secret == secret, "\(name)")
+        }
+        // A secret every user of the machine can read is refused, with the command that fixes it.
+        try "\(secret)\n".write(toFile: "\(directory)/shared", atomically: true, encoding: .utf8)
+        chmod("\(directory)/shared", 0o644)
+        #expect { try MQTTPassword(contentsOfFile: "\(directory)/shared") } throws: { error in
+            "\(error)".contains("readable by every user (mode 0644): chmod o-rwx \(directory)/shared")
+                && !"\(error)".contains(secret)
+        }
+        // A first line longer than MQTT allows (here a file without any line break) is not read without end.
+        try String(repeating: "x", count: MQTTPassword.maximumLength + 10).write(toFile: "\(directory)/long", atomically: true, encoding: .utf8)
+        chmod("\(directory)/long", 0o600)
+        #expect { try MQTTPassword(contentsOfFile: "\(directory)/long") } throws: { error in
+            "\(error)".contains("longer than 65535 bytes")
         }
         try "\n".write(toFile: "\(directory)/empty", atomically: true, encoding: .utf8)
         #expect { try MQTTPassword(contentsOfFile: "\(directory)/empty") } throws: { error in

@@ -112,12 +112,16 @@ extension AgentEndToEndTests {
             #expect(running.subscriber.waitForCount(on: topic, count: 5))
             #expect(running.objects(on: topic).allSatisfy { RunningAgent.number($0, "heading") == -1 }, "no north in an arbitrary frame")
 
+            // True north needs a declination this device lacks: refused, and nothing changes.
+            running.subscriber.clear()
             try running.send(#"{"frame":"xTrueNorthZVertical"}"#, to: .deviceMotion)
-            let refused = try #require(running.subscriber.waitForMessage(on: running.topics.status(.deviceMotion)) {
-                RunningAgent.object($0)?["frame"] as? String == "xTrueNorthZVertical"
-            })
-            #expect(!RunningAgent.isAvailable(refused.message), "true north needs a declination this device lacks")
-            #expect((RunningAgent.object(refused.message)?["error"] as? String)?.contains("xTrueNorthZVertical") == true)
+            let refused = try #require(running.subscriber.waitForMessage(on: running.topics.error), "\(running.agent.log)")
+            let answer = RunningAgent.object(refused.message)
+            #expect(answer?["ok"] as? Bool == false)
+            #expect((answer?["error"] as? String)?.contains("xTrueNorthZVertical is not available") == true, "\(answer ?? [:])")
+            #expect(running.subscriber.messages(on: running.topics.status(.deviceMotion)).isEmpty, "the status did not change")
+            #expect(running.subscriber.waitForCount(on: topic, count: 5), "device motion goes on in its frame")
+            #expect(running.objects(on: topic).allSatisfy { RunningAgent.number($0, "heading") == -1 })
         }
 
         @Test func sighupReloadsServiceSettingsWithoutReconnecting() throws {

@@ -106,18 +106,30 @@ import Testing
         let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID()).pem")
         try Data("not checked here".utf8).write(to: caFile)
         defer { try? FileManager.default.removeItem(at: caFile) }
+        // The password source is resolved when the file is checked, as at start.
+        setenv("MOTION_TEST_BOARD_SECRET", "from the environment", 1)
+        let passwordFile = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID())")
+        try Data("hunter2\n".utf8).write(to: passwordFile)
+        chmod(passwordFile.path, 0o600)
+        defer { try? FileManager.default.removeItem(at: passwordFile) }
         let configuration = try parse("""
-            {"broker":{"clean_session":false,"protocol":"mqtt311","username":"board","password_env":"BOARD_SECRET",
+            {"broker":{"clean_session":false,"protocol":"mqtt311","username":"board","password_env":"MOTION_TEST_BOARD_SECRET",
                        "tls":{"ca_file":"\(caFile.path)"},"reconnect":{"min_delay":2,"max_delay":60},
                        "offline_buffer":{"max_messages":500,"max_bytes":65536}}}
             """)
         let broker = configuration.broker
         #expect(!broker.cleanSession && broker.protocolVersion == .v311)
-        #expect(broker.username == "board" && broker.password == .environment("BOARD_SECRET"))
+        #expect(broker.username == "board" && broker.password == .environment("MOTION_TEST_BOARD_SECRET"))
         #expect(broker.tls == BrokerSettings.TLSSettings(caFile: caFile.path))
         #expect(broker.reconnectDelay == 2...60)
         #expect(broker.offlineBufferMessages == 500 && broker.offlineBufferBytes == 65_536)
-        #expect(try parse(#"{"broker":{"password_file":"/etc/motion/secret"}}"#).broker.password == .file("/etc/motion/secret"))
+        #expect(try parse(#"{"broker":{"username":"u","password_file":"\#(passwordFile.path)"}}"#).broker.password == .file(passwordFile.path))
+        expectError(#"{"broker":{"password_file":"\#(passwordFile.path)"}}"#, field: "broker.username", reasonContains: "password_file")
+        expectError(#"{"broker":{"username":"u","password_env":"MOTION_TEST_UNSET_VARIABLE"}}"#, field: "broker.password_env",
+                    reasonContains: "not set")
+        chmod(passwordFile.path, 0o644)
+        expectError(#"{"broker":{"username":"u","password_file":"\#(passwordFile.path)"}}"#, field: "broker.password_file",
+                    reasonContains: "readable by every user (mode 0644): chmod o-rwx")
 
         expectError(#"{"broker":{"protocol":"mqtt4"}}"#, field: "broker.protocol", reasonContains: "mqtt5 or mqtt311")
         expectError(#"{"broker":{"password_file":"a","password_env":"B"}}"#, field: "broker.password_file", reasonContains: "not both")
