@@ -32,6 +32,10 @@
 ///   keep following the real clock).
 /// - `fault_duration=SECONDS`: length of the outage after each fault, 0…31536000; default 0 (a fault event without
 ///   lost samples). Needs `fault_after`.
+/// - `fault=read|stall|nan|saturate|vanish`: what goes wrong at each fault (see ``FaultInjectingIMU/Kind``);
+///   `read` (default) as described for `fault_after`; the others are injected by ``FaultInjectingIMU``
+///   for `fault_duration` seconds each time: silence, readings that are not numbers, full-scale readings,
+///   a device that is gone (and cannot be started) until the duration has passed. Needs `fault_after`.
 /// - `fault_every=SECONDS`: repeat the fault with this period, > `fault_duration`; default: one fault. Needs
 ///   `fault_after`.
 public enum IMUDeviceSpecification: Sendable, Equatable {
@@ -115,7 +119,14 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
             }
             return try Self.open(detected)
         case .simulated(let configuration):
-            return SimulatedIMU(configuration: configuration)
+            guard let injection = configuration.faultInjection, injection.kind != .read else {
+                return SimulatedIMU(configuration: configuration)
+            }
+            var plain = configuration
+            plain.faultInjection = nil
+            return FaultInjectingIMU(
+                SimulatedIMU(configuration: plain),
+                script: .init(kind: injection.kind, after: injection.after, duration: injection.duration, every: injection.every))
         case .replay(let path, let loop, let fast):
             return try ReplayIMU(path: path, loop: loop, asFastAsPossible: fast)
         case .iio(let name, let magnetometer, let sysfsRoot, let deviceDirectory):
@@ -138,6 +149,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         var faultAfter: Double?
         var faultDuration: Double?
         var faultEvery: Double?
+        var faultKind: FaultInjectingIMU.Kind?
         for item in options.split(separator: ",", omittingEmptySubsequences: false) {
             let option = item.trimmingBlanks()
             guard let equals = option.firstIndex(of: "=") else {
@@ -184,6 +196,12 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 faultAfter = try seconds(value, option: "fault_after", range: 0...maximumFaultSeconds)
             case "fault_duration":
                 faultDuration = try seconds(value, option: "fault_duration", range: 0...maximumFaultSeconds)
+            case "fault":
+                guard let kind = FaultInjectingIMU.Kind(rawValue: String(value)) else {
+                    throw .invalidSpecification(
+                        "option 'fault' of driver sim: '\(value)' is not one of \(FaultInjectingIMU.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                faultKind = kind
             case "fault_every":
                 faultEvery = try seconds(value, option: "fault_every", range: 0...maximumFaultSeconds)
             default:
@@ -198,9 +216,9 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                     "option 'fault_every' of driver sim: \(faultEvery) s must exceed fault_duration (\(duration) s)")
             }
             configuration.faultInjection = SimulatedFaultInjection(
-                after: faultAfter, duration: duration, every: faultEvery)
-        } else if faultDuration != nil || faultEvery != nil {
-            let option = faultDuration != nil ? "fault_duration" : "fault_every"
+                after: faultAfter, duration: duration, every: faultEvery, kind: faultKind ?? .read)
+        } else if faultDuration != nil || faultEvery != nil || faultKind != nil {
+            let option = faultDuration != nil ? "fault_duration" : faultEvery != nil ? "fault_every" : "fault"
             throw .invalidSpecification("option '\(option)' of driver sim needs 'fault_after'")
         }
         return configuration
@@ -211,7 +229,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
 
     /// The options of driver `sim`, in the order the documentation lists them.
     private static let simulatorOptionNames = [
-        "rate", "motion", "seed", "batch", "fault_after", "fault_duration", "fault_every",
+        "rate", "motion", "seed", "batch", "fault", "fault_after", "fault_duration", "fault_every",
     ]
 
     /// `value` as a finite number of seconds inside `range`.

@@ -153,7 +153,9 @@ public final class SimulatedIMU: IMUDevice {
             state.run = Run(
                 generation: generation, clock: clock, sampleRate: sampleRate,
                 startTimestamp: startTimestamp, nextIndex: 0, handler: handler,
-                nextFault: configuration.faultInjection.map { Self.timestamp($0.after, after: startTimestamp) })
+                nextFault: configuration.faultInjection.flatMap {
+                    $0.kind == .read ? Self.timestamp($0.after, after: startTimestamp) : nil
+                })
         }
     }
 
@@ -179,7 +181,8 @@ public final class SimulatedIMU: IMUDevice {
     /// fault that has come due (samples stamped before it first, none during its outage).
     private func deliverDueSamples(generation: UInt64) {
         let now = MonotonicClock.now()
-        let injection = configuration.faultInjection
+        // Other kinds of fault are injected around the simulator (FaultInjectingIMU).
+        let injection = configuration.faultInjection.flatMap { $0.kind == .read ? $0 : nil }
         let plan = state.withLock { state -> (DeliveryPlan, Run)? in
             guard var run = state.run, run.generation == generation else { return nil }
             func timestamp(_ index: Int) -> UInt64 {
