@@ -23,6 +23,8 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        // SQLite: the MQTT client's durable offline buffer.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Jansson: the strict JSON parser for the configuration and control commands.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
@@ -30,7 +32,7 @@ let package = Package(
         .target(name: "MotionHAL", dependencies: ["CLinuxIO"]),
         .target(name: "MotionFusion"),
         .target(name: "CoreMotion", dependencies: ["MotionHAL", "MotionFusion"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite"]),
         .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MQTT", "CJansson"]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT", "MotionFusion", "MotionHAL"]),

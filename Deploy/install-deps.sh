@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what MotionBridge needs from Debian's packages when it is missing:
 # libmosquitto-dev (the C library the MQTT module wraps), libjansson-dev (the strict JSON parser of the
-# configuration and commands), mosquitto (the broker the tests and the demo
+# configuration and commands), libsqlite3-dev (the durable offline buffer), mosquitto (the broker the tests and the demo
 # start on a loopback port), mosquitto-clients, pkg-config, openssl (the TLS tests make their certificates),
 # linux-libc-dev (the kernel's <linux/i2c-dev.h> for the I2C shim). Needs root (or sudo) only when something
 # is missing.
 set -euo pipefail
 
-packages=(libmosquitto-dev libjansson-dev mosquitto mosquitto-clients pkg-config openssl linux-libc-dev)
+packages=(libmosquitto-dev libjansson-dev libsqlite3-dev mosquitto mosquitto-clients pkg-config openssl linux-libc-dev)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

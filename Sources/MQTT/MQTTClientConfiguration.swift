@@ -39,6 +39,9 @@ public struct MQTTClientConfiguration: Sendable {
     /// Bounds of the in-memory buffer for QoS ≥ 1 messages published while disconnected; 10,000
     /// messages / 8 MiB by default. See ``MQTTClient/publish(_:)``.
     public var offlineBuffer: MQTTOfflineBufferLimits
+    /// Keeps the offline buffer in an SQLite file as well, so that it survives a restart, a SIGKILL or a
+    /// power cut (see ``MQTTDurableOfflineBuffer``); `nil` (default) keeps it in memory only.
+    public var durableOfflineBuffer: MQTTDurableOfflineBuffer?
     /// At most this many QoS ≥ 1 publications unacknowledged at once (`MOSQ_OPT_SEND_MAXIMUM`), also
     /// while the offline buffer is flushed; 1...65535, 20 by default.
     public var sendMaximum: Int
@@ -70,6 +73,7 @@ public struct MQTTClientConfiguration: Sendable {
     ///   - allowsProtocolFallback: fall back to MQTT 3.1.1 when the broker refuses MQTT 5, `true` by default.
     ///   - sessionExpiryInterval: MQTT 5 session expiry in seconds; `nil` derives it from `cleanSession`.
     ///   - maximumIncomingPacketSize: the largest packet accepted, bytes; `nil` (default) for no limit.
+    ///   - durableOfflineBuffer: where the offline buffer is kept on disk; `nil` (default) for memory only.
     public init(
         broker: MQTTBrokerAddress,
         clientID: String,
@@ -86,7 +90,8 @@ public struct MQTTClientConfiguration: Sendable {
         sendMaximum: Int = 20,
         allowsProtocolFallback: Bool = true,
         sessionExpiryInterval: UInt32? = nil,
-        maximumIncomingPacketSize: UInt32? = nil
+        maximumIncomingPacketSize: UInt32? = nil,
+        durableOfflineBuffer: MQTTDurableOfflineBuffer? = nil
     ) {
         self.broker = broker
         self.clientID = clientID
@@ -104,6 +109,7 @@ public struct MQTTClientConfiguration: Sendable {
         self.allowsProtocolFallback = allowsProtocolFallback
         self.sessionExpiryInterval = sessionExpiryInterval
         self.maximumIncomingPacketSize = maximumIncomingPacketSize
+        self.durableOfflineBuffer = durableOfflineBuffer
     }
 
     /// The session expiry interval actually sent (see ``sessionExpiryInterval``), in seconds.
@@ -146,6 +152,12 @@ public struct MQTTClientConfiguration: Sendable {
             throw invalid("offlineBuffer", "limits must not be negative")
         }
         if password != nil, username == nil { throw invalid("password", "a password needs a username") }
+        if let durableOfflineBuffer {
+            guard !durableOfflineBuffer.path.isEmpty else { throw invalid("durableOfflineBuffer.path", "is empty") }
+            guard MQTTDurableOfflineBuffer.commitIntervalRange.contains(durableOfflineBuffer.commitInterval) else {
+                throw invalid("durableOfflineBuffer.commitInterval", "must be 0...5 s, got \(durableOfflineBuffer.commitInterval) s")
+            }
+        }
         try tls?.validate()
         if let will {
             guard !will.topic.isEmpty, !will.topic.contains("+"), !will.topic.contains("#") else {

@@ -20,4 +20,7 @@ public enum MQTTClientEvent: Sendable {
     /// A publication is complete: QoS 0 written to the socket, QoS 1 acknowledged (PUBACK),
     /// QoS 2 completed (PUBCOMP). `messageID` is what ``MQTTClient/publish(_:)`` returned.
     case published(messageID: Int32)
+    /// The durable offline buffer had a problem: a damaged file set aside and replaced, or a file that
+    /// cannot be used or written (then the buffer is kept in memory only). The client goes on.
+    case offlineBufferProblem(String)
 }

@@ -9,6 +9,9 @@ public struct MQTTClientStatistics: Sendable, Equatable {
     public var bufferedMessages = 0
     /// Bytes (topic + payload + property values) in the offline buffer now.
     public var bufferedBytes = 0
+    /// Whether the offline buffer is kept on disk now (a ``MQTTClientConfiguration/durableOfflineBuffer``
+    /// that could be opened and has not failed to write).
+    public var offlineBufferIsDurable = false
     /// Buffered messages dropped (oldest first) because the buffer was full, or a message too large for it.
     public var droppedFromBuffer = 0
     /// Publications refused while disconnected: always QoS 0, and QoS ≥ 1 when the buffer is disabled.

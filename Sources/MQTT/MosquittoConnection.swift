@@ -77,6 +77,14 @@ final class MosquittoConnection: Sendable {
         var awaitingAcknowledgement: Set<Int32> = []
         /// Messages waiting for a connection (or for the flush after connecting).
         var buffer: OfflineMessageBuffer
+        /// With a durable buffer: the journal keys of messages handed to libmosquitto and not yet
+        /// acknowledged, by libmosquitto message ID (deleted from the journal at the acknowledgement).
+        var journalKeysBySentID: [Int32: Int64] = [:]
+        /// With a durable buffer: QoS ≥ 1 messages published directly and not yet acknowledged, kept so
+        /// that they can be written to the journal when the connection drops or the client shuts down.
+        var unacknowledgedCopies: [Int32: MQTTMessage] = [:]
+        /// The next journal key (keys grow with every journaled message, so their order is the send order).
+        var nextJournalKey: Int64 = 1
         /// The buffer is being sent after a connect; new publications queue behind it meanwhile.
         var flushing = false
         /// The next ID for a buffered message (counts down from -1).
@@ -141,6 +149,8 @@ final class MosquittoConnection: Sendable {
     private let socketLock = ReadWriteLock()
     /// The MQTT 5 property lists of recurring messages (data topics), built once.
     private let propertyCache = MosquittoPropertyCache()
+    /// The durable copy of the offline buffer, when configured.
+    private let journal: OfflineMessageJournal?
 
     /// Creates the handle and applies the configuration (protocol version first, then options,
     /// credentials, TLS, will).
@@ -163,8 +173,23 @@ final class MosquittoConnection: Sendable {
         self.configuration = configuration
         self.backoff = configuration.reconnectBackoff
         self.events = events
-        self.state = ConditionLock(
-            State(buffer: OfflineMessageBuffer(limits: configuration.offlineBuffer), protocolVersion: configuration.protocolVersion))
+        let journal = configuration.durableOfflineBuffer.map {
+            OfflineMessageJournal(configuration: $0, limits: configuration.offlineBuffer)
+        }
+        self.journal = journal
+        var initial = State(buffer: OfflineMessageBuffer(limits: configuration.offlineBuffer), protocolVersion: configuration.protocolVersion)
+        if let journal {
+            // What an earlier run could not send goes first, in its order, before anything published now.
+            for kept in journal.recovered {
+                var entry = OfflineMessageBuffer.Entry(message: kept.message, id: initial.nextBufferedID, size: kept.message.bufferedSize)
+                entry.journalKey = kept.key
+                initial.nextBufferedID -= 1
+                _ = initial.buffer.append(entry, enforcingLimits: false)
+            }
+            initial.statistics.droppedFromBuffer = journal.droppedAtOpen
+            initial.nextJournalKey = journal.largestKey + 1
+        }
+        self.state = ConditionLock(initial)
 
         // Every stored property is set: if this throws, `deinit` runs and destroys the handle (destroying
         // it here as well would free it twice).
@@ -242,6 +267,7 @@ final class MosquittoConnection: Sendable {
             state.lifecycle = .running
             state.retainedWhileLoopRuns = self
         }
+        journal?.startReporting { [weak self] problem in self?.deliver(.offlineBufferProblem(problem)) }
         let context = Unmanaged.passRetained(NetworkThreadContext(connection: self))
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { raw in
@@ -333,14 +359,20 @@ final class MosquittoConnection: Sendable {
             }
             let id = state.nextBufferedID
             state.nextBufferedID = id == Int32.min ? -1 : id - 1
+            var entry = OfflineMessageBuffer.Entry(message: message, id: id, size: message.bufferedSize)
+            if let journal, message.qos != .atMostOnce {
+                entry.journalKey = state.nextJournalKey
+                state.nextJournalKey += 1
+                journal.insert(entry.journalKey!, message)
+            }
             // While connected the buffer is only being flushed: new messages wait behind it without
             // pushing older ones out (the bounds protect against long outages, not a reconnect).
-            let dropped = state.buffer.append(
-                .init(message: message, id: id, size: message.bufferedSize), enforcingLimits: !state.sessionUp)
+            let dropped = state.buffer.append(entry, enforcingLimits: !state.sessionUp)
             for entry in dropped {
                 state.statistics.droppedFromBuffer += 1
                 state.pendingPublications.remove(entry.id)
                 Self.rememberAbandoned(entry.id, in: &state)
+                if let key = entry.journalKey { journal?.delete(key) }
             }
             if dropped.first?.id == id { return .tooLarge }
             state.pendingPublications.insert(id)
@@ -389,7 +421,10 @@ final class MosquittoConnection: Sendable {
             state.withLock { state in
                 if state.completedBeforeRegistration.remove(messageID) == nil {
                     state.pendingPublications.insert(messageID)
-                    if message.qos != .atMostOnce { state.awaitingAcknowledgement.insert(messageID) }
+                    if message.qos != .atMostOnce {
+                        state.awaitingAcknowledgement.insert(messageID)
+                        if journal != nil { state.unacknowledgedCopies[messageID] = message }
+                    }
                 }
             }
             return messageID
@@ -475,6 +510,7 @@ final class MosquittoConnection: Sendable {
             var statistics = state.statistics
             statistics.bufferedMessages = state.buffer.count
             statistics.bufferedBytes = state.buffer.bytes
+            statistics.offlineBufferIsDurable = journal?.isDurable ?? false
             return statistics
         }
     }
@@ -570,6 +606,11 @@ final class MosquittoConnection: Sendable {
     /// drops the self-reference. On the shutting-down thread, or on the network thread after a handover.
     private func destroy() {
         _ = state.wait(timeout: .seconds(1)) { $0.callsInProgress == 0 }
+        if let journal {
+            // What the broker has not acknowledged stays for the next run, with the buffer.
+            state.withLock { journalUnacknowledgedCopies(&$0) }
+            journal.close()
+        }
         let retained = state.withLockBroadcasting { state in
             state.lifecycle = .destroyed
             state.sessionUp = false
@@ -605,6 +646,7 @@ final class MosquittoConnection: Sendable {
             // Failures before a socket existed, and TLS handshake failures inside mosquitto_loop, reach
             // no callback: report them here so every failed attempt is seen.
             let (unreported, libraryError) = state.withLock { state in
+                journalUnacknowledgedCopies(&state)
                 defer {
                     state.disconnectReported = false
                     state.lastLibraryError = nil
@@ -726,9 +768,11 @@ final class MosquittoConnection: Sendable {
                 if result == MOSQ_ERR_SUCCESS.rawValue || (connectionDropped && entry.message.qos != .atMostOnce) {
                     state.bufferedIDsBySentID[messageID] = entry.id
                     if entry.message.qos != .atMostOnce { state.awaitingAcknowledgement.insert(messageID) }
+                    if let key = entry.journalKey { state.journalKeysBySentID[messageID] = key }
                 } else {
                     state.pendingPublications.remove(entry.id)
                     Self.rememberAbandoned(entry.id, in: &state)
+                    if let key = entry.journalKey { journal?.delete(key) }
                     if connectionDropped {
                         state.statistics.droppedWhileDisconnected += 1
                     } else {
@@ -737,6 +781,25 @@ final class MosquittoConnection: Sendable {
                 }
             }
         }
+    }
+
+    /// With a durable buffer: writes the directly published messages the broker has not acknowledged to
+    /// the journal (libmosquitto resends them after a reconnect, and their acknowledgement deletes them
+    /// again; a later run sends them if this one ends first). Called with the lock held when the
+    /// connection ends, before any later publication can be buffered.
+    private func journalUnacknowledgedCopies(_ state: inout State) {
+        guard let journal, !state.unacknowledgedCopies.isEmpty else { return }
+        // Message IDs grow (modulo 65536) in send order; the oldest unacknowledged goes first.
+        let ordered = state.unacknowledgedCopies.sorted { lhs, rhs in
+            UInt16(truncatingIfNeeded: lhs.key &- rhs.key) > 0x8000
+        }
+        for (messageID, message) in ordered {
+            let key = state.nextJournalKey
+            state.nextJournalKey += 1
+            journal.insert(key, message)
+            state.journalKeysBySentID[messageID] = key
+        }
+        state.unacknowledgedCopies.removeAll()
     }
 
     private static func rememberAbandoned(_ id: Int32, in state: inout State) {
@@ -872,6 +935,7 @@ final class MosquittoConnection: Sendable {
 
     private func didDisconnect(reasonCode: Int32, systemErrno: Int32) {
         let (libraryError, refusedBeforeConnack) = state.withLockBroadcasting { state in
+            journalUnacknowledgedCopies(&state)
             state.sessionUp = false
             state.connected = false
             state.disconnectReported = true
@@ -911,6 +975,8 @@ final class MosquittoConnection: Sendable {
     private func didPublish(messageID: Int32, reasonCode: Int32) {
         let reportedID = state.withLockBroadcasting { state -> Int32 in
             state.awaitingAcknowledgement.remove(messageID)
+            state.unacknowledgedCopies.removeValue(forKey: messageID)
+            if let key = state.journalKeysBySentID.removeValue(forKey: messageID) { journal?.delete(key) }
             if reasonCode >= 0x80 {
                 state.statistics.publishErrors += 1
             } else {

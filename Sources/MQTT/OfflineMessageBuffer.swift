@@ -5,6 +5,8 @@ struct OfflineMessageBuffer {
         let message: MQTTMessage
         let id: Int32
         let size: Int
+        /// Its key in the durable journal, when the buffer has one (``OfflineMessageJournal``).
+        var journalKey: Int64? = nil
     }
 
     let limits: MQTTOfflineBufferLimits

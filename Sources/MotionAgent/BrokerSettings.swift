@@ -25,6 +25,9 @@ public struct BrokerSettings: Sendable, Equatable {
     public var offlineBufferMessages: Int
     /// The most bytes of QoS ≥ 1 payload kept while disconnected (0: keep none).
     public var offlineBufferBytes: Int
+    /// Keeps the offline buffer on disk too (`offline_buffer.path`, `offline_buffer.commit_interval`), so
+    /// that it survives a restart, a SIGKILL or a power cut; `nil`: in memory only.
+    public var durableOfflineBuffer: MQTTDurableOfflineBuffer?
 
     /// The largest packet the agent accepts from the broker, bytes (128 KiB): a command is at most
     /// ``ControlCommand/maximumPayloadSize`` bytes, and this leaves room for any reasonable response topic
@@ -47,7 +50,8 @@ public struct BrokerSettings: Sendable, Equatable {
         tls: TLSSettings? = nil,
         reconnectDelay: ClosedRange<Int> = 1...30,
         offlineBufferMessages: Int = 10_000,
-        offlineBufferBytes: Int = 8 << 20
+        offlineBufferBytes: Int = 8 << 20,
+        durableOfflineBuffer: MQTTDurableOfflineBuffer? = nil
     ) {
         self.address = address
         self.clientID = clientID
@@ -60,6 +64,7 @@ public struct BrokerSettings: Sendable, Equatable {
         self.reconnectDelay = reconnectDelay
         self.offlineBufferMessages = offlineBufferMessages
         self.offlineBufferBytes = offlineBufferBytes
+        self.durableOfflineBuffer = durableOfflineBuffer
     }
 
     /// Where a password is read from.
@@ -125,7 +130,8 @@ public struct BrokerSettings: Sendable, Equatable {
             offlineBuffer: offlineBufferMessages == 0 || offlineBufferBytes == 0
                 ? .disabled
                 : MQTTOfflineBufferLimits(maximumMessages: offlineBufferMessages, maximumBytes: offlineBufferBytes),
-            maximumIncomingPacketSize: Self.maximumIncomingPacketSize)
+            maximumIncomingPacketSize: Self.maximumIncomingPacketSize,
+            durableOfflineBuffer: durableOfflineBuffer)
         do {
             try configuration.validate()
         } catch {
@@ -203,7 +209,7 @@ public struct BrokerSettings: Sendable, Equatable {
             settings.reconnectDelay = minimum...maximum
         }
         if let buffer = try object.object("offline_buffer") {
-            try buffer.rejectUnknownKeys(["max_messages", "max_bytes"])
+            try buffer.rejectUnknownKeys(["max_messages", "max_bytes", "path", "commit_interval"])
             settings.offlineBufferMessages = try buffer.integer("max_messages") ?? settings.offlineBufferMessages
             settings.offlineBufferBytes = try buffer.integer("max_bytes") ?? settings.offlineBufferBytes
             if settings.offlineBufferMessages < 0 || settings.offlineBufferMessages > 10_000_000 {
@@ -211,6 +217,19 @@ public struct BrokerSettings: Sendable, Equatable {
             }
             if settings.offlineBufferBytes < 0 || settings.offlineBufferBytes > 1 << 30 {
                 throw ConfigurationError(fieldPath: buffer.fieldPath("max_bytes"), reason: "must be 0…1073741824")
+            }
+            let commitInterval = try buffer.number("commit_interval")
+            if let path = try buffer.string("path") {
+                if let problem = path.isEmpty ? "must name a file" : WritableFile.problem(path) {
+                    throw ConfigurationError(fieldPath: buffer.fieldPath("path"), reason: "cannot keep the offline buffer in \(path): \(problem)")
+                }
+                let interval = commitInterval ?? MQTTDurableOfflineBuffer(path: path).commitInterval
+                guard MQTTDurableOfflineBuffer.commitIntervalRange.contains(interval) else {
+                    throw ConfigurationError(fieldPath: buffer.fieldPath("commit_interval"), reason: "must be 0…5 seconds")
+                }
+                settings.durableOfflineBuffer = MQTTDurableOfflineBuffer(path: path, commitInterval: interval)
+            } else if commitInterval != nil {
+                throw ConfigurationError(fieldPath: buffer.fieldPath("commit_interval"), reason: "only applies with offline_buffer.path")
             }
         }
         try settings.validateTLSFiles(fieldPath: object.fieldPath("tls"))

@@ -54,6 +54,7 @@ struct HealthReport: Sendable {
             mqtt.field("queued_bytes", broker.bufferedBytes)
             mqtt.field("dropped_from_buffer", broker.droppedFromBuffer)
             mqtt.field("dropped_while_disconnected", broker.droppedWhileDisconnected)
+            mqtt.field("queue_durable", broker.offlineBufferIsDurable)
         }
         writer.object("services") { entries in
             for health in services {

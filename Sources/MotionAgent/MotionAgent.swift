@@ -178,8 +178,9 @@ public final class MotionAgent: Sendable {
         }
     }
 
-    /// Stops the services, publishes `offline`, waits for the broker to acknowledge it and disconnects
-    /// cleanly (so the broker does not send the last will). Idempotent.
+    /// Stops the services, publishes every service status as inactive and then `offline`, waits for the
+    /// broker to acknowledge them and disconnects cleanly (so the broker does not send the last will).
+    /// Idempotent.
     /// - Parameter timeout: the longest the whole shutdown may take.
     public func shutdown(timeout: Duration = .seconds(2)) {
         let client: MQTTClient? = controlQueue.sync {
@@ -199,10 +200,20 @@ public final class MotionAgent: Sendable {
             return client
         }
         guard let client else { return }
-        if client.isConnected,
-           let messageID = try? client.publish(availability("offline"))
-        {
-            _ = client.waitUntilPublished(messageID: messageID, timeout: timeout / 2)
+        if client.isConnected {
+            // Every service retained as inactive, then `offline`: what the last will cannot say.
+            let final = MotionService.allCases.map { service in
+                var status = controlQueue.sync { self.status(of: service) }
+                status.active = false
+                return MQTTMessage(
+                    topic: topics.status(service), string: status.json(), qos: .atLeastOnce, retain: true, contentType: Self.json)
+            } + [availability("offline")]
+            let messageIDs = final.compactMap { try? client.publish($0) }
+            let clock = ContinuousClock()
+            let deadline = clock.now + timeout / 2
+            for messageID in messageIDs {
+                _ = client.waitUntilPublished(messageID: messageID, timeout: max(.zero, clock.now.duration(to: deadline)))
+            }
         }
         client.shutdown(timeout: timeout / 2)
         AgentLog.info("stopped")
@@ -302,6 +313,8 @@ public final class MotionAgent: Sendable {
             AgentLog.info("disconnected from the broker (\(code)): \(reason)")
         case .message(let message):
             controlQueue.async { self.handleControl(message) }
+        case .offlineBufferProblem(let problem):
+            AgentLog.info(problem)
         case .published:
             break
         }

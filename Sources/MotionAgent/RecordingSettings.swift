@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The agent's field recording (`record` in the configuration, `--record FILE`): every raw sample of the
 /// IMU written to a file in the recording format while the agent runs, to be replayed at a desk with
 /// `--device replay:FILE`.
@@ -46,16 +40,8 @@ public struct RecordingSettings: Sendable, Equatable {
             throw ConfigurationError(
                 fieldPath: "record.seconds", reason: "must be a number of seconds above 0 and at most \(Int(Self.maximumSeconds)) (a week)")
         }
-        let directory = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
-        var status = stat()
-        if stat(file, &status) == 0 {
-            guard status.st_mode & S_IFMT == S_IFREG, access(file, W_OK) == 0 else {
-                throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(file): not a writable regular file")
-            }
-        } else if stat(directory.isEmpty ? "/" : directory, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR {
-            throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(file): no directory \(directory)")
-        } else if access(directory.isEmpty ? "/" : directory, W_OK) != 0 {
-            throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(file): \(directory) is not writable")
+        if let problem = WritableFile.problem(file) {
+            throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(file): \(problem)")
         }
     }
 }

@@ -79,7 +79,7 @@ case "watch":
                 _ = try? clientBox.withLock { try $0?.subscribe(filter, qos: .atMostOnce) }
             case .message(let message):
                 board.receive(topic: message.topic, payload: message.payload, arrival: ProcessInfo.processInfo.systemUptime)
-            case .connectionRefused(_, let reason), .disconnected(_, let reason):
+            case .connectionRefused(_, let reason), .disconnected(_, let reason), .offlineBufferProblem(let reason):
                 FileHandle.standardError.write(Data("motionctl: broker \(broker): \(reason)\n".utf8))
             case .published:
                 break

@@ -41,6 +41,7 @@ final class EventLog: Sendable {
         case .disconnected: "disconnected"
         case .message: "message"
         case .published: "published"
+        case .offlineBufferProblem: "offlineBufferProblem"
         }
     }
 }

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MQTT
+
+/// The durable offline buffer's file on its own: what it keeps, how it batches, and what it does with a
+/// file that is damaged, foreign or in use.
+@Suite("Offline message journal")
+struct OfflineMessageJournalTests {
+    private let directory: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    private func journal(_ name: String = "offline.db", interval: Double = 0.05, limits: MQTTOfflineBufferLimits = .default)
+        -> OfflineMessageJournal
+    {
+        OfflineMessageJournal(configuration: .init(path: "\(directory)/\(name)", commitInterval: interval), limits: limits)
+    }
+
+    /// Collects what a journal reports.
+    private final class Problems: Sendable {
+        private let all = Mutex<[String]>([])
+        var list: [String] { all.withLock { $0 } }
+        func attach(to journal: OfflineMessageJournal) { journal.startReporting { problem in self.all.withLock { $0.append(problem) } } }
+    }
+
+    private static func message(_ index: Int) -> MQTTMessage {
+        MQTTMessage(
+            topic: "motion/d/gyro", payload: Array("{\"seq\":\(index)}".utf8) + [0, 0xff], qos: index % 2 == 0 ? .atLeastOnce : .exactlyOnce,
+            retain: index % 3 == 0, contentType: "application/json", messageExpiryInterval: index % 5 == 0 ? 60 : nil,
+            responseTopic: index % 7 == 0 ? "replies/x" : nil, correlationData: index % 7 == 0 ? [1, 2, 3] : nil)
+    }
+
+    @Test("what is kept comes back in key order with every property; acknowledged messages do not")
+    func keepsMessagesAcrossReopening() {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = journal()
+        #expect(first.recovered.isEmpty && first.isDurable)
+        for key in 1...100 { first.insert(Int64(key), Self.message(key)) }
+        for key in 1...50 { first.delete(Int64(key)) }
+        first.close()
+        let second = journal()
+        #expect(second.recovered.map(\.key) == Array(51...100).map(Int64.init))
+        #expect(second.recovered.map(\.message) == (51...100).map(Self.message))
+        #expect(second.largestKey == 100 && second.droppedAtOpen == 0)
+        second.close()
+    }
+
+    @Test("changes are committed in batches at most a commit interval apart, an insert and its delete never written")
+    func batchesChanges() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = journal(interval: 0.2)
+        let start = ContinuousClock.now
+        for key in 1...500 {
+            journal.insert(Int64(key), Self.message(key))
+            if key % 2 == 0 { journal.delete(Int64(key)) }  // acknowledged before the commit: nothing to write
+            usleep(1_000)
+        }
+        let elapsed = ContinuousClock.now - start
+        Thread.sleep(forTimeInterval: 0.4)
+        let (commits, rows) = journal.writes
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        #expect(commits >= 1 && Double(commits) <= seconds / 0.2 + 2, "\(commits) commits in \(seconds) s")
+        #expect(rows == 250, "only the 250 messages still kept are written: \(rows)")
+        journal.close()
+        #expect(self.journal().recovered.count == 250)
+    }
+
+    @Test("with a commit interval of 0 every change is committed at once")
+    func commitsAtOnce() {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = journal(interval: 0)
+        journal.insert(1, Self.message(1))
+        let deadline = ContinuousClock.now + .seconds(1)
+        while journal.writes.commits == 0 && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(journal.writes == (1, 1))
+        journal.close()
+    }
+
+    @Test("the buffer's bounds apply to what is recovered: the oldest go")
+    func boundsApplyAtOpening() {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = journal()
+        for key in 1...50 { first.insert(Int64(key), Self.message(key)) }
+        first.close()
+        let bounded = journal(limits: MQTTOfflineBufferLimits(maximumMessages: 20))
+        #expect(bounded.recovered.map(\.key) == Array(31...50).map(Int64.init))
+        #expect(bounded.droppedAtOpen == 30)
+        bounded.close()
+        #expect(journal().recovered.count == 20, "the dropped ones are deleted from the file")
+    }
+
+    @Test("a file that is not a database, a damaged one and one of another layout are set aside and replaced",
+          arguments: ["garbage", "truncated", "layout"])
+    func damagedFilesAreSetAside(kind: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/offline.db"
+        switch kind {
+        case "garbage":
+            try Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: path))
+        case "truncated":
+            let full = journal()
+            for key in 1...2_000 { full.insert(Int64(key), Self.message(key)) }
+            full.close()
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            try handle.truncate(atOffset: 4_096 * 3 + 100)
+            try handle.close()
+        default:
+            let other = try SQLiteDatabase(path: path)
+            try other.execute("CREATE TABLE messages(key INTEGER PRIMARY KEY, note TEXT); PRAGMA user_version = 7;")
+        }
+        let problems = Problems()
+        let journal = journal()
+        problems.attach(to: journal)
+        let report = problems.list.joined(separator: "\n")
+        #expect(report.contains("set aside as \(path).corrupt-"), "\(report)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("offline.db.corrupt-") }
+        #expect(!aside.isEmpty, "the damaged file is kept for inspection")
+        // The replacement works.
+        #expect(journal.isDurable && journal.recovered.isEmpty)
+        journal.insert(1, Self.message(1))
+        journal.close()
+        #expect(self.journal().recovered.map(\.key) == [1])
+    }
+
+    @Test("a file that cannot be used leaves the buffer in memory, and one in use by another client is not touched")
+    func unusableFilesKeepTheBufferInMemory() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let problems = Problems()
+        let nowhere = OfflineMessageJournal(configuration: .init(path: "/nonexistent/dir/offline.db"), limits: .default)
+        problems.attach(to: nowhere)
+        #expect(!nowhere.isDurable)
+        #expect(problems.list.first?.contains("kept in memory only") == true, "\(problems.list)")
+        nowhere.insert(1, Self.message(1))  // ignored, no crash
+        nowhere.close()
+
+        let owner = journal()
+        owner.insert(1, Self.message(1))
+        Thread.sleep(forTimeInterval: 0.2)
+        let second = Problems()
+        let intruder = journal()
+        second.attach(to: intruder)
+        #expect(!intruder.isDurable, "\(second.list)")
+        #expect(second.list.first?.contains("kept in memory only") == true, "\(second.list)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).allSatisfy { !$0.contains("corrupt") },
+                "a healthy file in use is not set aside")
+        intruder.close()
+        owner.close()
+        #expect(journal().recovered.map(\.key) == [1])
+    }
+}
