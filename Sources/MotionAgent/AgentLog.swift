@@ -10,23 +10,22 @@ public enum AgentLog {
 
     /// Text from outside (a command, a topic, a file's content) made safe for one log line or answer:
     /// control characters become `\u{…}` escapes, so that no line can be forged, and anything past
-    /// `limit` characters is cut with `…` and the full length, so that no input can flood the log.
+    /// `limit` characters (escapes counted as written) is cut with `…` and the full length, so that no input
+    /// can flood the log.
     /// - Parameters:
     ///   - text: the untrusted text.
     ///   - limit: characters kept, 120 by default.
     public static func sanitized(_ text: some StringProtocol, limit: Int = 120) -> String {
         var result = ""
-        var count = 0
+        var count = 0  // characters of `result`, escapes included
         for character in text {
-            guard count < limit else {
+            let isControl = character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            let printable = isControl ? character.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined() : String(character)
+            guard count + printable.count <= limit else {
                 return result + "… (\(text.utf8.count) bytes)"
             }
-            if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                result += character.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
-            } else {
-                result.append(character)
-            }
-            count += 1
+            result += printable
+            count += printable.count
         }
         return result
     }

@@ -10,10 +10,15 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     /// The process exit status for a configuration error (`EX_CONFIG`).
     public static let exitStatus: Int32 = 78
 
-    /// Creates an error for the field at `fieldPath`.
+    /// The longest field path and reason kept, characters: both may quote the document (an unknown key, a
+    /// device string), and the message must stay one readable line whatever it holds.
+    public static let maximumLength = 400
+
+    /// Creates an error for the field at `fieldPath`; both are made printable and cut at ``maximumLength``
+    /// (see ``AgentLog/sanitized(_:limit:)``).
     public init(fieldPath: String, reason: String) {
-        self.fieldPath = fieldPath
-        self.reason = reason
+        self.fieldPath = AgentLog.sanitized(fieldPath, limit: Self.maximumLength)
+        self.reason = AgentLog.sanitized(reason, limit: Self.maximumLength)
     }
 
     /// `configuration error: services.gyro.rate_hz: must be a number greater than 0`.

@@ -12,7 +12,7 @@ extension ServiceState {
     ///     (``ReferenceFrameName``), or `nil` while no device is open (then any known frame is accepted, and
     ///     checked again when the service starts).
     /// - Throws: ``ControlCommandError`` saying why the command is refused.
-    func applying(
+    public func applying(
         _ command: ControlCommand, for service: MotionService, unavailableReason: String?, availableFrames: Set<String>?
     ) throws(ControlCommandError) -> ServiceState {
         if let frame = command.referenceFrame, let availableFrames, !availableFrames.contains(frame) {

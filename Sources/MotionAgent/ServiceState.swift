@@ -1,15 +1,17 @@
 import MQTT
 
-/// What the agent knows about one service while it runs.
-struct ServiceState: Sendable {
+/// What the agent knows about one service while it runs: a value, changed by commands
+/// (``applying(_:for:unavailableReason:availableFrames:)``), reloads and faults.
+public struct ServiceState: Sendable, Equatable {
     /// The settings in force (from the configuration, changed by commands and reloads).
-    var settings: ServiceSettings
+    public var settings: ServiceSettings
     /// Whether the service should publish (it may still be unable to, see `error`).
-    var active: Bool
+    public var active: Bool
     /// Why the service cannot deliver data now (a sensor fault, an unusable frame), when it cannot.
-    var error: String?
+    public var error: String?
 
-    init(settings: ServiceSettings) {
+    /// The state of a service just configured: active when its settings enable it, no error.
+    public init(settings: ServiceSettings) {
         self.settings = settings
         active = settings.enabled
     }

@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+// libFuzzer targets for every parser of outside input (see README.md here). Built only by run.sh, with
+// -sanitize=fuzzer,address: libFuzzer provides main, so these cannot be part of the main package's build.
+import PackageDescription
+
+let package = Package(
+    name: "MotionBridgeFuzz",
+    dependencies: [.package(name: "MotionBridge", path: "..")],
+    targets: [
+        // libFuzzer's driver as each target's entry point (see the header).
+        .target(name: "FuzzerEntry", path: "Targets/Entry"),
+        .executableTarget(
+            name: "fuzz-control-command", dependencies: ["FuzzerEntry", .product(name: "MotionAgent", package: "MotionBridge")],
+            path: "Targets/ControlCommand"),
+        .executableTarget(
+            name: "fuzz-configuration", dependencies: ["FuzzerEntry", .product(name: "MotionAgent", package: "MotionBridge")],
+            path: "Targets/Configuration"),
+        .executableTarget(
+            name: "fuzz-recording", dependencies: ["FuzzerEntry", .product(name: "MotionHAL", package: "MotionBridge")],
+            path: "Targets/Recording"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (with AddressSanitizer) and runs each for a bounded time against its seed
+# corpus in Fuzz/Corpus/TARGET. Fails (exit 1) when a target crashes, hangs (5 s per input) or exceeds
+# 1 GiB; the input that did it is kept and its path printed. Writes nothing into the repository but the
+# build directory Fuzz/.build: the grown corpus goes to a temporary directory unless --corpus names one.
+#
+# usage: Fuzz/run.sh [--seconds S] [--corpus DIR] [TARGET ...]
+#   --seconds S   how long each target runs (default 20; CI runs this, Fuzz/soak.sh runs it for longer)
+#   --corpus DIR  keep the grown corpus in DIR/TARGET (created), e.g. to merge new seeds by hand
+#   TARGET        control-command, configuration, recording (default: all)
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=20
+keep=""
+targets=()
+while (($#)); do
+    case "$1" in
+        --seconds) seconds="$2"; shift 2 ;;
+        --corpus) keep="$2"; shift 2 ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+((${#targets[@]})) || targets=(control-command configuration recording)
+# The largest input each parser meets in practice, with room: a command is at most 4 KiB.
+declare -A max_length=([control-command]=8192 [configuration]=65536 [recording]=65536)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/motionbridge-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+status=0
+for target in "${targets[@]}"; do
+    [ -n "${max_length[$target]:-}" ] || { echo "run.sh: unknown target $target" >&2; exit 64; }
+    swift build --product "fuzz-$target" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
+        | grep -Ev "Cannot export local symbol|^\[|Compiling|Emitting|Write|Linking|Planning|Building|Build of product" || true
+    binary=".build/debug/fuzz-$target"
+    [ -x "$binary" ] || { echo "run.sh: fuzz-$target did not build" >&2; exit 1; }
+    corpus="${keep:+$keep/$target}"
+    corpus="${corpus:-$work/corpus-$target}"
+    mkdir -p "$corpus" "$work/artifacts-$target"
+    seeds=$(find "Corpus/$target" -type f | wc -l)
+    # Swift's own crash handler would race AddressSanitizer's report.
+    if SWIFT_BACKTRACE=enable=no "$binary" "$corpus" "Corpus/$target" -max_total_time="$seconds" -timeout=5 \
+        -rss_limit_mb=1024 -max_len="${max_length[$target]}" -print_final_stats=1 \
+        -artifact_prefix="$work/artifacts-$target/" > "$work/log-$target" 2>&1
+    then
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/log-$target" | grep -o '[0-9]*$' || echo "?")
+        echo "fuzz-$target: $runs executions in $seconds s, corpus $(find "$corpus" -type f | wc -l) inputs from $seeds seeds, no crash, hang or memory blow-up"
+    else
+        status=1
+        kept="${keep:-$PWD}/fuzz-$target-failure"
+        mkdir -p "$kept"
+        cp "$work/artifacts-$target/"* "$work/log-$target" "$kept/" 2>/dev/null || true
+        echo "fuzz-$target: FAILED; the input and the log are in $kept" >&2
+        grep -E "ERROR|Precondition|Fatal|SUMMARY" "$work/log-$target" | head -5 >&2
+    fi
+done
+exit $status
