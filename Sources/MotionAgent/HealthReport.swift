@@ -14,6 +14,8 @@ struct HealthReport: Sendable {
     var broker: MQTTClientStatistics
     /// The MQTT version in use (5, or 3.1.1 after a fallback); `nil` before the first connection.
     var protocolVersion: MQTTProtocolVersion?
+    /// Commands dropped unhandled because too many were waiting (a flood), since the start.
+    var commandsDropped = 0
     /// One entry per service.
     var services: [ServiceHealth] = []
 
@@ -55,6 +57,7 @@ struct HealthReport: Sendable {
             mqtt.field("dropped_from_buffer", broker.droppedFromBuffer)
             mqtt.field("dropped_while_disconnected", broker.droppedWhileDisconnected)
             mqtt.field("queue_durable", broker.offlineBufferIsDurable)
+            mqtt.field("commands_dropped", commandsDropped)
         }
         writer.object("services") { entries in
             for health in services {

@@ -18,6 +18,12 @@ public final class MotionAgent: Sendable {
     public let topics: TopicLayout
 
     private let controlQueue = DispatchQueue(label: "motion-agent.control")
+    /// Commands received and not yet handled; at most ``maximumPendingCommands``.
+    private let pendingCommands = Atomic<Int>(0)
+    /// Commands dropped because too many were waiting (a flood).
+    private let droppedCommands = Atomic<Int>(0)
+    /// The most commands waiting to be handled; more are dropped.
+    static let maximumPendingCommands = 256
     // Touched only on `controlQueue` (start, stop, availability); data arrives on the batched managers' queues.
     nonisolated(unsafe) private let motionManager: CMMotionManager
     /// One batched manager per service, so that each can take its own sample interval (a `latest` topic
@@ -312,7 +318,20 @@ public final class MotionAgent: Sendable {
         case .disconnected(let code, let reason):
             AgentLog.info("disconnected from the broker (\(code)): \(reason)")
         case .message(let message):
-            controlQueue.async { self.handleControl(message) }
+            // A flood of commands must not queue without bound: beyond the limit they are dropped (the
+            // broker stops sending QoS 1 ones by itself once 20 are unacknowledged; QoS 0 ones it does not).
+            let (accepted, _) = pendingCommands.add(1, ordering: .relaxed)
+            guard accepted <= Self.maximumPendingCommands else {
+                pendingCommands.subtract(1, ordering: .relaxed)
+                if droppedCommands.add(1, ordering: .relaxed).newValue == 1 {
+                    AgentLog.info("commands arrive faster than they can be handled: dropping them (counted in health)")
+                }
+                return
+            }
+            controlQueue.async {
+                self.handleControl(message)
+                self.pendingCommands.subtract(1, ordering: .relaxed)
+            }
         case .offlineBufferProblem(let problem):
             AgentLog.info(problem)
         case .published:
@@ -572,7 +591,8 @@ public final class MotionAgent: Sendable {
         guard let client else { return }
         var report = HealthReport(
             uptime: uptime, connected: client.isConnected, diagnostics: CMMotionManager.linuxDiagnostics,
-            broker: client.statistics, protocolVersion: client.negotiatedProtocolVersion)
+            broker: client.statistics, protocolVersion: client.negotiatedProtocolVersion,
+            commandsDropped: droppedCommands.load(ordering: .relaxed))
         for service in MotionService.allCases {
             let messages = counters[service]!.messages
             let rate = last.map { Double(messages - ($0.messages[service] ?? 0)) / max(uptime - $0.uptime, 1e-3) }
