@@ -223,6 +223,10 @@ final class OfflineMessageJournal: Sendable {
     /// Opens the file and checks it: WAL, full sync, exclusive to this process, intact, our layout.
     private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
+        // Small pages for a new file: each commit appends the pages it changed to the WAL, and a batch of
+        // messages fills a few hundred bytes, so 1 KiB pages write a quarter of what SQLite's 4 KiB do
+        // (measured with Benchmarks/offline-buffer). Ignored for an existing file.
+        try database.execute("PRAGMA page_size=1024")
         // Exclusive: a second client on the same file would send the same messages twice.
         try database.execute("PRAGMA locking_mode=EXCLUSIVE")
         guard try database.text("PRAGMA journal_mode=WAL")?.lowercased() == "wal" else {
