@@ -25,6 +25,8 @@ let package = Package(
         ),
         // SQLite: the MQTT client's durable offline buffer.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // OpenSSL's libcrypto: random bytes and PBKDF2 for motionctl provision.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Jansson: the strict JSON parser for the configuration and control commands.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
@@ -35,7 +37,7 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite"]),
         .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MQTT", "CJansson"]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
-        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT", "MotionFusion", "MotionHAL"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT", "MotionFusion", "MotionHAL", "CCrypto"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
         // The benchmarks start their broker with the same fixture as the tests.
         .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent", "MotionTestSupport"]),

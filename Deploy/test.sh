@@ -12,4 +12,14 @@ swift test --skip-build "$@"
 # The fuzz targets, 20 s each (only for the whole suite: a filtered run is a developer's quick check).
 if (($# == 0)); then
     Fuzz/run.sh --seconds "${MOTION_FUZZ_SECONDS:-20}"
+    # The fleet broker's configuration and ACL against a real mosquitto (35 checks, about 16 s).
+    verify_log=$(mktemp)
+    if Deploy/mosquitto/verify.sh > "$verify_log" 2>&1; then
+        echo "Deploy/mosquitto/verify.sh: $(tail -n 1 "$verify_log")"
+        rm -f "$verify_log"
+    else
+        cat "$verify_log"
+        rm -f "$verify_log"
+        exit 1
+    fi
 fi

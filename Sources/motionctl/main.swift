@@ -1,7 +1,8 @@
 // motionctl: the fleet tool. `watch` shows the live values of devices; `set` sends a control command;
 // `hardware` lists the board's IMUs; `record` writes an IMU's samples to a recording; `calibrate` guides a
 // person through calibrating an IMU;
-// `fuse` and `bench broad` run the attitude filter over recordings.
+// `fuse` and `bench broad` run the attitude filter over recordings; `provision` prepares a new device's
+// credentials for the fleet's broker.
 import Foundation
 import MQTT
 import MotionAgent
@@ -17,6 +18,7 @@ let usage = """
     \(HardwareCommand.usage)
     \(RecordCommand.usage)
     \(CalibrateCommand.usage)
+    \(ProvisionCommand.usage)
     \(BroadBenchmark.usage)
     """
 
@@ -34,6 +36,7 @@ if subcommand == "fuse" { FuseCommand.run(arguments) }
 if subcommand == "hardware" { HardwareCommand.run(arguments) }
 if subcommand == "record" { RecordCommand.run(arguments) }
 if subcommand == "calibrate" { CalibrateCommand.run(arguments) }
+if subcommand == "provision" { ProvisionCommand.run(arguments) }
 if subcommand == "bench" {
     guard arguments.first == "broad" else { fail("bench: the only benchmark is `bench broad DIR`") }
     BroadBenchmark.run(Array(arguments.dropFirst()))

@@ -12,6 +12,8 @@ public struct TestCertificates: Sendable {
 
     /// The CA certificate (PEM) that signed the server and client certificates.
     public let caCertificatePath: String
+    /// The CA's private key (PEM), to sign more certificates (`motionctl provision`).
+    public let caKeyPath: String
     /// An unrelated CA certificate (PEM): trusting only it must make verification fail.
     public let otherCACertificatePath: String
     /// The server certificate (PEM) for 127.0.0.1.
@@ -45,6 +47,7 @@ public struct TestCertificates: Sendable {
             ])
         }
         caCertificatePath = path("ca.crt")
+        caKeyPath = path("ca.key")
         otherCACertificatePath = path("other-ca.crt")
         serverCertificatePath = path("server.crt")
         serverKeyPath = path("server.key")
