@@ -41,6 +41,7 @@ extension AgentEndToEndTests {
             let running = try Self.start()
             defer { running.cleanUp() }
             let delay = try #require(Self.secondsToTheWill(of: running, after: SIGKILL, waiting: .seconds(10)))
+            print(String(format: "last will: offline %.3f s after SIGKILL (keepalive %.0f s)", delay, Self.keepAlive))
             #expect(delay <= 1.5 * Self.keepAlive, "the will came after \(delay) s")
             let late = try RecordingSubscriber(broker: running.broker.address, topicFilters: [running.topics.status])
             #expect(late.waitForMessage(on: running.topics.status)?.message.payloadString == "offline", "offline is retained")
@@ -51,6 +52,7 @@ extension AgentEndToEndTests {
             defer { running.cleanUp() }
             // A hang (here SIGSTOP) keeps the socket open: only the keepalive can tell the broker.
             let delay = try #require(Self.secondsToTheWill(of: running, after: SIGSTOP, waiting: .seconds(16)))
+            print(String(format: "last will: offline %.1f s after SIGSTOP (keepalive %.0f s)", delay, Self.keepAlive))
             // 1.5 × keepalive after the last packet, but mosquitto 2.0.11 checks keepalives in batches a few
             // seconds apart (measured 7.1–11.8 s for a keepalive of 5 s): allow one more batch.
             #expect(delay >= Self.keepAlive && delay <= 1.5 * Self.keepAlive + 6, "the will came after \(delay) s")
