@@ -24,7 +24,10 @@ import CMosquitto
 /// to MQTT 3.1.1 (``MQTTClientConfiguration/allowsProtocolFallback``, ``negotiatedProtocolVersion``).
 ///
 /// **Offline buffer.** QoS ≥ 1 messages published while disconnected wait in a bounded buffer and go
-/// out in order after reconnecting, before anything published later (see ``publish(_:)``).
+/// out in order after reconnecting, before anything published later (see ``publish(_:)``); with a
+/// ``MQTTDurableOfflineBuffer`` they, and the messages not yet acknowledged, survive the process too.
+/// ``MQTTClientEvent/offlineBufferProblem(_:)`` comes on a queue of the durable buffer's, not the network
+/// thread; every other event on the network thread.
 ///
 /// **Subscriptions** are remembered and sent again after every reconnect that did not resume a session,
 /// so a subscriber survives a broker restart.
@@ -149,7 +152,9 @@ public final class MQTTClient: Sendable {
     /// closed without it, and the broker will publish the will. A network thread inside a connection
     /// attempt that does not end within `timeout` (TCP retrying a host that does not answer) is left to
     /// destroy the handle itself when the attempt ends; the call returns meanwhile. Messages still in the
-    /// offline buffer are discarded. Idempotent and thread-safe. No event is delivered
+    /// offline buffer are discarded, unless it is durable (``MQTTClientConfiguration/durableOfflineBuffer``):
+    /// then they, and every QoS ≥ 1 message the broker has not acknowledged, stay in its file for the next
+    /// client. Idempotent and thread-safe. No event is delivered
     /// once shutdown has begun (not even the final `disconnected`); every later call throws.
     /// - Parameter timeout: how long to wait for the DISCONNECT to be sent.
     public func shutdown(timeout: Duration) {

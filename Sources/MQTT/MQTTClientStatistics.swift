@@ -14,6 +14,8 @@ public struct MQTTClientStatistics: Sendable, Equatable {
     public var offlineBufferIsDurable = false
     /// Buffered messages dropped (oldest first) because the buffer was full, or a message too large for it.
     public var droppedFromBuffer = 0
+    /// Buffered messages whose MQTT 5 message expiry ran out before they could be sent (not sent).
+    public var expiredInBuffer = 0
     /// Publications refused while disconnected: always QoS 0, and QoS ≥ 1 when the buffer is disabled.
     public var droppedWhileDisconnected = 0
     /// Successful connections after the first one.

@@ -1,3 +1,5 @@
+import CMosquitto
+
 /// One MQTT application message: what is published, and what a subscription delivers.
 ///
 /// The MQTT 5 properties (``contentType``, ``messageExpiryInterval``, ``responseTopic``,
@@ -73,6 +75,16 @@ public struct MQTTMessage: Sendable, Equatable {
     /// The payload decoded as UTF-8; invalid sequences become U+FFFD.
     public var payloadString: String {
         String(decoding: payload, as: UTF8.self)
+    }
+
+    /// Whether `topic` is a topic name a client may publish to: 1 to 65,535 bytes of UTF-8 without a NUL
+    /// (which C would cut the name at), no `+` or `#` wildcard (libmosquitto's `mosquitto_pub_topic_check`).
+    public static func isValidTopicName(_ topic: String) -> Bool {
+        let bytes = topic.utf8
+        guard !bytes.isEmpty, bytes.count <= 65_535, !bytes.contains(0) else { return false }
+        // `withCString` passes a native string's own bytes; handing the String to the C parameter directly
+        // would copy it into a new array on every call.
+        return topic.withCString { mosquitto_pub_topic_check($0) } == MOSQ_ERR_SUCCESS.rawValue
     }
 
     /// Whether any MQTT 5 property is set.

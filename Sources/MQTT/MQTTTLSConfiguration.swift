@@ -51,7 +51,7 @@ public struct MQTTTLSConfiguration: Sendable, Equatable {
         if let keyFile, let problem = SecretFilePermissions.problem(with: keyFile) {
             throw MQTTError(invalidConfiguration: "tls.keyFile: \(problem)")
         }
-                if let tlsVersion, !["tlsv1.3", "tlsv1.2", "tlsv1.1"].contains(tlsVersion) {
+        if let tlsVersion, !["tlsv1.3", "tlsv1.2", "tlsv1.1"].contains(tlsVersion) {
             throw MQTTError(invalidConfiguration: "tls.tlsVersion: \"\(tlsVersion)\" is not tlsv1.3, tlsv1.2 or tlsv1.1")
         }
     }

@@ -77,12 +77,10 @@ final class MosquittoConnection: Sendable {
         var awaitingAcknowledgement: Set<Int32> = []
         /// Messages waiting for a connection (or for the flush after connecting).
         var buffer: OfflineMessageBuffer
-        /// With a durable buffer: the journal keys of messages handed to libmosquitto and not yet
-        /// acknowledged, by libmosquitto message ID (deleted from the journal at the acknowledgement).
+        /// With a durable buffer: the journal keys of QoS ≥ 1 messages handed to libmosquitto and not yet
+        /// acknowledged, by libmosquitto message ID (deleted from the journal at the acknowledgement, so
+        /// that one acknowledged within the commit interval is never written at all).
         var journalKeysBySentID: [Int32: Int64] = [:]
-        /// With a durable buffer: QoS ≥ 1 messages published directly and not yet acknowledged, kept so
-        /// that they can be written to the journal when the connection drops or the client shuts down.
-        var unacknowledgedCopies: [Int32: MQTTMessage] = [:]
         /// The next journal key (keys grow with every journaled message, so their order is the send order).
         var nextJournalKey: Int64 = 1
         /// The buffer is being sent after a connect; new publications queue behind it meanwhile.
@@ -180,9 +178,15 @@ final class MosquittoConnection: Sendable {
         var initial = State(buffer: OfflineMessageBuffer(limits: configuration.offlineBuffer), protocolVersion: configuration.protocolVersion)
         if let journal {
             // What an earlier run could not send goes first, in its order, before anything published now.
-            for kept in journal.recovered {
+            let now = DispatchTime.now().uptimeNanoseconds
+            for kept in journal.takeRecovered() {
                 var entry = OfflineMessageBuffer.Entry(message: kept.message, id: initial.nextBufferedID, size: kept.message.bufferedSize)
                 entry.journalKey = kept.key
+                // Its expiry counts from when it was published, in an earlier run (wall clock: the
+                // monotonic one restarts with the board).
+                let age = journal.openedAt - kept.storedAt
+                let waited: UInt64 = age.isFinite && age > 0 ? (age < 1e9 ? UInt64(age * 1e9) : .max) : 0
+                entry.publishedAt = now > waited ? now - waited : 0
                 initial.nextBufferedID -= 1
                 _ = initial.buffer.append(entry, enforcingLimits: false)
             }
@@ -326,18 +330,15 @@ final class MosquittoConnection: Sendable {
     func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
         // Only errors need it: not built for every message.
         var operation: String { "publish to \(message.topic)" }
-        // `withCString` passes a native string's own bytes; handing the String to the C parameter directly
-        // would copy it into a new array on every call.
-        guard !message.topic.isEmpty,
-              message.topic.withCString({ mosquitto_pub_topic_check($0) }) == MOSQ_ERR_SUCCESS.rawValue
-        else {
+        guard MQTTMessage.isValidTopicName(message.topic) else {
             state.withLock { $0.statistics.publishErrors += 1 }
             throw MQTTError(
                 code: Int32(MOSQ_ERR_INVAL.rawValue), operation: operation,
                 detail: "\"\(message.topic)\" is not a valid topic name: it must be non-empty and contain no + or # wildcards")
         }
         enum Route {
-            case direct(MQTTProtocolVersion)
+            /// Hand it to libmosquitto now; with a durable buffer a QoS ≥ 1 message is journaled first.
+            case direct(MQTTProtocolVersion, journalKey: Int64?)
             case buffered(Int32)
             case refusedOffline(String)
             case tooLarge
@@ -347,7 +348,9 @@ final class MosquittoConnection: Sendable {
             guard state.lifecycle == .created || state.lifecycle == .running else { return .shutDown }
             if state.sessionUp, !state.flushing, state.buffer.isEmpty {
                 state.callsInProgress += 1
-                return .direct(state.protocolVersion)
+                // Journaled before it is sent: a SIGKILL or power cut before the broker's acknowledgement
+                // (which may take a keepalive to miss on a silent link) must not lose it.
+                return .direct(state.protocolVersion, journalKey: journalKey(for: message, in: &state))
             }
             guard state.sessionUp || message.qos != .atMostOnce else {
                 state.statistics.droppedWhileDisconnected += 1
@@ -360,11 +363,7 @@ final class MosquittoConnection: Sendable {
             let id = state.nextBufferedID
             state.nextBufferedID = id == Int32.min ? -1 : id - 1
             var entry = OfflineMessageBuffer.Entry(message: message, id: id, size: message.bufferedSize)
-            if let journal, message.qos != .atMostOnce {
-                entry.journalKey = state.nextJournalKey
-                state.nextJournalKey += 1
-                journal.insert(entry.journalKey!, message)
-            }
+            entry.journalKey = journalKey(for: message, in: &state)
             // While connected the buffer is only being flushed: new messages wait behind it without
             // pushing older ones out (the bounds protect against long outages, not a reconnect).
             let dropped = state.buffer.append(entry, enforcingLimits: !state.sessionUp)
@@ -389,7 +388,7 @@ final class MosquittoConnection: Sendable {
                 detail: "\(message.bufferedSize) bytes do not fit the offline buffer (\(configuration.offlineBuffer.maximumBytes) bytes)")
         case .buffered(let id):
             return id
-        case .direct(let version):
+        case .direct(let version, let journalKey):
             defer { leaveLibrary() }
             var messageID: Int32 = 0
             let result: Int32
@@ -399,6 +398,7 @@ final class MosquittoConnection: Sendable {
                 }
             } catch {
                 state.withLock { $0.statistics.publishErrors += 1 }
+                if let journalKey { journal?.delete(journalKey) }
                 throw error
             }
             let systemErrno = errno
@@ -409,6 +409,7 @@ final class MosquittoConnection: Sendable {
             let connectionDropped = Self.meansConnectionDropped(result)
             let queued = result == MOSQ_ERR_SUCCESS.rawValue || (connectionDropped && message.qos != .atMostOnce)
             guard queued else {
+                if let journalKey { journal?.delete(journalKey) }
                 state.withLock { state in
                     if connectionDropped {
                         state.statistics.droppedWhileDisconnected += 1
@@ -421,10 +422,10 @@ final class MosquittoConnection: Sendable {
             state.withLock { state in
                 if state.completedBeforeRegistration.remove(messageID) == nil {
                     state.pendingPublications.insert(messageID)
-                    if message.qos != .atMostOnce {
-                        state.awaitingAcknowledgement.insert(messageID)
-                        if journal != nil { state.unacknowledgedCopies[messageID] = message }
-                    }
+                    if message.qos != .atMostOnce { state.awaitingAcknowledgement.insert(messageID) }
+                    if let journalKey { state.journalKeysBySentID[messageID] = journalKey }
+                } else if let journalKey {
+                    journal?.delete(journalKey)  // acknowledged already
                 }
             }
             return messageID
@@ -439,9 +440,11 @@ final class MosquittoConnection: Sendable {
 
     /// Hands `message` to libmosquitto with its MQTT 5 properties (none on a 3.1.1 connection).
     /// - Returns: libmosquitto's result code.
-    private func send(_ message: MQTTMessage, protocolVersion: MQTTProtocolVersion, messageID: inout Int32)
-        throws(MQTTError) -> Int32
-    {
+    /// - Parameter reusingProperties: take the property list from the cache of recurring ones (`false`
+    ///   for a one-off, such as a buffered message's shortened expiry).
+    private func send(
+        _ message: MQTTMessage, protocolVersion: MQTTProtocolVersion, messageID: inout Int32, reusingProperties: Bool = true
+    ) throws(MQTTError) -> Int32 {
         guard message.payload.count <= Int(Int32.max) else { return Int32(MOSQ_ERR_PAYLOAD_SIZE.rawValue) }
         func publish(properties: OpaquePointer?) -> Int32 {
             message.topic.withCString { topic in
@@ -453,6 +456,11 @@ final class MosquittoConnection: Sendable {
             }
         }
         guard protocolVersion == .v5 else { return publish(properties: nil) }
+        guard reusingProperties else {
+            var list = try MosquittoProperties.make(for: message)
+            defer { mosquitto_property_free_all(&list) }
+            return publish(properties: list)
+        }
         return try propertyCache.withProperties(for: message, publish)
     }
 
@@ -595,6 +603,9 @@ final class MosquittoConnection: Sendable {
             }
             if handedOver {
                 pthread_detach(thread)
+                // The process may exit right after this returns: what is pending goes to disk now (and the
+                // file's lock is released); the network thread's teardown finds the journal closed.
+                journal?.close()
                 return
             }
             pthread_join(thread, nil)
@@ -606,11 +617,8 @@ final class MosquittoConnection: Sendable {
     /// drops the self-reference. On the shutting-down thread, or on the network thread after a handover.
     private func destroy() {
         _ = state.wait(timeout: .seconds(1)) { $0.callsInProgress == 0 }
-        if let journal {
-            // What the broker has not acknowledged stays for the next run, with the buffer.
-            state.withLock { journalUnacknowledgedCopies(&$0) }
-            journal.close()
-        }
+        // What the broker has not acknowledged stays in the file for the next run.
+        journal?.close()
         let retained = state.withLockBroadcasting { state in
             state.lifecycle = .destroyed
             state.sessionUp = false
@@ -646,7 +654,6 @@ final class MosquittoConnection: Sendable {
             // Failures before a socket existed, and TLS handshake failures inside mosquitto_loop, reach
             // no callback: report them here so every failed attempt is seen.
             let (unreported, libraryError) = state.withLock { state in
-                journalUnacknowledgedCopies(&state)
                 defer {
                     state.disconnectReported = false
                     state.lastLibraryError = nil
@@ -761,8 +768,22 @@ final class MosquittoConnection: Sendable {
                 return (first, state.protocolVersion)
             }
             guard let (entry, version) = next else { return }
+            guard let message = entry.messageToSend(at: DispatchTime.now().uptimeNanoseconds) else {
+                // Its expiry ran out while it waited: a broker would not deliver it either.
+                state.withLockBroadcasting { state in
+                    state.statistics.expiredInBuffer += 1
+                    state.pendingPublications.remove(entry.id)
+                    Self.rememberAbandoned(entry.id, in: &state)
+                }
+                if let key = entry.journalKey { journal?.delete(key) }
+                continue
+            }
             var messageID: Int32 = 0
-            let result = (try? send(entry.message, protocolVersion: version, messageID: &messageID)) ?? Int32(MOSQ_ERR_INVAL.rawValue)
+            // A shortened expiry is a one-off property list, not one for the cache of recurring ones.
+            let result = (try? send(
+                message, protocolVersion: version, messageID: &messageID,
+                reusingProperties: message.messageExpiryInterval == entry.message.messageExpiryInterval))
+                ?? Int32(MOSQ_ERR_INVAL.rawValue)
             state.withLockBroadcasting { state in
                 let connectionDropped = Self.meansConnectionDropped(result)
                 if result == MOSQ_ERR_SUCCESS.rawValue || (connectionDropped && entry.message.qos != .atMostOnce) {
@@ -783,23 +804,14 @@ final class MosquittoConnection: Sendable {
         }
     }
 
-    /// With a durable buffer: writes the directly published messages the broker has not acknowledged to
-    /// the journal (libmosquitto resends them after a reconnect, and their acknowledgement deletes them
-    /// again; a later run sends them if this one ends first). Called with the lock held when the
-    /// connection ends, before any later publication can be buffered.
-    private func journalUnacknowledgedCopies(_ state: inout State) {
-        guard let journal, !state.unacknowledgedCopies.isEmpty else { return }
-        // Message IDs grow (modulo 65536) in send order; the oldest unacknowledged goes first.
-        let ordered = state.unacknowledgedCopies.sorted { lhs, rhs in
-            UInt16(truncatingIfNeeded: lhs.key &- rhs.key) > 0x8000
-        }
-        for (messageID, message) in ordered {
-            let key = state.nextJournalKey
-            state.nextJournalKey += 1
-            journal.insert(key, message)
-            state.journalKeysBySentID[messageID] = key
-        }
-        state.unacknowledgedCopies.removeAll()
+    /// With a durable buffer, for a QoS ≥ 1 message: a new journal key (keys grow in send order, under
+    /// the lock) with the message recorded under it; otherwise `nil`.
+    private func journalKey(for message: MQTTMessage, in state: inout State) -> Int64? {
+        guard let journal, message.qos != .atMostOnce else { return nil }
+        let key = state.nextJournalKey
+        state.nextJournalKey += 1
+        journal.insert(key, message)
+        return key
     }
 
     private static func rememberAbandoned(_ id: Int32, in state: inout State) {
@@ -935,7 +947,6 @@ final class MosquittoConnection: Sendable {
 
     private func didDisconnect(reasonCode: Int32, systemErrno: Int32) {
         let (libraryError, refusedBeforeConnack) = state.withLockBroadcasting { state in
-            journalUnacknowledgedCopies(&state)
             state.sessionUp = false
             state.connected = false
             state.disconnectReported = true
@@ -975,7 +986,6 @@ final class MosquittoConnection: Sendable {
     private func didPublish(messageID: Int32, reasonCode: Int32) {
         let reportedID = state.withLockBroadcasting { state -> Int32 in
             state.awaitingAcknowledgement.remove(messageID)
-            state.unacknowledgedCopies.removeValue(forKey: messageID)
             if let key = state.journalKeysBySentID.removeValue(forKey: messageID) { journal?.delete(key) }
             if reasonCode >= 0x80 {
                 state.statistics.publishErrors += 1

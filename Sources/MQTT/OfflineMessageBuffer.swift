@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A FIFO of messages waiting for a connection, bounded in count and bytes; drops the oldest first.
 struct OfflineMessageBuffer {
     /// One waiting message and the (negative) ID ``MQTTClient/publish(_:)`` returned for it.
@@ -7,6 +9,20 @@ struct OfflineMessageBuffer {
         let size: Int
         /// Its key in the durable journal, when the buffer has one (``OfflineMessageJournal``).
         var journalKey: Int64? = nil
+        /// When it was published, ns of the monotonic clock (`DispatchTime`): its MQTT 5 message expiry
+        /// counts from then, not from when it finally leaves the buffer.
+        var publishedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+
+        /// The message as it may leave the buffer at `now` (ns, `DispatchTime`): its message expiry
+        /// shortened by the time it waited, or `nil` when that has run out.
+        func messageToSend(at now: UInt64) -> MQTTMessage? {
+            guard let expiry = message.messageExpiryInterval else { return message }
+            let waited = (now > publishedAt ? now - publishedAt : 0) / 1_000_000_000
+            guard waited < UInt64(expiry) else { return nil }
+            var shortened = message
+            shortened.messageExpiryInterval = expiry - UInt32(waited)
+            return shortened
+        }
     }
 
     let limits: MQTTOfflineBufferLimits

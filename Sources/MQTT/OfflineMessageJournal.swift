@@ -14,14 +14,16 @@ import Darwin
 /// when it is acknowledged or dropped); the journal batches those changes and commits them on its own
 /// queue at most every commit interval, merging an insert and a delete of the same key into nothing.
 ///
-/// **Threads.** `insert`, `delete` and `close` may be called from any thread and never wait for the disk
-/// (only `close` does, once). The database and its statements are touched only on ``writer`` (and in
+/// **Threads.** `insert`, `delete` and `close` may be called from any thread; only `close` waits for the
+/// disk. The database and its statements are touched only on ``writer`` (and in
 /// `init`, before the queue exists for anyone else).
 final class OfflineMessageJournal: Sendable {
     /// A message kept by an earlier run, with its key.
     struct Recovered {
         let key: Int64
         let message: MQTTMessage
+        /// When it was published, Unix time in seconds (its expiry counts from then).
+        let storedAt: Double
     }
 
     /// What the journal was asked to do, in order.
@@ -45,8 +47,10 @@ final class OfflineMessageJournal: Sendable {
         var rowsChanged = 0
     }
 
-    /// The messages the previous run left, oldest first (within the buffer's bounds).
-    let recovered: [Recovered]
+    /// The messages the previous run left, oldest first (within the buffer's bounds), until taken.
+    private let recovered: Mutex<[Recovered]>
+    /// When the file was opened, Unix time in seconds.
+    let openedAt: Double
     /// Recovered messages dropped to respect the bounds (the oldest).
     let droppedAtOpen: Int
     /// The largest key in the file when it was opened (0 for none): new keys start above it.
@@ -78,29 +82,37 @@ final class OfflineMessageJournal: Sendable {
         commitInterval = configuration.commitInterval
         let problems = ProblemReporter()
         self.problems = problems
+        openedAt = Self.unixTime()
         var database: SQLiteDatabase?
+        var recovered: [Recovered] = []
+        var dropped: [Int64] = []
+        var largestKey: Int64 = 0
+        // Opened and read in one step: a file whose rows cannot be read is as damaged as one that fails
+        // its check (keeping it would mix new keys with old rows).
+        func openAndLoad() throws(SQLiteError) {
+            let opened = try Self.open(configuration.path)
+            do throws(SQLiteError) {
+                (recovered, dropped, largestKey) = try Self.load(opened, limits: limits, problems: problems)
+            } catch {
+                throw SQLiteError(code: SQLITE_CORRUPT, operation: error.operation, message: error.message)
+            }
+            database = opened
+        }
         do throws(SQLiteError) {
-            database = try Self.open(configuration.path)
+            try openAndLoad()
         } catch where error.meansDamagedFile {
             let aside = Self.setAside(configuration.path)
             problems.report("offline buffer \(configuration.path) is damaged (\(error.message)); "
                 + (aside.map { "set aside as \($0), starting with an empty one" } ?? "it could not be set aside"))
-            database = try? Self.open(configuration.path)
+            recovered = []
+            dropped = []
+            largestKey = 0
+            database = aside == nil ? nil : try? Self.open(configuration.path)
             if database == nil { problems.report("offline buffer \(configuration.path) cannot be replaced: messages are kept in memory only") }
         } catch {
             problems.report("offline buffer \(configuration.path) cannot be used (\(error.message)): messages are kept in memory only")
         }
-        var recovered: [Recovered] = []
-        var dropped: [Int64] = []
-        var largestKey: Int64 = 0
-        if let database {
-            do throws(SQLiteError) {
-                (recovered, dropped, largestKey) = try Self.load(database, limits: limits, problems: problems)
-            } catch {
-                problems.report("offline buffer \(configuration.path): the kept messages cannot be read (\(error.message)); starting without them")
-            }
-        }
-        self.recovered = recovered
+        self.recovered = Mutex(recovered)
         droppedAtOpen = dropped.count
         self.largestKey = largestKey
         self.database = database
@@ -113,6 +125,22 @@ final class OfflineMessageJournal: Sendable {
         }
         if database == nil { pending.withLock { $0.disabled = true } }
         for key in dropped { delete(key) }
+    }
+
+    /// The messages the previous run left, oldest first; empty after the first call (the client owns
+    /// them from then on, so they are not held twice).
+    func takeRecovered() -> [Recovered] {
+        recovered.withLock { recovered in
+            defer { recovered = [] }
+            return recovered
+        }
+    }
+
+    /// Unix time now, s.
+    private static func unixTime() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Whether messages reach the disk (false after a failure, or when the file could not be used).
@@ -128,9 +156,7 @@ final class OfflineMessageJournal: Sendable {
 
     /// Records that `message` is kept under `key` (a key larger than every earlier one).
     func insert(_ key: Int64, _ message: MQTTMessage) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        record(key, .insert(message, storedAt: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9))
+        record(key, .insert(message, storedAt: Self.unixTime()))
     }
 
     /// Records that the message kept under `key` is gone (acknowledged, or dropped by the bounds).
@@ -239,6 +265,10 @@ final class OfflineMessageJournal: Sendable {
         }
         switch try database.integer("PRAGMA user_version") {
         case 0:
+            // A new file, or another program's database: that one is not ours to change.
+            guard try database.integer("SELECT count(*) FROM sqlite_master") == 0 else {
+                throw SQLiteError(code: SQLITE_CORRUPT, operation: "open \(path)", message: "it is another program's database")
+            }
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS messages(
                     key INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload BLOB NOT NULL, qos INTEGER NOT NULL,
@@ -247,8 +277,12 @@ final class OfflineMessageJournal: Sendable {
                 PRAGMA user_version = \(schemaVersion);
                 """)
         case schemaVersion:
-            // The columns this code reads must all be there.
-            _ = try database.prepare("SELECT \(columns), stored_at FROM messages LIMIT 0")
+            // The columns this code reads must all be there; a file without them is damaged.
+            do throws(SQLiteError) {
+                _ = try database.prepare("SELECT \(columns), stored_at FROM messages LIMIT 0")
+            } catch {
+                throw SQLiteError(code: SQLITE_CORRUPT, operation: error.operation, message: error.message)
+            }
         case let other:
             throw SQLiteError(code: SQLITE_CORRUPT, operation: "open \(path)", message: "unknown layout version \(other)")
         }
@@ -260,7 +294,7 @@ final class OfflineMessageJournal: Sendable {
     private static func load(_ database: SQLiteDatabase, limits: MQTTOfflineBufferLimits, problems: ProblemReporter)
         throws(SQLiteError) -> (kept: [Recovered], dropped: [Int64], largestKey: Int64)
     {
-        let statement = try database.prepare("SELECT \(columns) FROM messages ORDER BY key")
+        let statement = try database.prepare("SELECT \(columns), stored_at FROM messages ORDER BY key")
         var messages: [Recovered] = []
         var unusable: [Int64] = []
         var largestKey: Int64 = 0
@@ -277,7 +311,7 @@ final class OfflineMessageJournal: Sendable {
             messages.append(Recovered(key: key, message: MQTTMessage(
                 topic: topic, payload: payload, qos: qos, retain: statement.integer(4) != 0,
                 contentType: statement.text(5), messageExpiryInterval: expiry, responseTopic: statement.text(7),
-                correlationData: statement.blob(8))))
+                correlationData: statement.blob(8)), storedAt: statement.double(9)))
         }
         if !unusable.isEmpty {
             problems.report("offline buffer \(database.path): \(unusable.count) kept rows were not messages and are deleted")
@@ -309,16 +343,19 @@ final class OfflineMessageJournal: Sendable {
     }
 }
 
-/// Problems found before anyone listens are kept, then handed over in order with every later one.
+/// Problems found before anyone listens are kept, then handed over in order with every later one, on a
+/// queue of their own: never on the journal's writer queue (a listener that closes the client there would
+/// wait for that queue on itself) nor on the thread that starts the client.
 private final class ProblemReporter: Sendable {
     private let state = Mutex<(queued: [String], report: (@Sendable (String) -> Void)?)>(([], nil))
+    private let queue = DispatchQueue(label: "MQTT.OfflineMessageJournal.problems")
 
     func report(_ problem: String) {
         let report = state.withLock { state -> (@Sendable (String) -> Void)? in
             if state.report == nil { state.queued.append(problem) }
             return state.report
         }
-        report?(problem)
+        if let report { queue.async { report(problem) } }
     }
 
     func start(_ report: @escaping @Sendable (String) -> Void) {
@@ -326,6 +363,6 @@ private final class ProblemReporter: Sendable {
             defer { state = ([], report) }
             return state.queued
         }
-        queued.forEach(report)
+        queue.async { queued.forEach(report) }
     }
 }

@@ -56,6 +56,7 @@ struct HealthReport: Sendable {
             mqtt.field("queued_bytes", broker.bufferedBytes)
             mqtt.field("dropped_from_buffer", broker.droppedFromBuffer)
             mqtt.field("dropped_while_disconnected", broker.droppedWhileDisconnected)
+            mqtt.field("expired_in_buffer", broker.expiredInBuffer)
             mqtt.field("queue_durable", broker.offlineBufferIsDurable)
             mqtt.field("commands_dropped", commandsDropped)
         }

@@ -94,4 +94,42 @@ struct MQTTDurableOfflineBufferTests {
         #expect(again.statistics.bufferedMessages == 1)
         again.shutdown(timeout: .seconds(1))
     }
+
+    @Test("what the broker has not acknowledged when the client stops is sent by the next one, expiry counting from its publication")
+    func unacknowledgedMessagesOutliveTheClient() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Saved on every change, so that the subscribers' sessions outlive the kill below.
+        let broker = try MosquittoBroker(options: .init(persistence: true, extraConfiguration: ["autosave_on_changes true", "autosave_interval 1"]))
+        let subscriber = try SequenceSubscriber(broker: broker, clientID: "silent-sub", topic: "durable/seq")
+        let replies = try RecordingSubscriber(broker: broker.address, topicFilters: ["durable/expiring", "durable/expired"], cleanSession: false)
+        let first = try MQTTClient(configuration: configuration(broker)) { _ in }
+        try first.start()
+        #expect(first.waitUntilConnected(timeout: .seconds(5)))
+        // A broker that hangs: the connection looks up, nothing is acknowledged.
+        let pid = try #require(broker.processIdentifier)
+        kill(pid, SIGSTOP)
+        for sequence in 0..<20 {
+            let id = try first.publish(MQTTMessage(topic: "durable/seq", string: "\(sequence)", qos: .atLeastOnce))
+            #expect(id > 0, "published directly, not buffered")
+        }
+        try first.publish(MQTTMessage(topic: "durable/expiring", string: "x", qos: .atLeastOnce, messageExpiryInterval: 60))
+        try first.publish(MQTTMessage(topic: "durable/expired", string: "x", qos: .atLeastOnce, messageExpiryInterval: 2))
+        Thread.sleep(forTimeInterval: 0.3)  // committed
+        first.shutdown(timeout: .milliseconds(300))
+        // The hung broker dies with what it had not read: the only copies left are in the file.
+        broker.kill()
+        Thread.sleep(forTimeInterval: 2.5)  // the second message's expiry runs out
+        try broker.restart()
+
+        let second = try MQTTClient(configuration: configuration(broker)) { _ in }
+        #expect(second.statistics.bufferedMessages == 22, "every unacknowledged message was kept")
+        try second.start()
+        #expect(subscriber.waitFor(0..<20, timeout: .seconds(10)), "\(subscriber.sequences)")
+        let expiring = try #require(replies.waitForMessage(on: "durable/expiring")).message
+        #expect((expiring.messageExpiryInterval ?? 0) <= 58, "expiry counted from publication: \(expiring.messageExpiryInterval ?? 0)")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(replies.messages(on: "durable/expired").isEmpty, "an expired message is not sent")
+        #expect(second.statistics.expiredInBuffer == 1)
+        second.shutdown(timeout: .seconds(1))
+    }
 }

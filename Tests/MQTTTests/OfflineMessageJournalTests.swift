@@ -23,7 +23,12 @@ struct OfflineMessageJournalTests {
     /// Collects what a journal reports.
     private final class Problems: Sendable {
         private let all = Mutex<[String]>([])
-        var list: [String] { all.withLock { $0 } }
+        /// What was reported, waiting up to a second for the first report (they arrive on a queue).
+        var list: [String] {
+            let deadline = ContinuousClock.now + .seconds(1)
+            while all.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { usleep(1_000) }
+            return all.withLock { $0 }
+        }
         func attach(to journal: OfflineMessageJournal) { journal.startReporting { problem in self.all.withLock { $0.append(problem) } } }
     }
 
@@ -38,13 +43,16 @@ struct OfflineMessageJournalTests {
     func keepsMessagesAcrossReopening() {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = journal()
-        #expect(first.recovered.isEmpty && first.isDurable)
+        #expect(first.takeRecovered().isEmpty && first.isDurable)
         for key in 1...100 { first.insert(Int64(key), Self.message(key)) }
         for key in 1...50 { first.delete(Int64(key)) }
         first.close()
         let second = journal()
-        #expect(second.recovered.map(\.key) == Array(51...100).map(Int64.init))
-        #expect(second.recovered.map(\.message) == (51...100).map(Self.message))
+        let recovered = second.takeRecovered()
+        #expect(recovered.map(\.key) == Array(51...100).map(Int64.init))
+        #expect(recovered.map(\.message) == (51...100).map(Self.message))
+        #expect(recovered.allSatisfy { abs($0.storedAt - Date().timeIntervalSince1970) < 60 }, "the time it was published")
+        #expect(second.takeRecovered().isEmpty, "handed over once, not held twice")
         #expect(second.largestKey == 100 && second.droppedAtOpen == 0)
         second.close()
     }
@@ -66,7 +74,7 @@ struct OfflineMessageJournalTests {
         #expect(commits >= 1 && Double(commits) <= seconds / 0.2 + 2, "\(commits) commits in \(seconds) s")
         #expect(rows == 250, "only the 250 messages still kept are written: \(rows)")
         journal.close()
-        #expect(self.journal().recovered.count == 250)
+        #expect(self.journal().takeRecovered().count == 250)
     }
 
     @Test("with a commit interval of 0 every change is committed at once")
@@ -87,14 +95,14 @@ struct OfflineMessageJournalTests {
         for key in 1...50 { first.insert(Int64(key), Self.message(key)) }
         first.close()
         let bounded = journal(limits: MQTTOfflineBufferLimits(maximumMessages: 20))
-        #expect(bounded.recovered.map(\.key) == Array(31...50).map(Int64.init))
+        #expect(bounded.takeRecovered().map(\.key) == Array(31...50).map(Int64.init))
         #expect(bounded.droppedAtOpen == 30)
         bounded.close()
-        #expect(journal().recovered.count == 20, "the dropped ones are deleted from the file")
+        #expect(journal().takeRecovered().count == 20, "the dropped ones are deleted from the file")
     }
 
     @Test("a file that is not a database, a damaged one and one of another layout are set aside and replaced",
-          arguments: ["garbage", "truncated", "layout"])
+          arguments: ["garbage", "truncated", "layout", "foreign", "columns"])
     func damagedFilesAreSetAside(kind: String) throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/offline.db"
@@ -108,9 +116,17 @@ struct OfflineMessageJournalTests {
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
             try handle.truncate(atOffset: 4_096 * 3 + 100)
             try handle.close()
-        default:
+        case "layout":
             let other = try SQLiteDatabase(path: path)
             try other.execute("CREATE TABLE messages(key INTEGER PRIMARY KEY, note TEXT); PRAGMA user_version = 7;")
+        case "foreign":
+            // Another program's database (no version set): not ours to add a table to.
+            let other = try SQLiteDatabase(path: path)
+            try other.execute("CREATE TABLE accounts(name TEXT, balance REAL); INSERT INTO accounts VALUES ('a', 1);")
+        default:
+            // Our version, but columns missing.
+            let other = try SQLiteDatabase(path: path)
+            try other.execute("CREATE TABLE messages(key INTEGER PRIMARY KEY, topic TEXT); PRAGMA user_version = 1;")
         }
         let problems = Problems()
         let journal = journal()
@@ -120,10 +136,10 @@ struct OfflineMessageJournalTests {
         let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("offline.db.corrupt-") }
         #expect(!aside.isEmpty, "the damaged file is kept for inspection")
         // The replacement works.
-        #expect(journal.isDurable && journal.recovered.isEmpty)
+        #expect(journal.isDurable && journal.takeRecovered().isEmpty)
         journal.insert(1, Self.message(1))
         journal.close()
-        #expect(self.journal().recovered.map(\.key) == [1])
+        #expect(self.journal().takeRecovered().map(\.key) == [1])
     }
 
     @Test("a file that cannot be used leaves the buffer in memory, and one in use by another client is not touched")
@@ -149,6 +165,6 @@ struct OfflineMessageJournalTests {
                 "a healthy file in use is not set aside")
         intruder.close()
         owner.close()
-        #expect(journal().recovered.map(\.key) == [1])
+        #expect(journal().takeRecovered().map(\.key) == [1])
     }
 }

@@ -153,5 +153,42 @@ extension AgentEndToEndTests {
             second.send(SIGTERM)
             #expect(second.waitForExit(timeout: .seconds(5)) == 0, "\(second.log)")
         }
+
+        @Test func anAgentKilledWhileItsBrokerHangsSendsWhatWasNeverAcknowledged() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hang-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let running = try RunningAgent.start(
+                configuration: Self.configuration(durableBuffer: directory.appendingPathComponent("offline.db").path),
+                brokerOptions: Self.durableBroker, subscriber: Self.sessionSubscriber)
+            defer { running.cleanUp() }
+            #expect(running.subscriber.waitForCount(on: running.topics.data(.gyro), count: 20), "\(running.agent.log)")
+            // The broker hangs: the agent's connection looks up (a keepalive away from noticing), so it
+            // keeps publishing directly, and nothing is acknowledged ...
+            let pid = try #require(running.broker.processIdentifier)
+            kill(pid, SIGSTOP)
+            let hung = Date().timeIntervalSince1970
+            Thread.sleep(forTimeInterval: 2)
+            // ... then both die: the agent, and the broker with what it never read.
+            running.agent.send(SIGKILL)
+            let killed = Date().timeIntervalSince1970
+            _ = running.agent.waitForExit(timeout: .seconds(2))
+            running.broker.kill()
+            try running.broker.restart()
+            let second = try AgentProcess(arguments: [
+                "--config", running.configurationURL.path, "--broker", running.broker.url, "--id", running.deviceID, "--device", "sim",
+            ])
+            let deadline = ContinuousClock.now + .seconds(15)
+            while ContinuousClock.now < deadline, !Self.samples(running).contains(where: { $0.ts > killed + 0.5 }) { usleep(50_000) }
+            let during = Self.samples(running).filter { $0.ts > hung + 0.05 && $0.ts < killed - 0.2 }
+            let sequences = Set(during.map(\.seq))
+            print("agent killed while its broker hung: \(sequences.count) messages of the 2 s hang arrived after the restart")
+            #expect(sequences.count >= 80, "the hang's messages, published directly and never acknowledged: \(sequences.count) arrived")
+            if let first = sequences.min(), let last = sequences.max() {
+                #expect(Set(first...last) == sequences, "a gap: \(Set(first...last).subtracting(sequences).sorted())")
+            }
+            second.send(SIGTERM)
+            #expect(second.waitForExit(timeout: .seconds(5)) == 0, "\(second.log)")
+        }
     }
 }
