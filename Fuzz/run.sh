@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets (with AddressSanitizer) and runs each for a bounded time against its seed
 # corpus in Fuzz/Corpus/TARGET. Fails (exit 1) when a target crashes, hangs (5 s per input) or exceeds
 # 1 GiB; the input that did it is kept and its path printed. Writes nothing into the repository but the
-# build directory Fuzz/.build: the grown corpus goes to a temporary directory unless --corpus names one.
+# build directory Fuzz/.build and, when a target fails, Fuzz/fuzz-TARGET-failure/ (the input and the log;
+# ignored by git): the grown corpus goes to a temporary directory unless --corpus names one.
 #
 # usage: Fuzz/run.sh [--seconds S] [--corpus DIR] [TARGET ...]
 #   --seconds S   how long each target runs (default 20; CI runs this, Fuzz/soak.sh runs it for longer)

@@ -208,7 +208,7 @@ public struct AgentConfiguration: Sendable, Equatable {
                 reason: "xTrueNorthZVertical needs the magnetic declination: set location or declination "
                     + "(or MOTION_LOCATION / MOTION_DECLINATION)")
         }
-                if !(healthInterval == 0 || (1...86_400).contains(healthInterval)) {
+        if !(healthInterval == 0 || (1...86_400).contains(healthInterval)) {
             throw ConfigurationError(fieldPath: "health_interval", reason: "must be 0 (off) or 1…86400 seconds")
         }
         _ = try clientConfiguration(will: nil)

@@ -220,7 +220,7 @@ public struct BrokerSettings: Sendable, Equatable {
             }
             let commitInterval = try buffer.number("commit_interval")
             if let path = try buffer.string("path") {
-                if let problem = path.isEmpty ? "must name a file" : WritableFile.problem(path) {
+                if let problem = path.isEmpty ? "must name a file" : WritableFile.problem(path, requiringWritableDirectory: true) {
                     throw ConfigurationError(fieldPath: buffer.fieldPath("path"), reason: "cannot keep the offline buffer in \(path): \(problem)")
                 }
                 let interval = commitInterval ?? MQTTDurableOfflineBuffer(path: path).commitInterval

@@ -320,8 +320,8 @@ public final class MotionAgent: Sendable {
         case .message(let message):
             // A flood of commands must not queue without bound: beyond the limit they are dropped (the
             // broker stops sending QoS 1 ones by itself once 20 are unacknowledged; QoS 0 ones it does not).
-            let (accepted, _) = pendingCommands.add(1, ordering: .relaxed)
-            guard accepted <= Self.maximumPendingCommands else {
+            let waiting = pendingCommands.add(1, ordering: .relaxed).newValue
+            guard waiting <= Self.maximumPendingCommands else {
                 pendingCommands.subtract(1, ordering: .relaxed)
                 if droppedCommands.add(1, ordering: .relaxed).newValue == 1 {
                     AgentLog.info("commands arrive faster than they can be handled: dropping them (counted in health)")

@@ -1,3 +1,5 @@
+import MQTT
+
 /// The topic names of one device, as defined by the MQTT contract (`{prefix}/{device_id}/…`).
 public struct TopicLayout: Sendable, Equatable {
     /// The first topic level, under which every device has its subtree.
@@ -65,9 +67,7 @@ public struct TopicLayout: Sendable, Equatable {
         if responseTopic == prefix || responseTopic.hasPrefix(prefix + "/") {
             return "the response topic must lie outside \(prefix)/ (the devices' own topics)"
         }
-        if responseTopic.isEmpty || responseTopic.hasPrefix("$") || responseTopic.contains(where: { $0 == "+" || $0 == "#" })
-            || responseTopic.utf8.count > 65_535 || responseTopic.utf8.contains(0)
-        {
+        if responseTopic.hasPrefix("$") || !MQTTMessage.isValidTopicName(responseTopic) {
             return "the response topic is not a topic name this device may publish to"
         }
         return nil

@@ -4,8 +4,9 @@ import Synchronization
 /// sensor: the faults a real chip and bus produce, at known times, and the recovery after them.
 ///
 /// At ``FaultScript/after`` seconds after the first `start`, and again every ``FaultScript/every``
-/// seconds, a fault window of ``FaultScript/duration`` seconds opens (times from the samples' own
-/// timestamps, so a replay or simulator run fast stays consistent). What happens in the window depends
+/// seconds, a fault window of ``FaultScript/duration`` seconds opens. Windows are placed by the samples'
+/// own timestamps (`CLOCK_MONOTONIC`, counted from the first `start`), and a vanished device's `start`
+/// compares the same clock's time now with its window's end. What happens in the window depends
 /// on the ``Kind``. Samples then pass ``IMUSampleScreen`` as in a hardware driver, so values that are
 /// not numbers are dropped and full-scale readings reported; the device's info gets full-scale ranges
 /// (16 g, 2000 °/s, 4900 µT, an MPU-9250's) where the inner device has none.

@@ -8,17 +8,15 @@ import MotionAgent
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfiguration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let document = data.map { Data(bytes: $0, count: size) } ?? Data()
-    do {
+    do throws(ConfigurationError) {
         let configuration = try AgentConfiguration.parse(document)
         try configuration.validate()
         precondition((try? AgentConfiguration.parse(document)) == configuration, "parsing is not deterministic")
-    } catch let error as ConfigurationError {
+    } catch {
         let line = error.description
         precondition(line.hasPrefix("configuration error: "))
-        precondition(line.count <= 2 * ConfigurationError.maximumLength + 40, "a message of \(line.count) characters")
+        precondition(line.utf8.count <= 2 * ConfigurationError.maximumLength + 40, "a message of \(line.utf8.count) bytes")
         precondition(!line.unicodeScalars.contains { $0.properties.generalCategory == .control }, "a message with a control character")
-    } catch {
-        preconditionFailure("an error that is not a ConfigurationError: \(error)")
     }
     return 0
 }

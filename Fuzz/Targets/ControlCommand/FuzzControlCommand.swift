@@ -39,7 +39,7 @@ public func fuzzControlCommand(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
 
 /// A refusal is one printable line of bounded length.
 private func check(_ message: String) {
-    precondition(message.count <= ControlCommandError.maximumLength + 40, "a refusal of \(message.count) characters")
+    precondition(message.utf8.count <= ControlCommandError.maximumLength + 40, "a refusal of \(message.utf8.count) bytes")
     precondition(!message.unicodeScalars.contains { $0.properties.generalCategory == .control }, "a refusal with a control character")
 }
 
