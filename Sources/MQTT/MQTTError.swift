@@ -92,6 +92,7 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
         case Int32(MOSQ_ERR_TOPIC_ALIAS_INVALID.rawValue): return "invalid topic alias"
         case Int32(MOSQ_ERR_ADMINISTRATIVE_ACTION.rawValue): return "the broker disconnected this client (administrative action)"
         case Int32(MOSQ_ERR_PLUGIN_DEFER.rawValue): return "deferred by a broker plugin"
+        case Int32(MOSQ_ERR_ALREADY_EXISTS.rawValue): return "it already exists"
         default:
             return String(cString: mosquitto_strerror(code))
         }
