@@ -9,13 +9,6 @@ extension AgentEndToEndTests {
     /// Commands written by someone hostile: answers aimed at the devices' own topics, huge commands, and
     /// refusals that would flood or forge the log.
     @Suite(.timeLimit(.minutes(1))) struct HostileCommandTests {
-        /// Peak resident memory of a process, kB (`VmHWM`).
-        static func peakResidentKilobytes(_ pid: Int32) -> Int? {
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-            return status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-                .flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) }
-        }
-
         @Test func answersGoOnlyOutsideTheDeviceSubtrees() throws {
             let running = try RunningAgent.start()
             defer { running.cleanUp() }
@@ -66,14 +59,14 @@ extension AgentEndToEndTests {
             #expect(running.subscriber.waitForCount(on: running.topics.status(.gyro), count: 1), "\(running.agent.log)")
             Thread.sleep(forTimeInterval: 0.5)
             let pid = running.agent.process.processIdentifier
-            let before = try #require(Self.peakResidentKilobytes(pid))
+            let before = try #require(ProcessMemory.kilobytes("VmHWM", of: pid))
             let huge = MQTTMessage(
                 topic: running.topics.control(.gyro), payload: [UInt8](repeating: UInt8(ascii: " "), count: 16 << 20) + Array("stop".utf8),
                 qos: .atLeastOnce)
             let id = try running.subscriber.client.publish(huge)
             #expect(running.subscriber.client.waitUntilPublished(messageID: id, timeout: .seconds(10)))
             Thread.sleep(forTimeInterval: 1)
-            let after = try #require(Self.peakResidentKilobytes(pid))
+            let after = try #require(ProcessMemory.kilobytes("VmHWM", of: pid))
             // MQTT 5: the broker does not send it (the agent announced its maximum packet size). MQTT 3.1.1:
             // libmosquitto reads it and copies it once (32 MB for a moment), the agent drops it without a
             // copy of its own (before, 16 MB took 58 MB more).

@@ -9,20 +9,13 @@ extension AgentEndToEndTests {
     /// What the network cannot make the agent hold: a flood of commands and a subscriber that stops
     /// reading leave its resident memory where it was.
     @Suite(.timeLimit(.minutes(1))) struct ResourceBoundTests {
-        /// Resident memory of a process now, kB (`VmRSS`).
-        static func residentKilobytes(_ pid: Int32) -> Int? {
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-            return status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-                .flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) }
-        }
-
         @Test func aFloodOfCommandsLeavesMemoryBoundedAndIsCounted() throws {
             let running = try RunningAgent.start()
             defer { running.cleanUp() }
             #expect(running.subscriber.waitForCount(on: running.topics.data(.gyro), count: 50), "\(running.agent.log)")
             Thread.sleep(forTimeInterval: 1)
             let pid = running.agent.process.processIdentifier
-            let before = try #require(Self.residentKilobytes(pid))
+            let before = try #require(ProcessMemory.kilobytes("VmRSS", of: pid))
             // 30,000 commands as fast as a client can send them, QoS 0 (the broker does not throttle those),
             // a third valid, a third malformed, a third refused for their response topic.
             let flooder = try MQTTClient(configuration: .init(broker: running.broker.address, clientID: "flooder")) { _ in }
@@ -36,7 +29,7 @@ extension AgentEndToEndTests {
                 _ = try? flooder.publish(command)
             }
             Thread.sleep(forTimeInterval: 3)
-            let after = try #require(Self.residentKilobytes(pid))
+            let after = try #require(ProcessMemory.kilobytes("VmRSS", of: pid))
             print("command flood: resident memory \(before) kB before, \(after) kB after 30000 commands")
             #expect(after - before < 8_192, "resident memory grew by \(after - before) kB")
             // Still serving, and the flood is visible in health.
@@ -67,9 +60,9 @@ extension AgentEndToEndTests {
             kill(stalled, SIGSTOP)
             let pid = running.agent.process.processIdentifier
             Thread.sleep(forTimeInterval: 1)
-            let before = try #require(Self.residentKilobytes(pid))
+            let before = try #require(ProcessMemory.kilobytes("VmRSS", of: pid))
             Thread.sleep(forTimeInterval: 8)
-            let after = try #require(Self.residentKilobytes(pid))
+            let after = try #require(ProcessMemory.kilobytes("VmRSS", of: pid))
             print("stalled subscriber: resident memory \(before) kB before, \(after) kB after 8 s of 200 Hz QoS 1 it did not read")
             #expect(after - before < 4_096, "resident memory grew by \(after - before) kB")
             running.subscriber.clear()
