@@ -290,14 +290,17 @@ final class MosquittoConnection: Sendable {
         state.withLockBroadcasting { $0.networkThread = thread }
     }
 
-    /// Network thread: the first connection attempt, with the CONNECT properties (MQTT 5), which
+    /// Network thread: the first connection attempt (and the first after a fallback to MQTT 3.1.1), with
+    /// the CONNECT properties (MQTT 5), which
     /// libmosquitto keeps for every `mosquitto_reconnect_async` after it. libmosquitto 2.0.11 has no
     /// asynchronous connect that takes properties, so this blocks this thread for the TCP connect (and
     /// the TLS handshake); a shutdown meanwhile hands the teardown to this thread (``finishShutdown``).
     /// - Returns: libmosquitto's result and `errno`.
-    private func connectWithProperties() -> (result: Int32, errno: Int32) {
+    /// - Parameter protocolVersion: the version set on the handle; MQTT 3.1.1 sends no properties, which also
+    ///   replaces the stored MQTT 5 ones after a fallback (they would make every 3.1.1 reconnect fail).
+    private func connectWithProperties(_ protocolVersion: MQTTProtocolVersion) -> (result: Int32, errno: Int32) {
         let broker = configuration.broker
-        var properties = Self.connectProperties(configuration)
+        var properties = protocolVersion == .v5 ? Self.connectProperties(configuration) : nil
         defer { mosquitto_property_free_all(&properties) }
         let result = closingSocket {
             mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, properties)
@@ -637,7 +640,7 @@ final class MosquittoConnection: Sendable {
     /// a lost or failed connection, the backoff delay (or an immediate MQTT 3.1.1 retry) and a reconnect.
     private func runNetworkThread() {
         loopThread.store(Self.currentThread(), ordering: .relaxed)
-        var (connectResult, connectErrno) = connectWithProperties()
+        var (connectResult, connectErrno) = connectWithProperties(configuration.protocolVersion)
         var failedAttempts = 0
         var closedBeforeConnack = 0
         while true {
@@ -693,19 +696,12 @@ final class MosquittoConnection: Sendable {
                 let stopped = state.wait(timeout: delay) { $0.stopNetworkThread || $0.lifecycle != .running }
                 if stopped { break }
             }
-            if fallBack, configuration.protocolVersion == .v5,
-               (configuration.effectiveSessionExpiryInterval ?? 0) > 0 || configuration.maximumIncomingPacketSize != nil
-            {
-                // The stored MQTT 5 CONNECT properties would make every 3.1.1 reconnect fail
-                // (NOT_SUPPORTED): connecting again without properties replaces them.
-                let broker = configuration.broker
-                connectResult = closingSocket {
-                    mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, nil)
-                }
+            if fallBack {
+                (connectResult, connectErrno) = connectWithProperties(.v311)
             } else {
                 connectResult = closingSocket { mosquitto_reconnect_async(handle) }
+                connectErrno = errno
             }
-            connectErrno = errno
         }
         let finishesTeardown = state.withLockBroadcasting { state in
             state.networkThreadExited = true
