@@ -1,0 +1,80 @@
+import Testing
+
+@testable import CoreMotion
+@testable import MotionAgent
+import MQTT
+
+/// The payloads' exact bytes for fixed inputs, recorded before the contract moved into its own module
+/// (issue 13): a refactoring must not change a single byte a subscriber receives.
+@Suite struct PayloadGoldenTests {
+    private let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
+
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func vectorSamples() {
+        let sample = VectorSample(timestamp: 11052.537661835, value: SIMD3(0.16488682866286367, -0.39854634129245725, -0.9022046040538142))
+        #expect(text(encoder.encode([sample], service: .accelerometer, seq: 1)) == #"{"seq":1,"timestamp":11052.537661835,"ts":1796129536.2144918,"acceleration":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142}}"#)
+        #expect(text(encoder.encode([sample], service: .gyro, seq: 2)) == #"{"seq":2,"timestamp":11052.537661835,"ts":1796129536.2144918,"rotationRate":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142}}"#)
+        #expect(text(encoder.encode([sample], service: .magnetometer, seq: 3, batched: true)) == #"{"seq":3,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"magneticField":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142}}]}"#)
+        let later = VectorSample(timestamp: 11052.557661835, value: SIMD3(7.704630263920252, -0.2252366353899588, -47.8699218724791))
+        #expect(text(encoder.encode([sample, later], service: .magnetometer, seq: 18446744073709551615)) == #"{"seq":18446744073709551615,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"magneticField":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142}},{"timestamp":11052.557661835,"ts":1796129536.2344918,"magneticField":{"x":7.704630263920252,"y":-0.2252366353899588,"z":-47.8699218724791}}]}"#)
+    }
+
+    private var deviceMotion: DeviceMotionSample {
+        DeviceMotionSample(
+            timestamp: 11052.537661835,
+            attitude: CMQuaternion(x: 0.2028646030318887, y: -0.08799801594244677, z: -0.70065658688515, w: 0.6783676357856111),
+            rotationRate: SIMD3(0.16766052719067223, 0.32789033559009473, 0.23270958170061576),
+            gravity: SIMD3(0.16488682866286367, -0.39854634129245725, -0.9022046040538142),
+            userAcceleration: SIMD3(0.0001435161614059821, -0.00034689151042888167, -0.0007852715867400217),
+            magneticField: SIMD3(7.384948744292167, 0.0024031681667380095, -47.94600481524212),
+            magneticAccuracy: .low, heading: 4.010669717779691)
+    }
+
+    @Test func deviceMotionSamples() {
+        #expect(text(encoder.encode([deviceMotion], seq: 1)) == #"{"seq":1,"timestamp":11052.537661835,"ts":1796129536.2144918,"attitude":{"quaternion":{"x":0.2028646030318887,"y":-0.08799801594244677,"z":-0.70065658688515,"w":0.6783676357856111},"roll":0.18076493751885306,"pitch":0.4099313222964713,"yaw":-1.640795718580184},"rotationRate":{"x":0.16766052719067223,"y":0.32789033559009473,"z":0.23270958170061576},"gravity":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142},"userAcceleration":{"x":0.0001435161614059821,"y":-0.00034689151042888167,"z":-0.0007852715867400217},"magneticField":{"field":{"x":7.384948744292167,"y":0.0024031681667380095,"z":-47.94600481524212},"accuracy":"low"},"heading":4.010669717779691}"#)
+        var second = deviceMotion
+        second.timestamp += 0.02
+        second.magneticAccuracy = .uncalibrated
+        second.heading = -1
+        #expect(text(encoder.encode([deviceMotion, second], seq: 2)) == #"{"seq":2,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"attitude":{"quaternion":{"x":0.2028646030318887,"y":-0.08799801594244677,"z":-0.70065658688515,"w":0.6783676357856111},"roll":0.18076493751885306,"pitch":0.4099313222964713,"yaw":-1.640795718580184},"rotationRate":{"x":0.16766052719067223,"y":0.32789033559009473,"z":0.23270958170061576},"gravity":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142},"userAcceleration":{"x":0.0001435161614059821,"y":-0.00034689151042888167,"z":-0.0007852715867400217},"magneticField":{"field":{"x":7.384948744292167,"y":0.0024031681667380095,"z":-47.94600481524212},"accuracy":"low"},"heading":4.010669717779691},{"timestamp":11052.557661835,"ts":1796129536.2344918,"attitude":{"quaternion":{"x":0.2028646030318887,"y":-0.08799801594244677,"z":-0.70065658688515,"w":0.6783676357856111},"roll":0.18076493751885306,"pitch":0.4099313222964713,"yaw":-1.640795718580184},"rotationRate":{"x":0.16766052719067223,"y":0.32789033559009473,"z":0.23270958170061576},"gravity":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142},"userAcceleration":{"x":0.0001435161614059821,"y":-0.00034689151042888167,"z":-0.0007852715867400217},"magneticField":{"field":{"x":7.384948744292167,"y":0.0024031681667380095,"z":-47.94600481524212},"accuracy":"uncalibrated"},"heading":-1.0}]}"#)
+    }
+
+    @Test func serviceStatuses() {
+        #expect(ServiceStatus(available: true, active: true, interval: 0.02).json() == #"{"available":true,"active":true,"interval":0.02,"rate_hz":50.0}"#)
+        #expect(ServiceStatus(available: true, active: false, interval: 0.03, referenceFrame: "xMagneticNorthZVertical").json() == #"{"available":true,"active":false,"interval":0.03,"rate_hz":33.333,"frame":"xMagneticNorthZVertical"}"#)
+        #expect(ServiceStatus(available: false, active: true, interval: 0.05, error: "the device has no magnetometer \"x\"").json() == #"{"available":false,"active":true,"interval":0.05,"rate_hz":20.0,"error":"the device has no magnetometer \"x\""}"#)
+    }
+
+    @Test func health() {
+        var statistics = MQTTClientStatistics()
+        statistics.messagesPublished = 1234
+        statistics.publishErrors = 1
+        statistics.reconnects = 2
+        statistics.bufferedMessages = 3
+        statistics.bufferedBytes = 456
+        statistics.droppedFromBuffer = 4
+        statistics.droppedWhileDisconnected = 5
+        statistics.expiredInBuffer = 6
+        statistics.offlineBufferIsDurable = true
+        let diagnostics = CMLinuxMotionDiagnostics(
+            driver: "sim", configuredSampleRate: 200, isRunning: true, achievedSampleRate: 199.96,
+            samplesReceived: 123_456, faultsSeen: 1, lastFault: "stalled",
+            fusion: [.init(referenceFrame: .xMagneticNorthZVertical, isInitialized: true, gyroscopeBias: SIMD3(1e-4, -2e-5, 0))])
+        var report = HealthReport(
+            uptime: 12.34567, connected: true, diagnostics: diagnostics, broker: statistics, protocolVersion: .v5,
+            commandsDropped: 7)
+        report.services = [
+            .init(service: .accelerometer, active: true, messages: 500, samples: 2000, messageRate: 49.96, error: nil),
+            .init(service: .deviceMotion, active: false, messages: 0, samples: 0, messageRate: nil, error: "no data"),
+        ]
+        #expect(report.json() == #"{"uptime":12.346,"connected":true,"device":{"driver":"sim","running":true,"configured_rate_hz":200.0,"achieved_rate_hz":200.0,"samples":123456,"faults":1,"fault":"stalled"},"mqtt":{"protocol":"5","published":1234,"publish_errors":1,"reconnects":2,"queue_depth":3,"queued_bytes":456,"dropped_from_buffer":4,"dropped_while_disconnected":5,"expired_in_buffer":6,"queue_durable":true,"commands_dropped":7},"services":{"accelerometer":{"active":true,"messages":500,"samples":2000,"rate_hz":50.0},"device-motion":{"active":false,"messages":0,"samples":0,"error":"no data"}},"fusion":[{"frame":"xMagneticNorthZVertical","initialized":true,"gyro_bias":{"x":0.0001,"y":-2e-05,"z":0.0}}]}"#)
+        let bare = HealthReport(
+            uptime: 0, connected: false,
+            diagnostics: CMLinuxMotionDiagnostics(
+                driver: nil, configuredSampleRate: 0, isRunning: false, achievedSampleRate: 0, samplesReceived: 0,
+                faultsSeen: 0, lastFault: nil, fusion: []),
+            broker: MQTTClientStatistics(), protocolVersion: .v311)
+        #expect(bare.json() == #"{"uptime":0.0,"connected":false,"device":{"running":false,"configured_rate_hz":0.0,"achieved_rate_hz":0.0,"samples":0,"faults":0},"mqtt":{"protocol":"3.1.1","published":0,"publish_errors":0,"reconnects":0,"queue_depth":0,"queued_bytes":0,"dropped_from_buffer":0,"dropped_while_disconnected":0,"expired_in_buffer":0,"queue_durable":false,"commands_dropped":0},"services":{},"fusion":[]}"#)
+    }
+}
