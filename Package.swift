@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CoreMotion", targets: ["CoreMotion"]),
+        .library(name: "MotionMath", targets: ["MotionMath"]),
         .library(name: "MotionHAL", targets: ["MotionHAL"]),
         .library(name: "MotionFusion", targets: ["MotionFusion"]),
         .library(name: "MQTT", targets: ["MQTT"]),
@@ -31,13 +32,15 @@ let package = Package(
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
         .target(name: "CLinuxIO"),
-        .target(name: "MotionHAL", dependencies: ["CLinuxIO"]),
-        .target(name: "MotionFusion"),
-        .target(name: "CoreMotion", dependencies: ["MotionHAL", "MotionFusion"]),
+        // Vectors, quaternions, 3×3 matrices, eigen decomposition, Euler angles, locations: no Foundation.
+        .target(name: "MotionMath"),
+        .target(name: "MotionHAL", dependencies: ["CLinuxIO", "MotionMath"]),
+        .target(name: "MotionFusion", dependencies: ["MotionMath"]),
+        .target(name: "CoreMotion", dependencies: ["MotionHAL", "MotionFusion", "MotionMath"]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite"]),
-        .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MQTT", "CJansson"]),
+        .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MotionMath", "MQTT", "CJansson"]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
-        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT", "MotionFusion", "MotionHAL", "CCrypto"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
         // The benchmarks start their broker with the same fixture as the tests.
         .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent", "MotionTestSupport"]),
@@ -49,13 +52,15 @@ let package = Package(
         // and register-level emulations of I²C IMU chips on an emulated bus.
         .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL"], path: "Tests/MotionTestSupport"),
 
-        .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionTestSupport"]),
-        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL"]),
-        .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "MotionHAL", "MotionTestSupport"]),
+        .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
+
+        .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
+        .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",
-            dependencies: ["MotionAgent", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "tilt-monitor"]
+            dependencies: ["MotionAgent", "MotionMath", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "tilt-monitor"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import MotionMath
 import MotionHAL
 
 /// Linux-only additions: choosing the IMU that every ``CMMotionManager`` of the process reads, its
@@ -118,7 +119,7 @@ extension CMMotionManager {
     /// - Throws: an `NSError` in ``CMErrorDomain`` with code ``CMErrorInvalidParameter`` for a value that is not
     ///   finite or outside ±180°; the declination is then unchanged.
     public static func useLinuxMagneticDeclination(_ degrees: Double?) throws {
-        if let degrees, MotionHub.validDeclination(degrees) == nil {
+        if let degrees, GeodeticLocation.validDeclination(degrees) == nil {
             throw CMErrorInvalidParameter.nsError(
                 "\(degrees) is not a magnetic declination: give degrees east of true north within ±180.")
         }
@@ -136,11 +137,10 @@ extension CMMotionManager {
     ///   value; the declination is then unchanged.
     public static func useLinuxLocation(latitude: Double, longitude: Double, altitude: Double = 0) throws {
         do {
-            let declination = try MotionHub.modelDeclination(latitude: latitude, longitude: longitude, altitude: altitude)
-            MotionHub.shared.setMagneticDeclination(declination)
+            let location = try GeodeticLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+            MotionHub.shared.setMagneticDeclination(MotionHub.modelDeclination(at: location))
         } catch {
-            guard case .invalid(let reason) = error else { return }
-            throw CMErrorInvalidParameter.nsError("Not a location: \(reason).")
+            throw CMErrorInvalidParameter.nsError("Not a location: \(error).")
         }
     }
 

@@ -1,3 +1,5 @@
+import MotionMath
+
 /// A unit quaternion `w + x·i + y·j + z·k` representing an attitude (dimensionless components).
 ///
 /// As returned by ``CMAttitude/quaternion`` it rotates device coordinates into reference-frame coordinates:
@@ -28,5 +30,12 @@ public struct CMQuaternion: Sendable {
         self.y = y
         self.z = z
         self.w = w
+    }
+}
+
+extension Quaternion {
+    /// MotionMath's form of Apple's quaternion (same components, dimensionless).
+    public init(_ quaternion: CMQuaternion) {
+        self.init(w: quaternion.w, x: quaternion.x, y: quaternion.y, z: quaternion.z)
     }
 }

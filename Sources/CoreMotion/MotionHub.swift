@@ -1,3 +1,4 @@
+import MotionMath
 import Dispatch
 import MotionFusion
 import MotionHAL
@@ -60,15 +61,10 @@ final class MotionHub: Sendable {
             isResolved = true
             let environment = ProcessInfo.processInfo.environment
             if let text = environment["MOTION_DECLINATION"] {
-                degrees = MotionHub.validDeclination(Double(text.trimmingCharacters(in: .whitespaces)))
-            } else if let text = environment["MOTION_LOCATION"] {
+                degrees = GeodeticLocation.validDeclination(Double(text.trimmingCharacters(in: .whitespaces)))
+            } else if let text = environment["MOTION_LOCATION"], let location = try? GeodeticLocation(parsing: text) {
                 // "latitude,longitude[,altitude m]": the World Magnetic Model's declination there, today.
-                let values = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-                if (2...3).contains(values.count), let latitude = values[0], let longitude = values[1],
-                    let altitude = values.count == 3 ? values[2] : 0
-                {
-                    degrees = try? MotionHub.modelDeclination(latitude: latitude, longitude: longitude, altitude: altitude)
-                }
+                degrees = MotionHub.modelDeclination(at: location)
             }
         }
     }
@@ -260,40 +256,9 @@ final class MotionHub: Sendable {
     }
 
     /// The World Magnetic Model's declination at a place, today, degrees east of true north.
-    /// - Throws: a description of the first invalid value.
-    static func modelDeclination(latitude: Double, longitude: Double, altitude: Double, date: Date = Date())
-        throws(LocationError) -> Double
-    {
-        guard latitude.isFinite, abs(latitude) <= 90 else { throw .invalid("latitude \(latitude) is not within ±90°") }
-        guard longitude.isFinite, abs(longitude) <= 360 else {
-            throw .invalid("longitude \(longitude) is not within ±180° (or 0…360°)")
-        }
-        guard altitude.isFinite, (-1_000...1_000_000).contains(altitude) else {
-            throw .invalid("altitude \(altitude) m is not between -1 km and 1000 km")
-        }
-        return WorldMagneticModel.wmm2025.declination(
-            latitude: latitude, longitude: longitude, altitude: altitude / 1000, year: decimalYear(of: date))
-    }
-
-    /// A location that the World Magnetic Model cannot take.
-    enum LocationError: Error {
-        case invalid(String)
-    }
-
-    /// `date` as a decimal year (UTC), e.g. 2026.5 in early July 2026.
-    static func decimalYear(of date: Date) -> Double {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let year = calendar.component(.year, from: date)
-        let start = calendar.date(from: DateComponents(year: year, month: 1, day: 1))!
-        let end = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))!
-        return Double(year) + date.timeIntervalSince(start) / end.timeIntervalSince(start)
-    }
-
-    /// `degrees` if it is a declination (finite, within ±180°), otherwise nil.
-    static func validDeclination(_ degrees: Double?) -> Double? {
-        guard let degrees, degrees.isFinite, abs(degrees) <= 180 else { return nil }
-        return degrees
+    static func modelDeclination(at location: GeodeticLocation) -> Double {
+        WorldMagneticModel.wmm2025.declination(
+            at: location, year: GeodeticLocation.decimalYear(unixTime: Date().timeIntervalSince1970))
     }
 
     /// A snapshot of the device's health and the fusion state.

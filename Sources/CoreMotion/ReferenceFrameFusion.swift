@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotionMath
 import Glibc
 #endif
 import MotionFusion

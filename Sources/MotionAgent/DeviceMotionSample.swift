@@ -1,3 +1,4 @@
+import MotionMath
 import CoreMotion
 import Foundation
 
@@ -6,7 +7,7 @@ public struct DeviceMotionSample: DownsampledValue, Equatable {
     /// When the value was measured, seconds since boot, s.
     public var timestamp: Double
     /// The attitude as a unit quaternion rotating device into reference coordinates (dimensionless).
-    public var attitude: CMQuaternion
+    public var attitude: Quaternion
     /// The rotation rate in device axes, rad/s (bias-corrected).
     public var rotationRate: SIMD3<Double>
     /// Gravity in device axes, g.
@@ -32,7 +33,7 @@ public struct DeviceMotionSample: DownsampledValue, Equatable {
     ///   - magneticAccuracy: calibration accuracy of the field.
     ///   - heading: degrees in [0, 360), or −1 without north.
     public init(
-        timestamp: Double, attitude: CMQuaternion, rotationRate: SIMD3<Double>, gravity: SIMD3<Double>,
+        timestamp: Double, attitude: Quaternion, rotationRate: SIMD3<Double>, gravity: SIMD3<Double>,
         userAcceleration: SIMD3<Double>, magneticField: SIMD3<Double>,
         magneticAccuracy: CMMagneticFieldCalibrationAccuracy, heading: Double
     ) {
@@ -51,7 +52,7 @@ public struct DeviceMotionSample: DownsampledValue, Equatable {
         let rate = motion.rotationRate, gravity = motion.gravity, user = motion.userAcceleration
         let field = motion.magneticField
         self.init(
-            timestamp: motion.timestamp, attitude: motion.attitude.quaternion,
+            timestamp: motion.timestamp, attitude: Quaternion(motion.attitude.quaternion),
             rotationRate: SIMD3(rate.x, rate.y, rate.z), gravity: SIMD3(gravity.x, gravity.y, gravity.z),
             userAcceleration: SIMD3(user.x, user.y, user.z),
             magneticField: SIMD3(field.field.x, field.field.y, field.field.z),
@@ -59,7 +60,7 @@ public struct DeviceMotionSample: DownsampledValue, Equatable {
     }
 
     /// Roll, pitch and yaw of ``attitude`` in rad, with ``CMAttitude``'s conventions.
-    public var eulerAngles: AttitudeEulerAngles { AttitudeEulerAngles(attitude) }
+    public var eulerAngles: EulerAngles { EulerAngles(attitude) }
 
     /// The mean of a window: attitude by Markley's quaternion mean, vectors component-wise, the worst
     /// magnetic accuracy, the heading averaged on the circle (−1 if any sample has no north), at the mean
@@ -80,7 +81,7 @@ public struct DeviceMotionSample: DownsampledValue, Equatable {
 
     /// The rotation angle between the two attitudes, rad, in [0, π]; the other values are not compared.
     public func distance(to other: DeviceMotionSample) -> Double {
-        attitude.rotationAngle(to: other.attitude)
+        attitude.angle(to: other.attitude)
     }
 
     /// The mean direction of headings in degrees, in [0, 360): the direction of the sum of their unit

@@ -1,3 +1,5 @@
+import MotionMath
+
 /// Reads typed fields out of a parsed JSON object, naming the field path in every error and rejecting
 /// fields it was not asked about (a misspelt key is an error, not a silently ignored default).
 ///

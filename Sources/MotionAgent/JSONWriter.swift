@@ -1,3 +1,5 @@
+import MotionMath
+
 /// Builds one compact JSON object by appending fields, for payloads published many times a second.
 ///
 /// The text is written as UTF-8 bytes into one buffer (what MQTT sends), so a payload costs one

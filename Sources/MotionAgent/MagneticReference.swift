@@ -1,3 +1,5 @@
+import MotionMath
+
 /// How the agent learns the magnetic declination that true north (`xTrueNorthZVertical`) needs: from the
 /// board's location through the World Magnetic Model, or given directly.
 public enum MagneticReference: Sendable, Equatable {
@@ -30,16 +32,23 @@ public enum MagneticReference: Sendable, Equatable {
     func validate() throws(ConfigurationError) {
         switch self {
         case .location(let latitude, let longitude, let altitude):
-            guard abs(latitude) <= 90 else { throw ConfigurationError(fieldPath: "location.latitude", reason: "must be within ±90 degrees") }
-            // As CoreMotion's useLinuxLocation and motionctl fuse: east longitudes may also be given as 0…360.
-            guard abs(longitude) <= 360 else {
-                throw ConfigurationError(fieldPath: "location.longitude", reason: "must be within ±180 degrees (or 0…360)")
-            }
-            guard (-1_000...1_000_000).contains(altitude) else {
-                throw ConfigurationError(fieldPath: "location.altitude", reason: "must be between -1000 and 1000000 m")
-            }
+            _ = try Self.geodeticLocation(latitude: latitude, longitude: longitude, altitude: altitude)
         case .declination(let degrees):
-            guard abs(degrees) <= 180 else { throw ConfigurationError(fieldPath: "declination", reason: "must be within ±180 degrees") }
+            guard GeodeticLocation.validDeclination(degrees) != nil else {
+                throw ConfigurationError(fieldPath: "declination", reason: "must be within ±180 degrees")
+            }
+        }
+    }
+
+    /// The checked location.
+    /// - Throws: ``ConfigurationError`` naming `location.latitude`, `location.longitude` or `location.altitude`.
+    static func geodeticLocation(latitude: Double, longitude: Double, altitude: Double) throws(ConfigurationError)
+        -> GeodeticLocation
+    {
+        do {
+            return try GeodeticLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+        } catch {
+            throw ConfigurationError(fieldPath: "location.\(error.component.rawValue)", reason: "must be \(error.requirement)")
         }
     }
 }

@@ -1,3 +1,5 @@
+import MotionMath
+
 /// Down-samples one topic's stream of sensor samples to the topic's own rate, mode, deadband and batching,
 /// using only the samples' timestamps (no clock): feed it every sample, publish what it returns.
 ///

@@ -1,3 +1,5 @@
+import MotionMath
+
 /// How one data topic down-samples the sensor's samples: its interval, mode, batching and deadband.
 ///
 /// Check values read from a configuration or a command with ``validate(fieldPrefix:)`` before use;

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -429,7 +430,7 @@ public struct AttitudeFilter: Sendable {
             let westUnit = west.normalized
             let northUnit = westUnit.cross(up)
             // Rows of the device → reference matrix are the reference axes seen in the device frame.
-            return Quaternion(rotationMatrix: RotationMatrix(row0: northUnit, row1: westUnit, row2: up))
+            return Quaternion(rotationMatrix: Matrix3(row0: northUnit, row1: westUnit, row2: up))
         }
         return .identity  // unreachable: device x and z cannot both be parallel to `up`
     }

@@ -1,3 +1,5 @@
+import MotionMath
+
 /// The reference frames an attitude is reported in, named as Apple's `CMAttitudeReferenceFrame` cases. All
 /// have z pointing up; they differ in where x points.
 public enum AttitudeReferenceFrame: String, CaseIterable, Sendable {

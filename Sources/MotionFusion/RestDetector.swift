@@ -1,3 +1,5 @@
+import MotionMath
+
 /// Decides whether the device lies still: the gyroscope and accelerometer readings stay within thresholds
 /// of their own low-passed values, and the low-passed rate is no larger than a plausible bias, for a
 /// minimum time.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// The earth's main magnetic field from the World Magnetic Model (WMM2025, degree and order 12), for the
 /// magnetic declination that turns magnetic north into true north.
@@ -143,5 +144,13 @@ public struct WorldMagneticModel: Sendable {
     /// - Parameters: as ``field(latitude:longitude:altitude:year:)``.
     public func declination(latitude: Double, longitude: Double, altitude: Double, year: Double) -> Double {
         field(latitude: latitude, longitude: longitude, altitude: altitude, year: year).declination
+    }
+
+    /// The magnetic declination at a location, degrees east of true north (negative west).
+    /// - Parameters:
+    ///   - location: where (its altitude in metres).
+    ///   - year: decimal year, e.g. ``GeodeticLocation/decimalYear(unixTime:)`` of now.
+    public func declination(at location: GeodeticLocation, year: Double) -> Double {
+        declination(latitude: location.latitude, longitude: location.longitude, altitude: location.altitude / 1000, year: year)
     }
 }

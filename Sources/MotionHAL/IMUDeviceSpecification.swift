@@ -1,3 +1,5 @@
+import MotionMath
+
 /// Which IMU device to open, parsed from a device string such as `sim:rate=500,motion=spin`.
 ///
 /// Grammar: `DRIVER` or `DRIVER:ARGUMENT`, surrounding white space ignored.

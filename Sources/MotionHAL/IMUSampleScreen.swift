@@ -1,3 +1,5 @@
+import MotionMath
+
 /// What a hardware driver checks before it delivers samples: readings that are not numbers are dropped,
 /// readings at the end of a sensor's range are saturated (the true value may be larger). Both are
 /// reported as ``IMUDeviceError/readFailed(_:)``: a dropped sample each time, a saturation once per episode

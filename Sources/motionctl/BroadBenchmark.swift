@@ -1,3 +1,4 @@
+import MotionMath
 import Foundation
 import MotionFusion
 import MotionHAL

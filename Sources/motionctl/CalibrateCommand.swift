@@ -1,3 +1,4 @@
+import MotionMath
 import Foundation
 import MotionFusion
 import MotionHAL
@@ -91,11 +92,11 @@ enum CalibrateCommand {
             created: Date(), device: "\(specification) (\(info.driver), \(info.chip))",
             gyroscope: procedure.gyroscope.map { IMUCalibration.Gyroscope(bias: $0.bias) },
             accelerometer: procedure.accelerometer.map {
-                IMUCalibration.Accelerometer(offset: $0.offset, scale: matrix($0.scale), residual: $0.residualRMS)
+                IMUCalibration.Accelerometer(offset: $0.offset, scale: $0.scale, residual: $0.residualRMS)
             },
             magnetometer: procedure.magnetometer.map {
                 IMUCalibration.Magnetometer(
-                    hardIron: $0.hardIron, softIron: matrix($0.softIron), fieldStrength: $0.fieldStrength,
+                    hardIron: $0.hardIron, softIron: $0.softIron, fieldStrength: $0.fieldStrength,
                     residual: $0.residualRMS, coverage: $0.coverage, quality: IMUCalibration.Quality(rawValue: $0.quality.rawValue)!)
             })
         report(procedure)
@@ -129,10 +130,6 @@ enum CalibrateCommand {
 
     private static func vector(_ value: SIMD3<Double>, _ format: String) -> String {
         "[" + [value.x, value.y, value.z].map { String(format: format, $0) }.joined(separator: ", ") + "]"
-    }
-
-    private static func matrix(_ value: Matrix3) -> IMUCalibration.Matrix {
-        IMUCalibration.Matrix(row0: value.row0, row1: value.row1, row2: value.row2)
     }
 
     /// Prints a line for the person at once (standard output).

@@ -1,3 +1,4 @@
+import MotionMath
 import Foundation
 
 /// A line chart of error series over time as a self-contained SVG document (no scripts, no external

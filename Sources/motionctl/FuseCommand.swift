@@ -1,3 +1,4 @@
+import MotionMath
 import Foundation
 import MotionFusion
 import MotionHAL
@@ -72,12 +73,11 @@ enum FuseCommand {
 /// The World Magnetic Model's declination for `--location LAT,LON[,ALT_M]` at `--year`; exits with a usage
 /// error naming the bad value.
 private func modelDeclination(location: String, year: String?, options: CommandOptions) -> Double {
-    let values = location.split(separator: ",").map { Double($0) }
-    guard (2...3).contains(values.count), let latitude = values[0], let longitude = values[1],
-        let altitude = values.count == 3 ? values[2] : 0
-    else { options.fail("--location must be LAT,LON or LAT,LON,ALT_M in degrees and metres") }
-    guard abs(latitude) <= 90, abs(longitude) <= 360, (-1_000...1_000_000).contains(altitude) else {
-        options.fail("--location \(location): latitude within ±90°, longitude within ±180° (or 0…360°), altitude -1…1000 km")
+    let place: GeodeticLocation
+    do {
+        place = try GeodeticLocation(parsing: location)
+    } catch {
+        options.fail("--location \(location): \(error)")
     }
     guard let yearText = year, let decimalYear = Double(yearText), decimalYear.isFinite else {
         options.fail("--location needs --year, the decimal year of the recording (e.g. 2026.9)")
@@ -87,7 +87,7 @@ private func modelDeclination(location: String, year: String?, options: CommandO
         FileHandle.standardError.write(Data(
             "motionctl: warning: WMM2025 is valid 2025.0–2030.0; \(decimalYear) is extrapolated\n".utf8))
     }
-    return model.declination(latitude: latitude, longitude: longitude, altitude: altitude / 1000, year: decimalYear)
+    return model.declination(at: place, year: decimalYear)
 }
 
 extension IMURecordingError {

@@ -1,6 +1,7 @@
 import CoreMotion
 import Foundation
 import MotionHAL
+import MotionMath
 import Testing
 
 /// One value from a handler call: the sample's values and where the handler ran.
@@ -15,7 +16,7 @@ struct GyroCall: Sendable {
     static let g = 9.80665
 
     /// A simulator that lies still at `attitude` (body → ENU), with its default noise and gyroscope bias.
-    static func useStationarySimulator(_ attitude: SimulatedAttitude = .identity) -> SimulatedIMU {
+    static func useStationarySimulator(_ attitude: Quaternion = .identity) -> SimulatedIMU {
         let device = SimulatedIMU(
             configuration: .init(sampleRate: 200, motion: .stationary(attitude: attitude), seed: 7))
         CMMotionManager.useLinuxDevice(device)
@@ -52,7 +53,7 @@ struct GyroCall: Sendable {
         (SIMD3<Double>(1, 0, 0), -Double.pi / 3),
     ])
     func gravityFollowsTheAttitude(axis: SIMD3<Double>, angle: Double) throws {
-        let attitude = SimulatedAttitude(axis: axis, angle: angle)
+        let attitude = Quaternion(axis: axis, angle: angle)
         _ = Self.useStationarySimulator(attitude)
         // Truth: gravity (0, 0, -1) in ENU carried into body axes.
         let expected = attitude.conjugate.rotate(SIMD3(0, 0, -1))
@@ -346,7 +347,7 @@ struct GyroCall: Sendable {
     }
 
     @Test func correctedArbitraryFrameStartsAtZeroYaw() throws {
-        _ = Self.useStationarySimulator(SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: 1.0))
+        _ = Self.useStationarySimulator(Quaternion(axis: SIMD3(0, 0, 1), angle: 1.0))
         let manager = CMMotionManager()
         manager.startDeviceMotionUpdates(using: .xArbitraryCorrectedZVertical)
         defer { manager.stopDeviceMotionUpdates() }

@@ -1,6 +1,7 @@
 @testable import CoreMotion
 import Foundation
 import MotionHAL
+import MotionMath
 import Testing
 
 #if canImport(Glibc)
@@ -14,14 +15,14 @@ import Glibc
     /// The board's true field at rest (north and down), µT.
     static let trueField = SIMD3(0.0, 19.5, -44.5)
     /// The magnetometer's distortion: raw = A · true + hard iron.
-    static let distortion = IMUCalibration.Matrix(row0: SIMD3(1.1, 0.05, 0), row1: SIMD3(0.05, 0.9, 0), row2: SIMD3(0, 0, 1.05))
+    static let distortion = Matrix3(row0: SIMD3(1.1, 0.05, 0), row1: SIMD3(0.05, 0.9, 0), row2: SIMD3(0, 0, 1.05))
     static let hardIron = SIMD3(12.0, -25.0, 30.0)
     static let gyroscopeBias = SIMD3(0.01, -0.02, 0.005)
 
     /// A⁻¹ of ``distortion`` (its 2×2 block inverted by hand; z is diagonal).
-    static var correction: IMUCalibration.Matrix {
+    static var correction: Matrix3 {
         let determinant = 1.1 * 0.9 - 0.05 * 0.05
-        return IMUCalibration.Matrix(
+        return Matrix3(
             row0: SIMD3(0.9 / determinant, -0.05 / determinant, 0), row1: SIMD3(-0.05 / determinant, 1.1 / determinant, 0),
             row2: SIMD3(0, 0, 1 / 1.05))
     }

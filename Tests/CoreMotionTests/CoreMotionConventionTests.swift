@@ -1,6 +1,7 @@
 import CoreMotion
 import Foundation
 import MotionHAL
+import MotionMath
 import Testing
 
 /// Apple's units, signs and frames, checked against the simulator's ground truth (attitudes are body → ENU:
@@ -18,13 +19,13 @@ extension CMMotionManagerDeviceTests {
     /// Body → ENU attitude of a device lying face up with its x-axis to magnetic north (its top edge to the
     /// west), turned by `angle` about its own `axis` — in the magnetic-north reference frame exactly the
     /// rotation `(axis, angle)`.
-    private static func northAlignedAttitude(turnedAbout axis: SIMD3<Double>, by angle: Double) -> SimulatedAttitude {
-        SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: .pi / 2) * SimulatedAttitude(axis: axis, angle: angle)
+    private static func northAlignedAttitude(turnedAbout axis: SIMD3<Double>, by angle: Double) -> Quaternion {
+        Quaternion(axis: SIMD3(0, 0, 1), angle: .pi / 2) * Quaternion(axis: axis, angle: angle)
     }
 
     /// Compass bearing of the device's top edge (or of its back, −z, when the top is clearly steeper than
     /// the back, as for a device held upright), degrees clockwise from north, from the ground truth.
-    private static func trueHeading(of attitude: SimulatedAttitude) -> Double {
+    private static func trueHeading(of attitude: Quaternion) -> Double {
         let top = attitude.rotate(SIMD3(0, 1, 0)), back = attitude.rotate(SIMD3(0, 0, -1))
         let pointing = abs(top.z) > abs(back.z) + 0.2 ? back : top
         let degrees = atan2(pointing.x, pointing.y) * 180 / .pi  // east over north
@@ -67,9 +68,9 @@ extension CMMotionManagerDeviceTests {
         let tolerance = 0.035  // 2°, in rad and as a matrix entry
 
         // The attitude relative to the reference frame is the rotation itself.
-        let expected = SimulatedAttitude(axis: axis, angle: angle)
+        let expected = Quaternion(axis: axis, angle: angle)
         let measured = motion.attitude.quaternion
-        let attitude = SimulatedAttitude(w: measured.w, x: measured.x, y: measured.y, z: measured.z)
+        let attitude = Quaternion(w: measured.w, x: measured.x, y: measured.y, z: measured.z)
         #expect(attitude.angle(to: expected) < tolerance, "\(name): \(attitude) vs \(expected)")
 
         // Euler angles: the turned axis carries the whole angle (pitch ±90° leaves roll and yaw undefined).
@@ -115,7 +116,7 @@ extension CMMotionManagerDeviceTests {
     struct RestingPosition: Sendable, CustomTestStringConvertible {
         let name: String
         /// Body → ENU.
-        let attitude: SimulatedAttitude
+        let attitude: Quaternion
         /// Acceleration in g (gravity included) and gravity, device axes.
         let acceleration: SIMD3<Double>
         /// rad; nil where pitch is ±90° and roll and yaw are not defined (gimbal lock of Apple's angles).
@@ -128,20 +129,20 @@ extension CMMotionManagerDeviceTests {
         static let all: [RestingPosition] = [
             .init(name: "face up", attitude: .identity, acceleration: SIMD3(0, 0, -1), roll: 0, pitch: 0),
             .init(
-                name: "face down", attitude: SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: .pi),
+                name: "face down", attitude: Quaternion(axis: SIMD3(0, 1, 0), angle: .pi),
                 acceleration: SIMD3(0, 0, 1), roll: .pi, pitch: 0),
             .init(
-                name: "portrait, top edge up", attitude: SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: .pi / 2),
+                name: "portrait, top edge up", attitude: Quaternion(axis: SIMD3(1, 0, 0), angle: .pi / 2),
                 acceleration: SIMD3(0, -1, 0), roll: nil, pitch: .pi / 2),
             .init(
                 name: "upside down, top edge down",
-                attitude: SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: -.pi / 2),
+                attitude: Quaternion(axis: SIMD3(1, 0, 0), angle: -.pi / 2),
                 acceleration: SIMD3(0, 1, 0), roll: nil, pitch: -.pi / 2),
             .init(
-                name: "landscape, right edge up", attitude: SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: -.pi / 2),
+                name: "landscape, right edge up", attitude: Quaternion(axis: SIMD3(0, 1, 0), angle: -.pi / 2),
                 acceleration: SIMD3(-1, 0, 0), roll: -.pi / 2, pitch: 0),
             .init(
-                name: "landscape, left edge up", attitude: SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: .pi / 2),
+                name: "landscape, left edge up", attitude: Quaternion(axis: SIMD3(0, 1, 0), angle: .pi / 2),
                 acceleration: SIMD3(1, 0, 0), roll: .pi / 2, pitch: 0),
         ]
     }
@@ -202,7 +203,7 @@ extension CMMotionManagerDeviceTests {
 
     @Test func trueNorthIsMagneticNorthTurnedByTheDeclination() throws {
         // Top edge 30° east of magnetic north; declination 10° east: 40° from true north.
-        let truth = SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: -30 * Double.pi / 180)
+        let truth = Quaternion(axis: SIMD3(0, 0, 1), angle: -30 * Double.pi / 180)
         _ = Self.useStationarySimulator(truth)
         try CMMotionManager.useLinuxMagneticDeclination(10)
         defer { try? CMMotionManager.useLinuxMagneticDeclination(nil) }

@@ -1,6 +1,7 @@
 import CoreMotion
 import Foundation
 import MotionHAL
+import MotionMath
 import Testing
 
 // Client code written the way an iPhone app writes it. Everything above the tests compiles unchanged against
@@ -278,7 +279,7 @@ extension CMMotionManagerDeviceTests {
     @Test func gameMotionManagerSubclassSteersByTiltAndRecenters() throws {
         // Held still, top edge raised 0.1 rad (pitch) and right edge lowered 0.2 rad (roll).
         let attitude =
-            SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: 0.1) * SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: 0.2)
+            Quaternion(axis: SIMD3(1, 0, 0), angle: 0.1) * Quaternion(axis: SIMD3(0, 1, 0), angle: 0.2)
         _ = Self.useStationarySimulator(attitude)
         let game = GameMotionManager()
         #expect(game.deviceMotionUpdateInterval == 1.0 / 60)
@@ -358,7 +359,7 @@ extension CMMotionManagerDeviceTests {
 
     @Test func compassNegotiatesMagneticNorthOnANineAxisDevice() throws {
         // Face up, turned 30° counter-clockwise from "top edge to magnetic north".
-        _ = Self.useStationarySimulator(SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: .pi / 6))
+        _ = Self.useStationarySimulator(Quaternion(axis: SIMD3(0, 0, 1), angle: .pi / 6))
         let available = CMMotionManager.availableAttitudeReferenceFrames()
         #expect(available == [.xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical])
         #expect(HeadingTracker.bestFrame() == .xMagneticNorthZVertical)
@@ -383,7 +384,7 @@ extension CMMotionManagerDeviceTests {
     @Test func compassNegotiatesDownWithoutAMagnetometer() throws {
         // A 6-axis IMU: the simulator's readings of a device held still with its right edge 0.3 rad down,
         // replayed by a device that has no magnetometer.
-        let attitude = SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: 0.3)
+        let attitude = Quaternion(axis: SIMD3(0, 1, 0), angle: 0.3)
         let simulator = SimulatedIMU(
             configuration: .init(sampleRate: 200, motion: .stationary(attitude: attitude), seed: 5))
         let samples = simulator.samples(count: 200, startTimestamp: 2_000_000_000)
@@ -448,7 +449,7 @@ extension CMMotionManagerDeviceTests {
     /// the handlers, as the `@MainActor` model test does.
     @Test func mainQueueHandlersStartedOffTheMainActorUpdateAMainActorModel() async throws {
         // Standing upright in portrait: gravity along -y.
-        let attitude = SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: .pi / 2)
+        let attitude = Quaternion(axis: SIMD3(1, 0, 0), angle: .pi / 2)
         _ = Self.useStationarySimulator(attitude)
         let model = LevelViewModel()
         let service = LevelSensorService()

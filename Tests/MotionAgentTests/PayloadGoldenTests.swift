@@ -1,3 +1,4 @@
+import MotionMath
 import Testing
 
 @testable import CoreMotion
@@ -23,7 +24,7 @@ import MQTT
     private var deviceMotion: DeviceMotionSample {
         DeviceMotionSample(
             timestamp: 11052.537661835,
-            attitude: CMQuaternion(x: 0.2028646030318887, y: -0.08799801594244677, z: -0.70065658688515, w: 0.6783676357856111),
+            attitude: Quaternion(w: 0.6783676357856111, x: 0.2028646030318887, y: -0.08799801594244677, z: -0.70065658688515),
             rotationRate: SIMD3(0.16766052719067223, 0.32789033559009473, 0.23270958170061576),
             gravity: SIMD3(0.16488682866286367, -0.39854634129245725, -0.9022046040538142),
             userAcceleration: SIMD3(0.0001435161614059821, -0.00034689151042888167, -0.0007852715867400217),

@@ -1,19 +1,20 @@
 import Foundation
 import Testing
 
-@testable import CoreMotion
+import CoreMotion
+import MotionMath
 @testable import MotionAgent
 
 @Suite struct QuaternionMeanTests {
-    private func rotation(_ axis: SIMD3<Double>, _ angle: Double) -> CMQuaternion {
+    private func rotation(_ axis: SIMD3<Double>, _ angle: Double) -> Quaternion {
         let unit = axis / (axis * axis).sum().squareRoot()
         let sine = sin(angle / 2)
-        return CMQuaternion(x: unit.x * sine, y: unit.y * sine, z: unit.z * sine, w: cos(angle / 2))
+        return Quaternion(w: cos(angle / 2), x: unit.x * sine, y: unit.y * sine, z: unit.z * sine)
     }
 
-    private func negated(_ q: CMQuaternion) -> CMQuaternion { CMQuaternion(x: -q.x, y: -q.y, z: -q.z, w: -q.w) }
+    private func negated(_ q: Quaternion) -> Quaternion { Quaternion(w: -q.w, x: -q.x, y: -q.y, z: -q.z) }
 
-    private func randomRotation(_ random: inout SeededRandom) -> CMQuaternion {
+    private func randomRotation(_ random: inout SeededRandom) -> Quaternion {
         rotation(random.unitVector(), Double.random(in: 0...Double.pi, using: &random))
     }
 
@@ -38,7 +39,7 @@ import Testing
                 for (eigenvalue, eigenvector) in zip(spectrum, columns) {
                     for row in 0..<4 { rows[row] += eigenvalue * eigenvector[row] * eigenvector }
                 }
-                let system = SymmetricEigensystem(symmetric: rows)
+                let system = eigensystem(rows)
                 for (value, expected) in zip(system.eigenvalues, spectrum.sorted(by: >)) {
                     #expect(abs(value - expected) < 1e-12)
                 }
@@ -54,12 +55,18 @@ import Testing
         }
     }
 
+    /// The decomposition of a 4×4 matrix given as rows, largest eigenvalue first.
+    private func eigensystem(_ rows: [SIMD4<Double>]) -> (eigenvalues: [Double], eigenvectors: [SIMD4<Double>]) {
+        let decomposition = SymmetricEigendecomposition(symmetric: rows.map { [$0[0], $0[1], $0[2], $0[3]] })!
+        return (decomposition.eigenvalues.reversed(), decomposition.eigenvectors.reversed().map { SIMD4($0) })
+    }
+
     @Test func theSignOfEachQuaternionDoesNotMatter() {
         var random = SeededRandom(seed: 1)
         for _ in 0..<50 {
             let q = randomRotation(&random)
             let mean = QuaternionMean.mean(of: [q, negated(q), q, negated(q), negated(q)])
-            #expect(mean.rotationAngle(to: q) < 1e-12)
+            #expect(mean.angle(to: q) < 1e-12)
             #expect(abs(mean.norm - 1) < 1e-12)
             #expect((mean.components * q.components).sum() > 0, "in the first sample's hemisphere")
         }
@@ -71,7 +78,7 @@ import Testing
             let axis = random.unitVector()
             let angle = Double.random(in: 0.01...1.5, using: &random)
             let mean = QuaternionMean.mean(of: [rotation(axis, angle), negated(rotation(axis, -angle))])
-            #expect(mean.rotationAngle(to: CMQuaternion(x: 0, y: 0, z: 0, w: 1)) < 1e-12)
+            #expect(mean.angle(to: Quaternion(w: 1, x: 0, y: 0, z: 0)) < 1e-12)
         }
     }
 
@@ -83,7 +90,7 @@ import Testing
             let angles = (0..<7).map { _ in Double.random(in: -0.8...1.6, using: &random) }
             let expected = atan2(angles.reduce(0) { $0 + sin($1) }, angles.reduce(0) { $0 + cos($1) })
             let inputs = angles.enumerated().map { $0.offset.isMultiple(of: 2) ? rotation(axis, $0.element) : negated(rotation(axis, $0.element)) }
-            #expect(QuaternionMean.mean(of: inputs).rotationAngle(to: rotation(axis, expected)) < 1e-10)
+            #expect(QuaternionMean.mean(of: inputs).angle(to: rotation(axis, expected)) < 1e-10)
         }
     }
 
@@ -94,11 +101,11 @@ import Testing
             // A 20 ms window turning at up to ~1 rad/s, plus noise: attitudes within ~0.01 rad.
             let window = (0..<20).map { _ in
                 let delta = rotation(random.unitVector(), Double.random(in: 0...0.01, using: &random))
-                return CMQuaternion(components: multiplyQuaternions(base.components, delta.components))
+                return Quaternion(components: multiplyQuaternions(base.components, delta.components))
             }
             let sum = window.reduce(SIMD4<Double>.zero) { $0 + $1.components }
-            let arithmetic = CMQuaternion(components: sum / (sum * sum).sum().squareRoot())
-            #expect(QuaternionMean.mean(of: window).rotationAngle(to: arithmetic) < 1e-6)
+            let arithmetic = Quaternion(components: sum / (sum * sum).sum().squareRoot())
+            #expect(QuaternionMean.mean(of: window).angle(to: arithmetic) < 1e-6)
         }
     }
 
@@ -107,9 +114,9 @@ import Testing
         let first = rotation(axis, 0.1), second = negated(rotation(axis, 0.3))
         let truth = rotation(axis, 0.2)
         let sum = first.components + second.components
-        let naive = CMQuaternion(components: sum / (sum * sum).sum().squareRoot())
-        #expect(naive.rotationAngle(to: truth) > 2.5, "the naive mean is nearly a half turn off")
-        #expect(QuaternionMean.mean(of: [first, second]).rotationAngle(to: truth) < 1e-12)
+        let naive = Quaternion(components: sum / (sum * sum).sum().squareRoot())
+        #expect(naive.angle(to: truth) > 2.5, "the naive mean is nearly a half turn off")
+        #expect(QuaternionMean.mean(of: [first, second]).angle(to: truth) < 1e-12)
     }
 
     @Test func markleysMeanMinimisesTheChordalCost() {
@@ -117,12 +124,12 @@ import Testing
         var random = SeededRandom(seed: 5)
         for _ in 0..<20 {
             let inputs = (0..<6).map { _ in randomRotation(&random) }
-            func score(_ q: CMQuaternion) -> Double {
+            func score(_ q: Quaternion) -> Double {
                 inputs.reduce(0) { let dot = (q.normalized.components * $1.components).sum(); return $0 + dot * dot }
             }
             let mean = QuaternionMean.mean(of: inputs)
             for _ in 0..<50 {
-                let nearby = CMQuaternion(components: multiplyQuaternions(
+                let nearby = Quaternion(components: multiplyQuaternions(
                     mean.components, rotation(random.unitVector(), Double.random(in: 1e-4...0.5, using: &random)).components))
                 #expect(score(nearby) <= score(mean) + 1e-12)
             }
@@ -130,26 +137,13 @@ import Testing
     }
 
     @Test func degenerateInputsGiveAUnitQuaternion() {
-        let identity = CMQuaternion(x: 0, y: 0, z: 0, w: 1)
+        let identity = Quaternion(w: 1, x: 0, y: 0, z: 0)
         #expect(QuaternionMean.mean(of: []).components == identity.components)
-        #expect(QuaternionMean.mean(of: [CMQuaternion()]).components == identity.components)
+        #expect(QuaternionMean.mean(of: [Quaternion(w: 0, x: 0, y: 0, z: 0)]).components == identity.components)
         let half = rotation(SIMD3(0, 0, 1), .pi)
-        let mean = QuaternionMean.mean(of: [identity, half, CMQuaternion(x: .nan, y: 0, z: 0, w: 1)])
+        let mean = QuaternionMean.mean(of: [identity, half, Quaternion(w: 1, x: .nan, y: 0, z: 0)])
         #expect(abs(mean.norm - 1) < 1e-12, "two attitudes half a turn apart: any of the equally good means")
-        #expect(QuaternionMean.mean(of: [CMQuaternion(x: 0, y: 0, z: 0, w: -2)]).components == SIMD4(-1, 0, 0, 0))
-    }
-
-    @Test func eulerAnglesMatchCMAttitude() {
-        var random = SeededRandom(seed: 6)
-        for _ in 0..<2000 {
-            let components = SIMD4((0..<4).map { _ in Double.random(in: -2...2, using: &random) })
-            let quaternion = CMQuaternion(components: components)
-            let angles = AttitudeEulerAngles(quaternion)
-            let attitude = CMAttitude(w: components[0], x: components[1], y: components[2], z: components[3])
-            #expect(abs(angles.roll - attitude.roll) < 1e-12)
-            #expect(abs(angles.pitch - attitude.pitch) < 1e-12)
-            #expect(abs(angles.yaw - attitude.yaw) < 1e-12)
-        }
+        #expect(QuaternionMean.mean(of: [Quaternion(w: -2, x: 0, y: 0, z: 0)]).components == SIMD4(-1, 0, 0, 0))
     }
 
     @Test func eulerAnglesInvertTheirDefiningRotationSequence() {
@@ -162,7 +156,7 @@ import Testing
             let q = multiplyQuaternions(
                 multiplyQuaternions(rotation(SIMD3(0, 0, 1), yaw).components, rotation(SIMD3(1, 0, 0), pitch).components),
                 rotation(SIMD3(0, 1, 0), roll).components)
-            let angles = AttitudeEulerAngles(CMQuaternion(components: q))
+            let angles = EulerAngles(Quaternion(components: q))
             #expect(abs(angles.roll - roll) < 1e-9 && abs(angles.pitch - pitch) < 1e-9 && abs(angles.yaw - yaw) < 1e-9)
         }
     }
@@ -193,7 +187,7 @@ import Testing
         }
         let mean = DeviceMotionSample.mean(of: samples)
         #expect(abs(mean.timestamp - 500.02) < 1e-9)
-        #expect(mean.attitude.rotationAngle(to: rotation(axis, 0.52)) < 1e-12)
+        #expect(mean.attitude.angle(to: rotation(axis, 0.52)) < 1e-12)
         #expect(((mean.rotationRate - SIMD3(0.02, 1, 0)) * (mean.rotationRate - SIMD3(0.02, 1, 0))).sum() < 1e-24)
         #expect(((mean.userAcceleration - SIMD3(0, 0.2, 0)) * (mean.userAcceleration - SIMD3(0, 0.2, 0))).sum() < 1e-24)
         #expect(((mean.magneticField - SIMD3(20, -5, 2)) * (mean.magneticField - SIMD3(20, -5, 2))).sum() < 1e-24)

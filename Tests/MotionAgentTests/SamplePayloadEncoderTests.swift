@@ -1,3 +1,4 @@
+import MotionMath
 import Foundation
 import Testing
 
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func aDeviceMotionBatchCarriesRecomputedAngles() throws {
-        let turn = { (angle: Double) in CMQuaternion(x: 0, y: 0, z: sin(angle / 2), w: cos(angle / 2)) }
+        let turn = { (angle: Double) in Quaternion(w: cos(angle / 2), x: 0, y: 0, z: sin(angle / 2)) }
         let samples = [0.1, 0.2].map { yaw in
             DeviceMotionSample(
                 timestamp: yaw, attitude: turn(yaw), rotationRate: .zero, gravity: SIMD3(0, 0, -1), userAcceleration: .zero,
@@ -102,7 +103,7 @@ import Testing
             let time = 100 + Double(index) * 0.001
             let half = (time - 100) / 2
             return DeviceMotionSample(
-                timestamp: time, attitude: CMQuaternion(x: 0, y: 0, z: sin(half), w: cos(half)), rotationRate: SIMD3(0, 0, 1),
+                timestamp: time, attitude: Quaternion(w: cos(half), x: 0, y: 0, z: sin(half)), rotationRate: SIMD3(0, 0, 1),
                 gravity: SIMD3(0, 0, -1), userAcceleration: .zero, magneticField: SIMD3(20, 0, -40),
                 magneticAccuracy: .high, heading: (350 + Double(index) * 0.02).truncatingRemainder(dividingBy: 360))
         }

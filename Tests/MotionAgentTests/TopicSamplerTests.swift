@@ -1,3 +1,4 @@
+import MotionMath
 import CoreMotion
 import Foundation
 import Testing
@@ -181,7 +182,7 @@ import Testing
             let time = Double(index) * 0.01
             let half = 0.1 * time / 2
             return DeviceMotionSample(
-                timestamp: time, attitude: CMQuaternion(x: 0, y: 0, z: sin(half), w: cos(half)),
+                timestamp: time, attitude: Quaternion(w: cos(half), x: 0, y: 0, z: sin(half)),
                 rotationRate: SIMD3(0, 0, 0.1), gravity: SIMD3(0, 0, -1), userAcceleration: .zero,
                 magneticField: SIMD3(20, 0, -40), magneticAccuracy: .high, heading: 0)
         }

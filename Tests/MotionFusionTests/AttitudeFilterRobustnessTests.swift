@@ -1,5 +1,6 @@
 import Foundation
 import MotionFusion
+import MotionMath
 import Testing
 
 /// The fusion issue's requirements on bias, drift and magnetic disturbances, against synthetic physics.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MotionFusion
+import MotionMath
 
 /// Poses the device holds at rest: device → NWU reference.
 private let restingPoses: [Quaternion] = [

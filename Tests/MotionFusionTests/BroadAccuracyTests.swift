@@ -1,5 +1,6 @@
 import Foundation
 import MotionFusion
+import MotionMath
 import MotionHAL
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 import MotionFusion
+import MotionMath
+import MotionTestSupport
 import Testing
 
 /// Accelerometer offset and scale from still orientations.

@@ -1,4 +1,6 @@
 import MotionFusion
+import MotionMath
+import MotionTestSupport
 import Testing
 
 /// Gyroscope bias from a still period.

@@ -1,5 +1,7 @@
 import Foundation
 import MotionFusion
+import MotionMath
+import MotionTestSupport
 import Testing
 
 /// Magnetometer hard and soft iron from an ellipsoid fit.

@@ -1,5 +1,7 @@
 import Foundation
 import MotionFusion
+import MotionMath
+import MotionTestSupport
 
 /// Closed-form truth and the IMU readings it implies, for testing the filter against independent physics.
 ///

@@ -1,4 +1,5 @@
 import MotionFusion
+import MotionMath
 import Testing
 
 /// WMM2025 against an independent implementation (the `pygeomag` package's WMM2025, the same public

@@ -1,4 +1,5 @@
 import MotionHAL
+import MotionMath
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Darwin
     /// A resting orientation and the specific force it must read: +g on the body axis that points up.
     struct RestingOrientation: Sendable, CustomTestStringConvertible {
         var name: String
-        var attitude: SimulatedAttitude
+        var attitude: Quaternion
         var expectedAcceleration: SIMD3<Double>
         var testDescription: String { name }
     }
@@ -21,21 +22,21 @@ import Darwin
     static let restingOrientations = [
         RestingOrientation(name: "face up", attitude: .identity, expectedAcceleration: SIMD3(0, 0, g)),
         RestingOrientation(
-            name: "face down", attitude: SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: .pi),
+            name: "face down", attitude: Quaternion(axis: SIMD3(1, 0, 0), angle: .pi),
             expectedAcceleration: SIMD3(0, 0, -g)),
         // Lying on its left edge, +x points up.
         RestingOrientation(
-            name: "on its left side", attitude: SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: -.pi / 2),
+            name: "on its left side", attitude: Quaternion(axis: SIMD3(0, 1, 0), angle: -.pi / 2),
             expectedAcceleration: SIMD3(g, 0, 0)),
         RestingOrientation(
-            name: "on its right side", attitude: SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: .pi / 2),
+            name: "on its right side", attitude: Quaternion(axis: SIMD3(0, 1, 0), angle: .pi / 2),
             expectedAcceleration: SIMD3(-g, 0, 0)),
         // Standing upright in portrait, +y points up.
         RestingOrientation(
-            name: "portrait upright", attitude: SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: .pi / 2),
+            name: "portrait upright", attitude: Quaternion(axis: SIMD3(1, 0, 0), angle: .pi / 2),
             expectedAcceleration: SIMD3(0, g, 0)),
         RestingOrientation(
-            name: "portrait upside down", attitude: SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: -.pi / 2),
+            name: "portrait upside down", attitude: Quaternion(axis: SIMD3(1, 0, 0), angle: -.pi / 2),
             expectedAcceleration: SIMD3(0, -g, 0)),
     ]
 
@@ -77,7 +78,7 @@ import Darwin
         #expect(maxDifference(mean(rates), axis * rate + device.configuration.gyroscopeBias) < 3e-4)
         // After 0.5 turn-times the attitude is the closed-form rotation by rate·t about the axis.
         let truth = device.groundTruth(at: 3)
-        #expect(truth.attitude.angle(to: SimulatedAttitude(axis: axis, angle: 2.1)) < 1e-9)
+        #expect(truth.attitude.angle(to: Quaternion(axis: axis, angle: 2.1)) < 1e-9)
     }
 
     @Test func spinAboutTheVerticalTurnsTheHorizontalFieldAndKeepsGravity() {
@@ -105,7 +106,7 @@ import Darwin
             let time = Double(index) * step
             // Midpoint rule on the body rate: q ← q ⊗ exp(ω(t + h/2)·h).
             let rate = device.groundTruth(at: time + step / 2).angularVelocity
-            attitude = attitude * SimulatedAttitude(rotationVector: rate * step)
+            attitude = attitude * Quaternion(rotationVector: rate * step)
             if (index + 1) % 100 == 0 {
                 worstError = max(worstError, attitude.angle(to: device.groundTruth(at: time + step).attitude))
             }
@@ -131,11 +132,11 @@ import Darwin
                 motion: .rotationSequence(initialAttitude: .identity, steps: steps)
             ).withoutSensorErrors)
         let rate = 1000.0
-        var attitude = SimulatedAttitude.identity
+        var attitude = Quaternion.identity
         for index in 0..<4000 {
             let sample = device.sample(index: index, sampleRate: rate)
             // The rate is constant over [tₙ, tₙ₊₁) because step boundaries fall on sample times.
-            attitude = attitude * SimulatedAttitude(rotationVector: sample.rotationRate! / rate)
+            attitude = attitude * Quaternion(rotationVector: sample.rotationRate! / rate)
             if index % 250 == 249 {
                 #expect(attitude.angle(to: device.groundTruth(at: Double(index + 1) / rate).attitude) < 1e-9)
             }

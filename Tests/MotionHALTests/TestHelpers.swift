@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import MotionMath
 
 /// Euclidean length of a vector.
 func length(_ vector: SIMD3<Double>) -> Double { (vector * vector).sum().squareRoot() }
@@ -19,8 +20,8 @@ func mean(_ vectors: [SIMD3<Double>]) -> SIMD3<Double> {
 func degrees(_ radians: Double) -> Double { radians * 180 / .pi }
 
 /// The body → earth rotation matrix of a unit quaternion, by the textbook formula (rows of R), written
-/// independently of `SimulatedAttitude.rotate` so tests can check the simulator against it.
-func rotationMatrix(_ q: SimulatedAttitude) -> [SIMD3<Double>] {
+/// independently of `Quaternion.rotate` so tests can check the simulator against it.
+func rotationMatrix(_ q: Quaternion) -> [SIMD3<Double>] {
     let (w, x, y, z) = (q.w, q.x, q.y, q.z)
     return [
         SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),

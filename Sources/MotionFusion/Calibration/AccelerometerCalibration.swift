@@ -1,3 +1,5 @@
+import MotionMath
+
 /// The accelerometer's offset and scale, fitted so that every still orientation reads the same magnitude:
 /// the corrected specific force is `S · (a − o)` with `a` the raw reading, `o` the offset and `S` the scale
 /// matrix (diagonal: per-axis scale factors; with cross-axis terms: symmetric).

@@ -1,3 +1,5 @@
+import MotionMath
+
 /// Solving the small dense linear systems of the calibration fits.
 enum LinearSystem {
     /// Solves `matrix · x = vector` by Gaussian elimination with partial pivoting.

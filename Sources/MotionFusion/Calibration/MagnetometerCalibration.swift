@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -17,7 +18,7 @@ import Darwin
 ///
 /// The fit: the general quadric `x²a + y²b + z²c + 2yz·f + 2xz·g + 2xy·h + 2x·p + 2y·q + 2z·r + d = 0`
 /// whose 10 coefficients minimise the algebraic residual over the readings with a unit coefficient vector:
-/// the eigenvector of the smallest eigenvalue of the 10×10 scatter matrix `DᵀD` (``JacobiEigenDecomposition``).
+/// the eigenvector of the smallest eigenvalue of the 10×10 scatter matrix `DᵀD` (``SymmetricEigendecomposition``).
 /// The readings are first centred on their mean and divided by their RMS radius, which keeps `DᵀD` well
 /// conditioned in Double whatever the field's offset. The quadric must be an ellipsoid (its 3×3 part
 /// definite); a hyperboloid, or readings in a plane, is refused.
@@ -74,7 +75,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
         let level = centre.dot(quadratic * centre) - coefficients[9]
         // Back in µT: x = mean + radius·x', so M = A / (k·radius²) and c = mean + radius·c'.
         let shape = (1 / (level * radius * radius)) * quadratic
-        guard let eigenvalues = shape.symmetricEigenDecomposition?.eigenvalues, eigenvalues.allSatisfy({ $0 > 0 }) else {
+        guard let eigenvalues = shape.symmetricEigendecomposition?.eigenvalues, eigenvalues.allSatisfy({ $0 > 0 }) else {
             throw .degenerate("the readings fit a hyperboloid, not an ellipsoid; turn the board through more orientations")
         }
         let hardIron = statistics.mean + radius * centre
@@ -116,7 +117,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
                 for j in 0..<3 { covariance[i][j] += p[i] * p[j] }
             }
         }
-        guard let variances = JacobiEigenDecomposition(symmetric: covariance)?.eigenvalues,
+        guard let variances = SymmetricEigendecomposition(symmetric: covariance)?.eigenvalues,
             let largest = variances.last, largest > 0, variances[0] / largest >= minimumThicknessRatio
         else {
             throw .degenerate(
@@ -134,7 +135,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
                 for j in i..<10 { scatter[i][j] += row[i] * row[j] }
             }
         }
-        guard let decomposition = JacobiEigenDecomposition(symmetric: scatter) else {
+        guard let decomposition = SymmetricEigendecomposition(symmetric: scatter) else {
             throw .degenerate("the ellipsoid fit's scatter matrix is not finite")
         }
         return decomposition.eigenvectors[0]

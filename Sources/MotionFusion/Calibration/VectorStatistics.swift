@@ -1,3 +1,5 @@
+import MotionMath
+
 /// The mean and spread of a set of 3-D vectors, in the vectors' unit.
 public struct VectorStatistics: Sendable, Equatable {
     /// How many vectors.

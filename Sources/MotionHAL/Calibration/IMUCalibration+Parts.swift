@@ -1,3 +1,4 @@
+import MotionMath
 extension IMUCalibration {
     /// The gyroscope part: its bias.
     public struct Gyroscope: Sendable, Equatable, Codable {
@@ -20,7 +21,7 @@ extension IMUCalibration {
         /// Offset, m/s²: subtracted from the specific force.
         public var offset: SIMD3<Double>
         /// Scale (dimensionless), applied after the offset; diagonal unless cross-axis terms were fitted.
-        public var scale: Matrix
+        public var scale: Matrix3
         /// RMS misfit of the still orientations the calibration was fitted to, m/s².
         public var residual: Double
 
@@ -29,7 +30,7 @@ extension IMUCalibration {
         ///   - offset: m/s².
         ///   - scale: dimensionless, invertible.
         ///   - residual: m/s².
-        public init(offset: SIMD3<Double>, scale: Matrix, residual: Double) {
+        public init(offset: SIMD3<Double>, scale: Matrix3, residual: Double) {
             self.offset = offset
             self.scale = scale
             self.residual = residual
@@ -45,7 +46,7 @@ extension IMUCalibration {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             offset = try container.decode(SIMD3<Double>.self, forKey: .offset)
-            scale = try container.decode(Matrix.self, forKey: .scale)
+            scale = try container.decode(Matrix3.self, forKey: .scale)
             guard scale.determinant > 0 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .scale, in: container,
@@ -63,7 +64,7 @@ extension IMUCalibration {
         /// Hard iron (the centre of the readings' ellipsoid), µT: subtracted from the field.
         public var hardIron: SIMD3<Double>
         /// Soft-iron correction (symmetric, dimensionless), applied after the hard iron.
-        public var softIron: Matrix
+        public var softIron: Matrix3
         /// Strength of the corrected field, µT.
         public var fieldStrength: Double
         /// RMS distance of the corrected readings from the sphere of radius ``fieldStrength``, µT.
@@ -82,7 +83,7 @@ extension IMUCalibration {
         ///   - coverage: 0…1.
         ///   - quality: the grade.
         public init(
-            hardIron: SIMD3<Double>, softIron: Matrix, fieldStrength: Double, residual: Double, coverage: Double,
+            hardIron: SIMD3<Double>, softIron: Matrix3, fieldStrength: Double, residual: Double, coverage: Double,
             quality: Quality
         ) {
             self.hardIron = hardIron
@@ -105,7 +106,7 @@ extension IMUCalibration {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             hardIron = try container.decode(SIMD3<Double>.self, forKey: .hardIron)
-            softIron = try container.decode(Matrix.self, forKey: .softIron)
+            softIron = try container.decode(Matrix3.self, forKey: .softIron)
             guard softIron.determinant > 0 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .softIron, in: container,
@@ -136,57 +137,5 @@ extension IMUCalibration {
         case medium
         /// Good.
         case high
-    }
-
-    /// A 3×3 matrix (dimensionless), stored in JSON as three rows of three numbers.
-    public struct Matrix: Sendable, Equatable, Codable {
-        /// First row.
-        public var row0: SIMD3<Double>
-        /// Second row.
-        public var row1: SIMD3<Double>
-        /// Third row.
-        public var row2: SIMD3<Double>
-
-        /// The identity.
-        public static let identity = Matrix(row0: SIMD3(1, 0, 0), row1: SIMD3(0, 1, 0), row2: SIMD3(0, 0, 1))
-
-        /// Creates a matrix from its rows.
-        public init(row0: SIMD3<Double>, row1: SIMD3<Double>, row2: SIMD3<Double>) {
-            self.row0 = row0
-            self.row1 = row1
-            self.row2 = row2
-        }
-
-        /// The determinant.
-        public var determinant: Double {
-            let cross = SIMD3(
-                row1.y * row2.z - row1.z * row2.y, row1.z * row2.x - row1.x * row2.z, row1.x * row2.y - row1.y * row2.x)
-            return (row0 * cross).sum()
-        }
-
-        /// `matrix · vector`, in the vector's unit.
-        public static func * (matrix: Matrix, vector: SIMD3<Double>) -> SIMD3<Double> {
-            SIMD3((matrix.row0 * vector).sum(), (matrix.row1 * vector).sum(), (matrix.row2 * vector).sum())
-        }
-
-        /// Decodes `[[x, y, z], [x, y, z], [x, y, z]]`.
-        public init(from decoder: any Decoder) throws {
-            var container = try decoder.unkeyedContainer()
-            if let count = container.count, count != 3 {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: decoder.codingPath, debugDescription: "needs 3 rows of 3 numbers, found \(count) rows"))
-            }
-            row0 = try container.decode(SIMD3<Double>.self)
-            row1 = try container.decode(SIMD3<Double>.self)
-            row2 = try container.decode(SIMD3<Double>.self)
-        }
-
-        /// Encodes `[[x, y, z], [x, y, z], [x, y, z]]`.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.unkeyedContainer()
-            try container.encode(row0)
-            try container.encode(row1)
-            try container.encode(row2)
-        }
     }
 }

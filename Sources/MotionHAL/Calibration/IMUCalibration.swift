@@ -1,4 +1,5 @@
 import Foundation
+import MotionMath
 
 /// A calibration of an IMU's sensors: the gyroscope's bias, the accelerometer's offset and scale, the
 /// magnetometer's hard and soft iron. Each part is optional; ``apply(to:)`` corrects what a part exists

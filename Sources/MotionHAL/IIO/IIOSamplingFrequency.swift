@@ -1,3 +1,5 @@
+import MotionMath
+
 /// A sampling-frequency attribute of an IIO device and the rates it accepts.
 ///
 /// The attribute is the device's `sampling_frequency` or a channel type's (`in_accel_sampling_frequency`),

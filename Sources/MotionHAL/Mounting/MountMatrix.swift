@@ -1,3 +1,5 @@
+import MotionMath
+
 /// How a sensor chip sits on its board: the 3×3 matrix `M` with `v_board = M · v_chip`.
 ///
 /// The same convention and text form as Linux IIO's `mount_matrix` attribute and the device tree's
@@ -5,26 +7,32 @@
 /// `"0, 1, 0; -1, 0, 0; 0, 0, 1"` (chip x → board −y, chip y → board x: the chip turned 90° about z).
 /// Only rotations and reflections of the axes make sense; ``init(parsing:)`` rejects anything else.
 public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
-    /// First row: the board's x axis in chip coordinates.
-    public var x: SIMD3<Double>
-    /// Second row: the board's y axis in chip coordinates.
-    public var y: SIMD3<Double>
-    /// Third row: the board's z axis in chip coordinates.
-    public var z: SIMD3<Double>
+    /// The matrix `M` (dimensionless): row i is the board's axis i in chip coordinates.
+    public var matrix: Matrix3
 
     /// The chip's axes are the board's.
-    public static let identity = MountMatrix(x: SIMD3(1, 0, 0), y: SIMD3(0, 1, 0), z: SIMD3(0, 0, 1))
+    public static let identity = MountMatrix(matrix: .identity)
+
+    /// Wraps a matrix (no check; see ``isOrthonormal``).
+    public init(matrix: Matrix3) {
+        self.matrix = matrix
+    }
 
     /// Creates a matrix from its rows (no check; see ``isOrthonormal``).
     /// - Parameters:
-    ///   - x: first row.
-    ///   - y: second row.
-    ///   - z: third row.
+    ///   - x: first row, the board's x axis in chip coordinates.
+    ///   - y: second row, the board's y axis.
+    ///   - z: third row, the board's z axis.
     public init(x: SIMD3<Double>, y: SIMD3<Double>, z: SIMD3<Double>) {
-        self.x = x
-        self.y = y
-        self.z = z
+        self.init(matrix: Matrix3(row0: x, row1: y, row2: z))
     }
+
+    /// First row: the board's x axis in chip coordinates.
+    public var x: SIMD3<Double> { matrix.row0 }
+    /// Second row: the board's y axis in chip coordinates.
+    public var y: SIMD3<Double> { matrix.row1 }
+    /// Third row: the board's z axis in chip coordinates.
+    public var z: SIMD3<Double> { matrix.row2 }
 
     /// Parses the IIO / device-tree text form, `"x1, x2, x3; y1, y2, y3; z1, z2, z3"` (white space ignored).
     /// - Throws: ``MountMatrixError`` saying which row or number is wrong, or that the rows are not an
@@ -52,24 +60,20 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
     /// reflection of the axes, the only matrices a mounting can produce.
     public var isOrthonormal: Bool {
         let tolerance = 1e-3
-        func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a * b).sum() }
-        return abs(dot(x, x) - 1) < tolerance && abs(dot(y, y) - 1) < tolerance && abs(dot(z, z) - 1) < tolerance
-            && abs(dot(x, y)) < tolerance && abs(dot(x, z)) < tolerance && abs(dot(y, z)) < tolerance
+        return abs(x.lengthSquared - 1) < tolerance && abs(y.lengthSquared - 1) < tolerance
+            && abs(z.lengthSquared - 1) < tolerance && abs(x.dot(y)) < tolerance && abs(x.dot(z)) < tolerance
+            && abs(y.dot(z)) < tolerance
     }
 
     /// `M · v`: a vector in chip axes expressed in the board's axes (units unchanged).
     @inlinable
     public func apply(_ vector: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3((x * vector).sum(), (y * vector).sum(), (z * vector).sum())
+        matrix * vector
     }
 
     /// `A · B`: mounting `B` first, then `A` (for example a board mounted inside an enclosure).
     public static func * (a: MountMatrix, b: MountMatrix) -> MountMatrix {
-        let columns = (SIMD3(b.x.x, b.y.x, b.z.x), SIMD3(b.x.y, b.y.y, b.z.y), SIMD3(b.x.z, b.y.z, b.z.z))
-        func row(_ r: SIMD3<Double>) -> SIMD3<Double> {
-            SIMD3((r * columns.0).sum(), (r * columns.1).sum(), (r * columns.2).sum())
-        }
-        return MountMatrix(x: row(a.x), y: row(a.y), z: row(a.z))
+        MountMatrix(matrix: a.matrix * b.matrix)
     }
 
     /// The IIO text form, `"x1, x2, x3; y1, y2, y3; z1, z2, z3"`, numbers in their shortest exact form.

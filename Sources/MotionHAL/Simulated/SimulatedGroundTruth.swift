@@ -1,9 +1,11 @@
+import MotionMath
+
 /// The exact, noise-free state of the simulated IMU at one instant, for tests and benchmarks.
 public struct SimulatedGroundTruth: Sendable, Equatable {
     /// Seconds since the start of the trajectory.
     public var time: Double
     /// Rotation from the body frame to ENU (x east, y north, z up): `v_enu = q ⊗ v_body ⊗ q*`.
-    public var attitude: SimulatedAttitude
+    public var attitude: Quaternion
     /// Body-frame angular velocity, rad/s, without gyroscope bias or noise.
     public var angularVelocity: SIMD3<Double>
     /// ENU position relative to the centre of the motion, m.
@@ -28,7 +30,7 @@ public struct SimulatedGroundTruth: Sendable, Equatable {
     ///   - specificForce: body-frame specific force, m/s².
     ///   - magneticField: body-frame magnetic flux density, µT.
     public init(
-        time: Double, attitude: SimulatedAttitude, angularVelocity: SIMD3<Double>, position: SIMD3<Double>,
+        time: Double, attitude: Quaternion, angularVelocity: SIMD3<Double>, position: SIMD3<Double>,
         velocity: SIMD3<Double>, linearAcceleration: SIMD3<Double>, specificForce: SIMD3<Double>,
         magneticField: SIMD3<Double>
     ) {

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -9,10 +10,10 @@ import Darwin
 ///
 /// Every case defines the attitude in closed form and the angular velocity as its exact derivative, so
 /// integrating the noise-free gyroscope reproduces the attitude. Attitudes rotate body → ENU
-/// (x east, y north, z up); see ``SimulatedAttitude``.
+/// (x east, y north, z up); see ``Quaternion``.
 public enum SimulatedMotion: Sendable, Equatable {
     /// Held still at a fixed attitude; no rotation, no translation.
-    case stationary(attitude: SimulatedAttitude)
+    case stationary(attitude: Quaternion)
 
     /// Constant rotation about a body axis, starting from `initialAttitude`, without translation.
     ///
@@ -20,11 +21,11 @@ public enum SimulatedMotion: Sendable, Equatable {
     /// - axis: body-frame rotation axis (any non-zero length).
     /// - rate: angular speed, rad/s (right-hand rule about `axis`).
     /// - initialAttitude: attitude at t = 0.
-    case rotation(axis: SIMD3<Double>, rate: Double, initialAttitude: SimulatedAttitude = .identity)
+    case rotation(axis: SIMD3<Double>, rate: Double, initialAttitude: Quaternion = .identity)
 
     /// Piecewise-constant body rates, one ``SimulatedRotationStep`` after another, starting from
     /// `initialAttitude`; after the last step the device stays at the attitude reached. No translation.
-    case rotationSequence(initialAttitude: SimulatedAttitude, steps: [SimulatedRotationStep])
+    case rotationSequence(initialAttitude: Quaternion, steps: [SimulatedRotationStep])
 
     /// A gentle, smooth, bounded motion for live views: yaw ±46° (period ≈ 14 s), pitch ±20°
     /// (≈ 9 s), roll ±29° (≈ 7.7 s) as Z-Y-X Euler angles, and a translation of a few centimetres
@@ -43,7 +44,7 @@ public enum SimulatedMotion: Sendable, Equatable {
         case .rotation(let axis, let rate, let initialAttitude):
             let unitAxis = axis / (axis * axis).sum().squareRoot()
             return SimulatedKinematics(
-                attitude: initialAttitude * SimulatedAttitude(axis: unitAxis, angle: rate * time),
+                attitude: initialAttitude * Quaternion(axis: unitAxis, angle: rate * time),
                 angularVelocity: unitAxis * rate)
 
         case .rotationSequence(let initialAttitude, let steps):
@@ -51,7 +52,7 @@ public enum SimulatedMotion: Sendable, Equatable {
             var stepStart = 0.0
             for step in steps {
                 let elapsed = min(max(time - stepStart, 0), step.duration)
-                attitude = attitude * SimulatedAttitude(rotationVector: step.angularVelocity * elapsed)
+                attitude = attitude * Quaternion(rotationVector: step.angularVelocity * elapsed)
                 if time < stepStart + step.duration {
                     return SimulatedKinematics(attitude: attitude, angularVelocity: step.angularVelocity)
                 }
@@ -77,9 +78,9 @@ public enum SimulatedMotion: Sendable, Equatable {
 
     private static func demoKinematics(at time: Double) -> SimulatedKinematics {
         let yaw = demoYaw.evaluate(at: time), pitch = demoPitch.evaluate(at: time), roll = demoRoll.evaluate(at: time)
-        let yawAttitude = SimulatedAttitude(axis: SIMD3(0, 0, 1), angle: yaw.value)
-        let pitchAttitude = SimulatedAttitude(axis: SIMD3(0, 1, 0), angle: pitch.value)
-        let rollAttitude = SimulatedAttitude(axis: SIMD3(1, 0, 0), angle: roll.value)
+        let yawAttitude = Quaternion(axis: SIMD3(0, 0, 1), angle: yaw.value)
+        let pitchAttitude = Quaternion(axis: SIMD3(0, 1, 0), angle: pitch.value)
+        let rollAttitude = Quaternion(axis: SIMD3(1, 0, 0), angle: roll.value)
         // q = Rz(ψ) ⊗ Ry(θ) ⊗ Rx(φ); from q̇ = ½ q ⊗ ω:
         // ω_body = Rx(φ)ᵀ Ry(θ)ᵀ (0, 0, ψ̇) + Rx(φ)ᵀ (0, θ̇, 0) + (φ̇, 0, 0).
         let yawRate = SIMD3(0, 0, yaw.derivative)
@@ -102,7 +103,7 @@ public enum SimulatedMotion: Sendable, Equatable {
 /// The exact motion state of the simulated body at one instant (internal to the simulator).
 struct SimulatedKinematics {
     /// Body → ENU rotation.
-    var attitude: SimulatedAttitude
+    var attitude: Quaternion
     /// Body-frame angular velocity, rad/s.
     var angularVelocity = SIMD3<Double>(repeating: 0)
     /// ENU position relative to the centre of the motion, m.

@@ -1,3 +1,5 @@
+import MotionMath
+
 /// One leg of a ``SimulatedMotion/rotationSequence(initialAttitude:steps:)``: a constant body-frame
 /// angular velocity held for a duration.
 public struct SimulatedRotationStep: Sendable, Equatable {

@@ -1,10 +1,11 @@
 /// The eigenvalues and orthonormal eigenvectors of a real symmetric n×n matrix, by the cyclic Jacobi method.
 ///
 /// Jacobi rotations are slow for large matrices but exact to a few ulps of the matrix's norm and robust for
-/// repeated and clustered eigenvalues, which is what the small normal matrices of a calibration fit (3×3
-/// to 10×10) need: the ellipsoid fit takes the eigenvector of the *smallest* eigenvalue, whose accuracy
-/// matters most and which a power or QR iteration in single passes would resolve worst.
-public struct JacobiEigenDecomposition: Sendable, Equatable {
+/// repeated and clustered eigenvalues, which is what the small matrices here need: the 4×4 matrix of
+/// quaternion averaging (the eigenvector of the largest eigenvalue) and the normal matrices of a
+/// calibration fit, 3×3 to 10×10 (the ellipsoid fit takes the eigenvector of the *smallest* eigenvalue,
+/// whose accuracy matters most and which a power or QR iteration in single passes would resolve worst).
+public struct SymmetricEigendecomposition: Sendable, Equatable {
     /// The eigenvalues, in the matrix's unit, sorted from smallest to largest.
     public let eigenvalues: [Double]
     /// The unit eigenvectors (dimensionless), `eigenvectors[i]` belonging to `eigenvalues[i]`; mutually
@@ -29,13 +30,16 @@ public struct JacobiEigenDecomposition: Sendable, Equatable {
         var v = (0..<n).map { row in (0..<n).map { column in row == column ? 1.0 : 0.0 } }
         for _ in 0..<Self.maximumSweeps {
             var offDiagonal = 0.0
-            var diagonal = 0.0
+            var total = 0.0
             for row in 0..<n {
-                diagonal += a[row][row] * a[row][row]
-                for column in (row + 1)..<n { offDiagonal += a[row][column] * a[row][column] }
+                for column in 0..<n {
+                    let square = a[row][column] * a[row][column]
+                    total += square
+                    if row != column { offDiagonal += square }
+                }
             }
-            // Converged when the off-diagonal part is negligible against the diagonal (or exactly zero).
-            if offDiagonal <= 1e-30 * diagonal || offDiagonal == 0 { break }
+            // Converged when the off-diagonal part is negligible against the whole (or exactly zero).
+            guard offDiagonal > 1e-32 * total, offDiagonal.isFinite else { break }
             for p in 0..<(n - 1) {
                 for q in (p + 1)..<n where a[p][q] != 0 {
                     Self.rotate(&a, &v, p, q)
@@ -47,13 +51,16 @@ public struct JacobiEigenDecomposition: Sendable, Equatable {
         eigenvectors = order.map { column in (0..<n).map { row in v[row][column] } }
     }
 
-    /// One Jacobi rotation in the (p, q) plane that zeroes `a[p][q]`; `v` accumulates the rotations (its
-    /// columns become the eigenvectors).
+    /// One Jacobi rotation in the (p, q) plane that zeroes `a[p][q]`: `a ← Jᵀ a J`, `v ← v J` (the columns
+    /// of `v` become the eigenvectors).
     private static func rotate(_ a: inout [[Double]], _ v: inout [[Double]], _ p: Int, _ q: Int) {
         let n = a.count
-        // θ from cot 2θ = (a_qq − a_pp) / 2a_pq, taking the smaller root for stability (Numerical Recipes §11.1).
+        // θ from cot 2θ = (a_qq − a_pp) / 2a_pq; t = tan φ, the smaller root of t² + 2θt − 1 = 0 for
+        // stability (Numerical Recipes §11.1), 1/(2θ) where θ² would overflow.
         let theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
-        let t = (theta >= 0 ? 1.0 : -1.0) / (abs(theta) + (theta * theta + 1).squareRoot())
+        let t =
+            abs(theta) > 1e150
+            ? 1 / (2 * theta) : (theta >= 0 ? 1.0 : -1.0) / (abs(theta) + (theta * theta + 1).squareRoot())
         let c = 1 / (t * t + 1).squareRoot()
         let s = t * c
         for k in 0..<n {

@@ -1,16 +1,16 @@
 import Foundation
-import MotionFusion
+import MotionMath
 import Testing
 
-/// The linear algebra under the calibration fits: Jacobi eigen decomposition and 3×3 matrices.
-@Suite struct CalibrationMathTests {
+/// The linear algebra under the calibration fits and quaternion averaging: the symmetric eigen decomposition and 3×3 matrices.
+@Suite struct LinearAlgebraTests {
     @Test func jacobiFindsTheEigenvaluesOfAKnownMatrix() throws {
         // Q diag(1, 2, 5, 10) Qᵀ with Q a rotation in the (0,1) and (2,3) planes.
         let c = cos(0.3), s = sin(0.3)
         let q: [[Double]] = [[c, -s, 0, 0], [s, c, 0, 0], [0, 0, c, s], [0, 0, -s, c]]
         let values = [1.0, 2, 5, 10]
         let matrix = (0..<4).map { i in (0..<4).map { j in (0..<4).reduce(0.0) { $0 + q[i][$1] * values[$1] * q[j][$1] } } }
-        let decomposition = try #require(JacobiEigenDecomposition(symmetric: matrix))
+        let decomposition = try #require(SymmetricEigendecomposition(symmetric: matrix))
         for (found, expected) in zip(decomposition.eigenvalues, values) { #expect(abs(found - expected) < 1e-12) }
         for (index, vector) in decomposition.eigenvectors.enumerated() {
             // A·v = λ·v, and |v| = 1.
@@ -21,11 +21,11 @@ import Testing
     }
 
     @Test func jacobiHandlesRepeatedEigenvaluesAndRefusesBadInput() throws {
-        let decomposition = try #require(JacobiEigenDecomposition(symmetric: [[2, 0, 0], [0, 2, 0], [0, 0, 2]]))
+        let decomposition = try #require(SymmetricEigendecomposition(symmetric: [[2, 0, 0], [0, 2, 0], [0, 0, 2]]))
         #expect(decomposition.eigenvalues == [2, 2, 2])
-        #expect(JacobiEigenDecomposition(symmetric: [[1, 2], [2]]) == nil)
-        #expect(JacobiEigenDecomposition(symmetric: [[1, .nan], [.nan, 1]]) == nil)
-        #expect(JacobiEigenDecomposition(symmetric: []) == nil)
+        #expect(SymmetricEigendecomposition(symmetric: [[1, 2], [2]]) == nil)
+        #expect(SymmetricEigendecomposition(symmetric: [[1, .nan], [.nan, 1]]) == nil)
+        #expect(SymmetricEigendecomposition(symmetric: []) == nil)
     }
 
     @Test func matrixInverseAndSquareRoot() throws {

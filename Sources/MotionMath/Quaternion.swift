@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A quaternion `w + x·i + y·j + z·k`, used as a unit quaternion to represent a rotation.
 ///
@@ -63,7 +67,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     /// rotation). The matrix maps the same way the quaternion rotates: `matrix * v == q.rotate(v)`.
     /// The result has `w >= 0` up to the sign ambiguity at 180°, and is normalised.
     /// - Parameter matrix: a proper rotation matrix (orthonormal, determinant +1).
-    public init(rotationMatrix matrix: RotationMatrix) {
+    public init(rotationMatrix matrix: Matrix3) {
         let m00 = matrix.row0.x, m01 = matrix.row0.y, m02 = matrix.row0.z
         let m10 = matrix.row1.x, m11 = matrix.row1.y, m12 = matrix.row1.z
         let m20 = matrix.row2.x, m21 = matrix.row2.y, m22 = matrix.row2.z
@@ -131,8 +135,7 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     public var normalized: Quaternion {
         let norm = (w * w + x * x + y * y + z * z).squareRoot()
         guard norm > 0, norm.isFinite else { return .identity }
-        let scale = 1 / norm  // one division instead of four
-        return Quaternion(w: w * scale, x: x * scale, y: y * scale, z: z * scale)
+        return Quaternion(w: w / norm, x: x / norm, y: y / norm, z: z / norm)
     }
 
     /// Rotates a vector: `q ⊗ (0, v) ⊗ q*`, assuming `q` is a unit quaternion. With an attitude `q`
@@ -149,13 +152,13 @@ public struct Quaternion: Sendable, Equatable, Hashable {
     /// The rotation matrix of this unit quaternion, such that `rotationMatrix * v == rotate(v)`.
     ///
     /// For an attitude (device → reference): row i is reference axis i seen in the device frame, column j
-    /// is device axis j seen in the reference frame (see ``RotationMatrix``).
+    /// is device axis j seen in the reference frame.
     @inlinable @inline(__always)
-    public var rotationMatrix: RotationMatrix {
+    public var rotationMatrix: Matrix3 {
         let xx = x * x, yy = y * y, zz = z * z
         let xy = x * y, xz = x * z, yz = y * z
         let wx = w * x, wy = w * y, wz = w * z
-        return RotationMatrix(
+        return Matrix3(
             row0: SIMD3(1 - 2 * (yy + zz), 2 * (xy - wz), 2 * (xz + wy)),
             row1: SIMD3(2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx)),
             row2: SIMD3(2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy))

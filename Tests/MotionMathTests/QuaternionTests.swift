@@ -1,6 +1,7 @@
 import Foundation
+import MotionTestSupport
 import Testing
-import MotionFusion
+import MotionMath
 
 /// Rodrigues' rotation formula: independent truth for rotating `v` by `angle` about unit `axis`.
 private func rodrigues(_ v: SIMD3<Double>, axis: SIMD3<Double>, angle: Double) -> SIMD3<Double> {
@@ -107,8 +108,8 @@ struct QuaternionTests {
         let negated = Quaternion(w: -b.w, x: -b.x, y: -b.y, z: -b.z)
         #expect(abs(a.angle(to: negated) - 0.7) < 1e-12)
         // 350° the long way is 10° the short way.
-        let almostFull = Quaternion(axis: axis, angle: radians(350))
-        #expect(abs(degrees(Quaternion.identity.angle(to: almostFull)) - 10) < 1e-9)
+        let almostFull = Quaternion(axis: axis, angle: 350 * .pi / 180)
+        #expect(abs(Quaternion.identity.angle(to: almostFull) * 180 / .pi - 10) < 1e-9)
     }
 
     @Test("conjugate, inverse, norm and normalised")

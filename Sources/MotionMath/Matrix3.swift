@@ -1,7 +1,13 @@
-/// A general 3×3 matrix stored as three rows, for the linear maps of sensor calibration (accelerometer
-/// scale and cross-axis terms, magnetometer soft iron). Entries carry whatever unit their context gives
-/// them; the calibration matrices are dimensionless.
-public struct Matrix3: Sendable, Equatable, Hashable {
+/// A 3×3 matrix stored as three rows: rotations (attitudes, mountings) and the linear maps of sensor
+/// calibration (accelerometer scale and cross-axis terms, magnetometer soft iron). Entries carry whatever
+/// unit their context gives them; rotations and calibration matrices are dimensionless.
+///
+/// As the rotation of an attitude (device → reference, `matrix * v_device = v_reference`): **row i is
+/// reference axis i in device coordinates** (row 2 is "up" as the device sees it) and **column j is
+/// device axis j in reference coordinates**; the transpose maps the other way.
+///
+/// Encoded (`Codable`) as three rows of three numbers, `[[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]]`.
+public struct Matrix3: Sendable, Equatable, Hashable, Codable {
     /// First row.
     public var row0: SIMD3<Double>
     /// Second row.
@@ -18,6 +24,21 @@ public struct Matrix3: Sendable, Equatable, Hashable {
         self.row1 = row1
         self.row2 = row2
     }
+
+    /// Creates a matrix from its three columns.
+    public init(column0: SIMD3<Double>, column1: SIMD3<Double>, column2: SIMD3<Double>) {
+        self.init(
+            row0: SIMD3(column0.x, column1.x, column2.x),
+            row1: SIMD3(column0.y, column1.y, column2.y),
+            row2: SIMD3(column0.z, column1.z, column2.z))
+    }
+
+    /// The first column: (m00, m10, m20).
+    public var column0: SIMD3<Double> { SIMD3(row0.x, row1.x, row2.x) }
+    /// The second column: (m01, m11, m21).
+    public var column1: SIMD3<Double> { SIMD3(row0.y, row1.y, row2.y) }
+    /// The third column: (m02, m12, m22).
+    public var column2: SIMD3<Double> { SIMD3(row0.z, row1.z, row2.z) }
 
     /// Creates a diagonal matrix.
     /// - Parameter diagonal: the diagonal entries.
@@ -43,7 +64,7 @@ public struct Matrix3: Sendable, Equatable, Hashable {
         Matrix3(row0: SIMD3(row0.x, row1.x, row2.x), row1: SIMD3(row0.y, row1.y, row2.y), row2: SIMD3(row0.z, row1.z, row2.z))
     }
 
-    /// The determinant.
+    /// The determinant; +1 for a proper rotation.
     public var determinant: Double { row0.dot(row1.cross(row2)) }
 
     /// Whether every entry is finite.
@@ -61,6 +82,7 @@ public struct Matrix3: Sendable, Equatable, Hashable {
     }
 
     /// `matrix · vector`, in the vector's unit times the matrix's.
+    @inlinable
     public static func * (matrix: Matrix3, vector: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3(matrix.row0.dot(vector), matrix.row1.dot(vector), matrix.row2.dot(vector))
     }
@@ -78,16 +100,16 @@ public struct Matrix3: Sendable, Equatable, Hashable {
     }
 
     /// For a symmetric matrix: its eigen decomposition (eigenvalues ascending, see
-    /// ``JacobiEigenDecomposition``), or nil if an entry is not finite.
-    public var symmetricEigenDecomposition: JacobiEigenDecomposition? {
-        JacobiEigenDecomposition(symmetric: rows)
+    /// ``SymmetricEigendecomposition``), or nil if an entry is not finite.
+    public var symmetricEigendecomposition: SymmetricEigendecomposition? {
+        SymmetricEigendecomposition(symmetric: rows)
     }
 
     /// For a symmetric matrix with eigen decomposition `Q Λ Qᵀ`: `Q f(Λ) Qᵀ` (a matrix function such as the
     /// square root), or nil if an entry is not finite.
     /// - Parameter function: applied to each eigenvalue.
     public func symmetricFunction(_ function: (Double) -> Double) -> Matrix3? {
-        guard let decomposition = symmetricEigenDecomposition else { return nil }
+        guard let decomposition = symmetricEigendecomposition else { return nil }
         var result = [[Double]](repeating: [0, 0, 0], count: 3)
         for (value, vector) in zip(decomposition.eigenvalues, decomposition.eigenvectors) {
             let mapped = function(value)
@@ -105,5 +127,25 @@ public struct Matrix3: Sendable, Equatable, Hashable {
         self.init(
             row0: SIMD3(rows[0][0], rows[0][1], rows[0][2]), row1: SIMD3(rows[1][0], rows[1][1], rows[1][2]),
             row2: SIMD3(rows[2][0], rows[2][1], rows[2][2]))
+    }
+
+    /// Decodes three rows of three numbers.
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        if let count = container.count, count != 3 {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "needs 3 rows of 3 numbers, found \(count) rows"))
+        }
+        row0 = try container.decode(SIMD3<Double>.self)
+        row1 = try container.decode(SIMD3<Double>.self)
+        row2 = try container.decode(SIMD3<Double>.self)
+    }
+
+    /// Encodes three rows of three numbers.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(row0)
+        try container.encode(row1)
+        try container.encode(row2)
     }
 }

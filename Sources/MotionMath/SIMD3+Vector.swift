@@ -1,4 +1,4 @@
-/// Euclidean vector helpers for the 3-D vectors used throughout MotionFusion.
+/// Euclidean vector helpers for the 3-D vectors used throughout MotionBridge.
 ///
 /// The vectors carry whatever unit their context gives them (m/s², rad/s, µT, or none for directions);
 /// the helpers are unit-agnostic: `dot` returns the product of the units, `length` the same unit as the
