@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "CoreMotion", targets: ["CoreMotion"]),
         .library(name: "MotionMath", targets: ["MotionMath"]),
+        .library(name: "MotionContract", targets: ["MotionContract"]),
+        .library(name: "MotionEngine", targets: ["MotionEngine"]),
         .library(name: "MotionHAL", targets: ["MotionHAL"]),
         .library(name: "MotionFusion", targets: ["MotionFusion"]),
         .library(name: "MQTT", targets: ["MQTT"]),
@@ -36,14 +38,21 @@ let package = Package(
         .target(name: "MotionMath"),
         .target(name: "MotionHAL", dependencies: ["CLinuxIO", "MotionMath"]),
         .target(name: "MotionFusion", dependencies: ["MotionMath"]),
-        .target(name: "CoreMotion", dependencies: ["MotionHAL", "MotionFusion", "MotionMath"]),
+        // The contract's vocabulary and wire format: topics, services, sample values, payload encoders and
+        // decoders. For publishers and subscribers alike: no HAL, no fusion, no Foundation.
+        .target(name: "MotionContract", dependencies: ["MotionMath"]),
+        // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
+        .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
+        .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite"]),
-        .target(name: "MotionAgent", dependencies: ["CoreMotion", "MotionHAL", "MotionMath", "MQTT", "CJansson"]),
+        .target(
+            name: "MotionAgent",
+            dependencies: ["MotionEngine", "MotionContract", "MotionFusion", "MotionHAL", "MotionMath", "MQTT", "CJansson"]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
-        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionContract", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
         // The benchmarks start their broker with the same fixture as the tests.
-        .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent", "MotionTestSupport"]),
+        .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent", "MotionContract", "MotionTestSupport"]),
 
         // iPhone-style motion code, unchanged, on Linux (the README's guide).
         .executableTarget(name: "tilt-monitor", dependencies: ["CoreMotion"], path: "Examples/tilt-monitor"),
@@ -56,11 +65,13 @@ let package = Package(
 
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
-        .testTarget(name: "CoreMotionTests", dependencies: ["CoreMotion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
+        .testTarget(
+            name: "CoreMotionTests",
+            dependencies: ["CoreMotion", "MotionContract", "MotionEngine", "MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",
-            dependencies: ["MotionAgent", "MotionMath", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "tilt-monitor"]
+            dependencies: ["MotionAgent", "MotionContract", "MotionEngine", "MotionFusion", "MotionMath", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "tilt-monitor"]
         ),
     ],
     swiftLanguageModes: [.v6]

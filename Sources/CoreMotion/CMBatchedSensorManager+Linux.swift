@@ -1,3 +1,4 @@
+import MotionEngine
 /// Linux-only additions: the batch interval, the raw gyroscope and magnetometer (which Apple's batched
 /// manager lacks), and device motion in a chosen reference frame.
 extension CMBatchedSensorManager {
@@ -97,11 +98,11 @@ extension CMBatchedSensorManager {
                         "The attitude reference frame \(referenceFrame.rawValue) is not available on this device.")
                 }
             Self.stop(.deviceMotion, in: storage)
-            // A subscription the hub never sees, so that stopping later still cancels the queued call.
-            let inert = MotionSubscription(service: .deviceMotion(referenceFrame), interval: 0, sink: .batch { _, _, _ in })
+            // A subscription the engine never sees, so that stopping later still cancels the queued call.
+            let inert = MotionSubscription(service: .deviceMotion(referenceFrame.engineFrame), interval: 0, sink: .batch { _, _, _ in })
             queued.enqueue(on: storage.queue, batch: nil, error: error, subscription: inert)
             return
         }
-        start(.deviceMotion(referenceFrame), slot: .deviceMotion, handler: queued)
+        start(.deviceMotion(referenceFrame.engineFrame), slot: .deviceMotion, handler: queued)
     }
 }

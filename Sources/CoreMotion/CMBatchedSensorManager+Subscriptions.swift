@@ -1,8 +1,9 @@
+import MotionEngine
 import Dispatch
 import MotionHAL
 import Synchronization
 
-// How CMBatchedSensorManager's start and stop methods subscribe to the shared MotionHub.
+// How CMBatchedSensorManager's start and stop methods subscribe to the shared MotionEngine.
 extension CMBatchedSensorManager {
     /// Which service of the manager.
     enum Slot: Hashable, Sendable {
@@ -36,17 +37,17 @@ extension CMBatchedSensorManager {
     /// device lacks the service.
     @discardableResult
     func start<Sample: CMLogItem>(
-        _ service: MotionService, slot: Slot, handler: QueuedBatchHandler<Sample>?,
+        _ service: MotionStream, slot: Slot, handler: QueuedBatchHandler<Sample>?,
         finish: (@Sendable () -> Void)? = nil
     ) -> MotionSubscription? {
         let subscription = makeSubscription(service, slot: slot, handler: handler)
         let previous = storage.state.withLock { state in
             state.services.updateValue(ActiveService(subscription: subscription, finish: finish), forKey: slot)
         }
-        // Hub calls happen outside the manager's lock: stopping the device waits for a delivery in
+        // Engine calls happen outside the manager's lock: stopping the device waits for a delivery in
         // progress, and deliveries take that lock.
         if let previous { Self.end(previous) }
-        guard MotionHub.shared.subscribe(subscription) else {
+        guard MotionEngine.shared.subscribe(subscription) else {
             storage.state.withLock { state in
                 if state.services[slot]?.subscription === subscription { state.services[slot] = nil }
             }
@@ -56,14 +57,16 @@ extension CMBatchedSensorManager {
     }
 
     private func makeSubscription<Sample: CMLogItem>(
-        _ service: MotionService, slot: Slot, handler: QueuedBatchHandler<Sample>?
+        _ service: MotionStream, slot: Slot, handler: QueuedBatchHandler<Sample>?
     ) -> MotionSubscription {
         let (interval, sampleInterval) = storage.state.withLock { ($0.batchInterval, $0.sampleInterval) }
         let storage = self.storage
         let subscription = MotionSubscription(
             service: service, interval: interval,
-            sink: .batch { [weak storage] subscription, items, error in
+            sink: .batch { [weak storage] subscription, samples, fault in
                 guard let storage else { return }
+                let items = samples.map { samples in samples.map { makeLogItem($0, of: service) } }
+                let error = fault?.nsError
                 if let items {
                     storage.state.withLock { state in
                         if state.services[slot]?.subscription === subscription {
@@ -71,7 +74,7 @@ extension CMBatchedSensorManager {
                         }
                     }
                 }
-                // The hub makes the samples of a service from its class only, so the casts cannot fail.
+                // The samples of a stream are made of its class only, so the casts cannot fail.
                 let batch = items.map { items in items.map { unsafeDowncast($0, to: Sample.self) } }
                 handler?.enqueue(on: storage.queue, batch: batch, error: error, subscription: subscription)
             })
@@ -92,14 +95,14 @@ extension CMBatchedSensorManager {
 
     /// Unsubscribes a replaced or stopped service and ends its async sequence.
     static func end(_ service: ActiveService) {
-        MotionHub.shared.unsubscribe(service.subscription)
+        MotionEngine.shared.unsubscribe(service.subscription)
         service.finish?()
     }
 
     /// Starts `service` in `slot` feeding a new async sequence: batches are yielded in order; stopping the
     /// service finishes the sequence; a fault finishes it by throwing (and stops the service); ending the
     /// iteration (or its task being cancelled) stops the service.
-    func makeUpdateStream<Sample: CMLogItem>(_ service: MotionService, slot: Slot)
+    func makeUpdateStream<Sample: CMLogItem>(_ service: MotionStream, slot: Slot)
         -> AsyncThrowingStream<SampleBatch<Sample>, any Error>
     {
         let (stream, continuation) = AsyncThrowingStream.makeStream(

@@ -1,3 +1,4 @@
+import MotionEngine
 import MotionHAL
 
 /// An object that delivers every accelerometer and device-motion sample in batches (Apple: iOS 17,
@@ -46,13 +47,13 @@ open class CMBatchedSensorManager: NSObject {
     /// A Boolean value that indicates whether batched accelerometer data is supported: the device has an
     /// accelerometer.
     open class var isAccelerometerSupported: Bool {
-        MotionHub.shared.deviceInfo?.sensors.contains(.accelerometer) ?? false
+        MotionEngine.shared.deviceInfo?.sensors.contains(.accelerometer) ?? false
     }
 
     /// A Boolean value that indicates whether batched device-motion data is supported: the device has an
     /// accelerometer and a gyroscope.
     open class var isDeviceMotionSupported: Bool {
-        MotionHub.shared.deviceInfo?.sensors.isSuperset(of: [.accelerometer, .gyroscope]) ?? false
+        MotionEngine.shared.deviceInfo?.sensors.isSuperset(of: [.accelerometer, .gyroscope]) ?? false
     }
 
     // MARK: - Frequencies
@@ -66,7 +67,7 @@ open class CMBatchedSensorManager: NSObject {
     open var deviceMotionDataFrequency: Int { Self.deviceFrequency }
 
     private static var deviceFrequency: Int {
-        Int((MotionHub.shared.sampleRate ?? 0).rounded())
+        Int((MotionEngine.shared.sampleRate ?? 0).rounded())
     }
 
     // MARK: - Activity and latest batches

@@ -1,3 +1,4 @@
+import MotionEngine
 import MotionMath
 import MotionHAL
 
@@ -16,7 +17,7 @@ extension CMMotionManager {
     /// sensor the new device lacks then receives nothing).
     /// - Parameter device: the device, not started; the managers start and stop it.
     public static func useLinuxDevice(_ device: any IMUDevice) {
-        MotionHub.shared.setDevice(device)
+        MotionEngine.shared.setDevice(device)
     }
 
     /// Opens the device named by `specification` (for example `sim:rate=500,motion=stationary`) with
@@ -31,8 +32,7 @@ extension CMMotionManager {
     /// - Throws: `IMUDeviceError` if the string is invalid or the device cannot be opened; the current device
     ///   is then unchanged.
     public static func useLinuxDevice(specification: String, mountMatrix: MountMatrix = .identity) throws {
-        let device = try IMUDeviceSpecification.open(specification)
-        MotionHub.shared.setDevice(mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix))
+        try MotionEngine.shared.openDevice(specification: specification, mountMatrix: mountMatrix)
     }
 
     /// Linux only: writes every raw sample of the device (SI units: rad/s, m/s², µT; the board's axes, before
@@ -46,13 +46,11 @@ extension CMMotionManager {
     /// - Throws: an `NSError` in ``CMErrorDomain`` with code ``CMErrorNotAvailable`` without a device, or
     ///   `IMURecordingError` when the file cannot be created.
     public static func startLinuxRecording(toFile path: String, duration: TimeInterval? = nil) throws {
-        guard let info = MotionHub.shared.deviceInfo else {
-            throw CMErrorNotAvailable.nsError("There is no motion device to record.")
+        do {
+            try MotionEngine.shared.startRecording(toFile: path, duration: duration)
+        } catch let fault as MotionEngineFault {
+            throw fault.nsError
         }
-        let comment = "MotionBridge recording; device \(info.driver): \(info.chip); \(info.defaultSampleRate) Hz"
-        let recorder = try MotionRecorder(
-            path: path, includesMagnetometer: info.sensors.contains(.magnetometer), comment: comment, duration: duration)
-        _ = try MotionHub.shared.setRecorder(recorder)?.finish()
     }
 
     /// Linux only: ends the recording started by ``startLinuxRecording(toFile:duration:)``: flushes and closes
@@ -61,7 +59,7 @@ extension CMMotionManager {
     /// - Throws: `IMURecordingError` if writing the file failed.
     @discardableResult
     public static func stopLinuxRecording() throws -> Int {
-        try MotionHub.shared.setRecorder(nil)?.finish() ?? 0
+        try MotionEngine.shared.stopRecording()
     }
 
     /// Linux only: reads a calibration file made by `motionctl calibrate` (the JSON form documented on
@@ -76,7 +74,7 @@ extension CMMotionManager {
     /// - Throws: `IMUCalibrationError` naming the file and the bad field; the calibration in use is then
     ///   unchanged.
     public static func useLinuxCalibration(contentsOf path: String) throws {
-        MotionHub.shared.setCalibration(try IMUCalibration.load(contentsOf: path))
+        MotionEngine.shared.setCalibration(try IMUCalibration.load(contentsOf: path))
     }
 
     /// Linux only: applies `calibration` (nil: none) to the samples of every manager in the process, from the
@@ -88,17 +86,17 @@ extension CMMotionManager {
     /// ``CMMagneticFieldCalibrationAccuracy/high``).
     /// - Parameter calibration: the calibration, or nil to use the raw samples.
     public static func useLinuxCalibration(_ calibration: IMUCalibration?) {
-        MotionHub.shared.setCalibration(calibration)
+        MotionEngine.shared.setCalibration(calibration)
     }
 
     /// Linux only: the calibration applied to the samples, or nil (see ``useLinuxCalibration(contentsOf:)``).
     public static var linuxCalibration: IMUCalibration? {
-        MotionHub.shared.calibration
+        MotionEngine.shared.calibration
     }
 
     /// What the IMU of this process is (driver, chip, sensors, rates), or nil without one.
     public static var linuxDeviceInfo: IMUDeviceInfo? {
-        MotionHub.shared.deviceInfo
+        MotionEngine.shared.deviceInfo
     }
 
     /// Linux only: the magnetic declination true north is derived from, degrees east of true north (negative
@@ -110,7 +108,7 @@ extension CMMotionManager {
     /// ``availableAttitudeReferenceFrames()`` and starting device motion in it delivers
     /// ``CMErrorTrueNorthNotAvailable``.
     public static var linuxMagneticDeclination: Double? {
-        MotionHub.shared.magneticDeclination
+        MotionEngine.shared.magneticDeclination
     }
 
     /// Sets the magnetic declination for true north (nil: unknown) for every manager in the process.
@@ -123,7 +121,7 @@ extension CMMotionManager {
             throw CMErrorInvalidParameter.nsError(
                 "\(degrees) is not a magnetic declination: give degrees east of true north within ±180.")
         }
-        MotionHub.shared.setMagneticDeclination(degrees)
+        MotionEngine.shared.setMagneticDeclination(degrees)
     }
 
     /// Sets the magnetic declination for true north from a location (Linux; Apple's devices use their own
@@ -138,7 +136,7 @@ extension CMMotionManager {
     public static func useLinuxLocation(latitude: Double, longitude: Double, altitude: Double = 0) throws {
         do {
             let location = try GeodeticLocation(latitude: latitude, longitude: longitude, altitude: altitude)
-            MotionHub.shared.setMagneticDeclination(MotionHub.modelDeclination(at: location))
+            MotionEngine.shared.setLocation(location)
         } catch {
             throw CMErrorInvalidParameter.nsError("Not a location: \(error).")
         }
@@ -149,6 +147,6 @@ extension CMMotionManager {
     /// ``CMMotionManager`` and ``CMBatchedSensorManager``. Faults also reach the handlers: an `NSError` in
     /// ``CMErrorDomain`` once per fault episode, after which data simply resumes.
     public static var linuxDiagnostics: CMLinuxMotionDiagnostics {
-        MotionHub.shared.diagnostics
+        CMLinuxMotionDiagnostics(MotionEngine.shared.diagnostics)
     }
 }

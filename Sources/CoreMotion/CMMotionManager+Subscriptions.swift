@@ -1,7 +1,8 @@
+import MotionEngine
 import MotionHAL
 import Synchronization
 
-// How CMMotionManager's start and stop methods subscribe to the shared MotionHub.
+// How CMMotionManager's start and stop methods subscribe to the shared MotionEngine.
 extension CMMotionManager {
     // MARK: - Implementation
 
@@ -25,30 +26,32 @@ extension CMMotionManager {
                 } else {
                     CMErrorNotAvailable
                 }
-            // Active without data: a subscription the hub never sees, carrying the one error.
+            // Active without data: a subscription the engine never sees, carrying the one error.
             let subscription = makeSubscription(
-                .deviceMotion(frame), slot: .deviceMotion, queue: queue, handler: handler)
+                .deviceMotion(frame.engineFrame), slot: .deviceMotion, queue: queue, handler: handler)
             let previous = storage.state.withLock { state in state.replace(.deviceMotion, with: subscription) }
-            if let previous { MotionHub.shared.unsubscribe(previous) }
+            if let previous { MotionEngine.shared.unsubscribe(previous) }
             let description =
                 code == CMErrorTrueNorthNotAvailable
                 ? "True north is not available: the magnetic declination is unknown (set it with CMMotionManager.useLinuxMagneticDeclination(_:) or MOTION_DECLINATION)."
                 : "The attitude reference frame \(frame.rawValue) is not available on this device."
-            subscription.deliver(code.nsError(description))
+            if let queue, let handler {
+                handler.enqueue(on: queue, sample: nil, error: code.nsError(description), subscription: subscription)
+            }
             return
         }
-        start(.deviceMotion(frame), slot: .deviceMotion, queue: queue, handler: handler)
+        start(.deviceMotion(frame.engineFrame), slot: .deviceMotion, queue: queue, handler: handler)
     }
 
     func start<Sample: CMLogItem>(
-        _ service: MotionService, slot: Slot, queue: OperationQueue?, handler: QueuedHandler<Sample>?
+        _ service: MotionStream, slot: Slot, queue: OperationQueue?, handler: QueuedHandler<Sample>?
     ) {
         let subscription = makeSubscription(service, slot: slot, queue: queue, handler: handler)
         let previous = storage.state.withLock { state in state.replace(slot, with: subscription) }
-        // Hub calls happen outside the manager's lock: stopping the device waits for a delivery in
+        // Engine calls happen outside the manager's lock: stopping the device waits for a delivery in
         // progress, and deliveries take that lock.
-        if let previous { MotionHub.shared.unsubscribe(previous) }
-        if !MotionHub.shared.subscribe(subscription) {
+        if let previous { MotionEngine.shared.unsubscribe(previous) }
+        if !MotionEngine.shared.subscribe(subscription) {
             storage.state.withLock { state in
                 if state.subscription(slot) === subscription { _ = state.replace(slot, with: nil) }
             }
@@ -56,10 +59,12 @@ extension CMMotionManager {
     }
 
     private func makeSubscription<Sample: CMLogItem>(
-        _ service: MotionService, slot: Slot, queue: OperationQueue?, handler: QueuedHandler<Sample>?
+        _ service: MotionStream, slot: Slot, queue: OperationQueue?, handler: QueuedHandler<Sample>?
     ) -> MotionSubscription {
         let interval = storage.state.withLock { $0.interval(slot) }
-        return MotionSubscription(service: service, interval: interval) { [weak storage] subscription, item, error in
+        return MotionSubscription(service: service, interval: interval) { [weak storage] subscription, sample, fault in
+            let item = sample.map { makeLogItem($0, of: service) }
+            let error = fault?.nsError
             if let item, let storage {
                 storage.state.withLock { state in
                     if state.subscription(slot) === subscription { state.storeLatest(item, slot) }
@@ -73,7 +78,7 @@ extension CMMotionManager {
 
     func stop(_ slot: Slot) {
         let previous = storage.state.withLock { state in state.replace(slot, with: nil) }
-        if let previous { MotionHub.shared.unsubscribe(previous) }
+        if let previous { MotionEngine.shared.unsubscribe(previous) }
     }
 }
 

@@ -1,3 +1,4 @@
+import MotionEngine
 import MotionMath
 import MotionHAL
 import Synchronization
@@ -50,7 +51,7 @@ open class CMMotionManager: NSObject {
         let subscriptions = storage.state.withLock { state in
             [state.accelerometer, state.gyro, state.magnetometer, state.deviceMotion]
         }
-        for case let subscription? in subscriptions { MotionHub.shared.unsubscribe(subscription) }
+        for case let subscription? in subscriptions { MotionEngine.shared.unsubscribe(subscription) }
     }
 
     // MARK: - Availability
@@ -66,7 +67,7 @@ open class CMMotionManager: NSObject {
     open var isDeviceMotionAvailable: Bool { Self.deviceHas([.accelerometer, .gyroscope]) }
 
     private static func deviceHas(_ sensors: IMUSensors) -> Bool {
-        MotionHub.shared.deviceInfo?.sensors.isSuperset(of: sensors) ?? false
+        MotionEngine.shared.deviceInfo?.sensors.isSuperset(of: sensors) ?? false
     }
 
     // MARK: - Activity
@@ -126,7 +127,7 @@ open class CMMotionManager: NSObject {
 
     /// `requested` raised to one sample period of the device (and to a positive value without a device), s.
     private static func clampedInterval(_ requested: TimeInterval) -> TimeInterval {
-        let minimum = MotionHub.shared.sampleRate.map { 1 / $0 } ?? 1e-3
+        let minimum = MotionEngine.shared.sampleRate.map { 1 / $0 } ?? 1e-3
         guard requested.isFinite else { return requested.isNaN ? minimum : requested }
         return max(requested, minimum)
     }
@@ -156,13 +157,13 @@ open class CMMotionManager: NSObject {
     /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` when the magnetic declination is also known (Linux:
     /// ``linuxMagneticDeclination``, where Apple's devices use the location).
     open class func availableAttitudeReferenceFrames() -> CMAttitudeReferenceFrame {
-        guard let sensors = MotionHub.shared.deviceInfo?.sensors,
+        guard let sensors = MotionEngine.shared.deviceInfo?.sensors,
             sensors.isSuperset(of: [.accelerometer, .gyroscope])
         else { return [] }
         var frames: CMAttitudeReferenceFrame = .xArbitraryZVertical
         if sensors.contains(.magnetometer) {
             frames.formUnion([.xArbitraryCorrectedZVertical, .xMagneticNorthZVertical])
-            if MotionHub.shared.magneticDeclination != nil { frames.insert(.xTrueNorthZVertical) }
+            if MotionEngine.shared.magneticDeclination != nil { frames.insert(.xTrueNorthZVertical) }
         }
         return frames
     }

@@ -1,3 +1,4 @@
+import MotionEngine
 import Dispatch
 import MotionHAL
 

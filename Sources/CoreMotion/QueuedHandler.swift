@@ -1,3 +1,4 @@
+import MotionEngine
 /// Carries one of Apple's (non-`Sendable`) handler blocks, with the sample or error for one call, to the
 /// `OperationQueue` the caller chose.
 ///

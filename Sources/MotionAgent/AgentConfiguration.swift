@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import MotionContract
+import FoundationEssentials
 import MQTT
 import MotionHAL
 

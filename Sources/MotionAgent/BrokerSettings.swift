@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 import MQTT
 
 /// How the agent connects to its broker (the `broker` object of the configuration file).

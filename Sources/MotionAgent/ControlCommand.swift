@@ -1,4 +1,5 @@
-import Foundation
+import MotionContract
+import FoundationEssentials
 
 /// A command received on `{base}/{service}/set`: `start`, `stop`, or a JSON object
 /// `{"active":bool,"interval":seconds,"frame":name}` (every field optional, `frame` for device motion only).

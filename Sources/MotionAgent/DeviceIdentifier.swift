@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Device identifiers as the MQTT contract defines them: lower-case, `[a-z0-9_-]` only.
 public enum DeviceIdentifier {

@@ -1,4 +1,5 @@
-import CoreMotion
+import MotionContract
+import MotionEngine
 import MQTT
 
 /// The periodic `{base}/health` message: uptime, the device's achieved rate and faults, the broker
@@ -8,8 +9,8 @@ struct HealthReport: Sendable {
     var uptime: Double
     /// Whether the broker connection is up.
     var connected: Bool
-    /// The device and fusion as CoreMotion sees them.
-    var diagnostics: CMLinuxMotionDiagnostics
+    /// The device and fusion as the engine sees them.
+    var diagnostics: MotionDiagnostics
     /// The broker connection's counters.
     var broker: MQTTClientStatistics
     /// The MQTT version in use (5, or 3.1.1 after a fallback); `nil` before the first connection.
@@ -72,7 +73,7 @@ struct HealthReport: Sendable {
             }
         }
         writer.array("fusion", objects: diagnostics.fusion) { state, entry in
-            entry.field("frame", ReferenceFrameName.name(of: state.referenceFrame) ?? "\(state.referenceFrame.rawValue)")
+            entry.field("frame", state.referenceFrame.rawValue)
             entry.field("initialized", state.isInitialized)
             entry.vector("gyro_bias", x: state.gyroscopeBias.x, y: state.gyroscopeBias.y, z: state.gyroscopeBias.z)
         }

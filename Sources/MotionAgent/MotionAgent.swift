@@ -1,16 +1,19 @@
-import CoreMotion
-import Foundation
+import Dispatch
+import FoundationEssentials
 import MQTT
+import MotionContract
+import MotionEngine
+import MotionFusion
 import MotionHAL
+import MotionMath
 import Synchronization
 
-/// The bridge: reads every IMU sample through CoreMotion and publishes the MQTT contract's topics, each
-/// at its own rate.
+/// The bridge: reads every IMU sample through its ``MotionEngine`` and publishes the MQTT contract's
+/// topics, each at its own rate.
 ///
 /// Threads: libmosquitto's network thread delivers broker events, which are handed to the serial control
-/// queue at once; CoreMotion delivers sample batches on the batched manager's own queue, where they are
-/// down-sampled, encoded and published. The CoreMotion managers are started and stopped only on the
-/// control queue.
+/// queue at once; the engine delivers sample batches on the device's thread, where they are down-sampled,
+/// encoded and published. Engine subscriptions are started and stopped only on the control queue.
 public final class MotionAgent: Sendable {
     /// The agent's version, reported in `{base}/info`.
     public let version: String
@@ -24,11 +27,11 @@ public final class MotionAgent: Sendable {
     private let droppedCommands = Atomic<Int>(0)
     /// The most commands waiting to be handled; more are dropped.
     static let maximumPendingCommands = 256
-    // Touched only on `controlQueue` (start, stop, availability); data arrives on the batched managers' queues.
-    nonisolated(unsafe) private let motionManager: CMMotionManager
-    /// One batched manager per service, so that each can take its own sample interval (a `latest` topic
-    /// gets only the samples it can publish, see `startUpdates`).
-    nonisolated(unsafe) private let batchedManagers: [MotionService: CMBatchedSensorManager]
+    /// The device, fusion and routing the agent publishes from.
+    public let engine: MotionEngine
+    /// One engine subscription per running service, so that each takes its own sample interval (a `latest`
+    /// topic gets only the samples it can publish, see `startUpdates`). Changed on the control queue only.
+    private let subscriptions = Mutex<[MotionService: MotionSubscription]>([:])
     private let encoder: SamplePayloadEncoder
     private let startUptime = ProcessInfo.processInfo.systemUptime
     private let startDate = Date()
@@ -50,16 +53,16 @@ public final class MotionAgent: Sendable {
     /// - Parameters:
     ///   - configuration: a validated configuration.
     ///   - version: the agent's version for `{base}/info`.
+    ///   - engine: the engine to read (by default one of its own, which reads no `MOTION_*` variables: the
+    ///     configuration says which device).
     /// - Throws: ``ConfigurationError`` when a service's sampling settings are unusable.
-    public init(configuration: AgentConfiguration, version: String) throws(ConfigurationError) {
+    public init(
+        configuration: AgentConfiguration, version: String,
+        engine: MotionEngine = MotionEngine(environment: MotionEngineEnvironment())
+    ) throws(ConfigurationError) {
         self.version = version
+        self.engine = engine
         topics = configuration.topics
-        motionManager = CMMotionManager()
-        batchedManagers = Dictionary(uniqueKeysWithValues: MotionService.allCases.map { service in
-            let manager = CMBatchedSensorManager()
-            manager.linuxBatchInterval = 0  // a batch per device delivery
-            return (service, manager)
-        })
         encoder = SamplePayloadEncoder(
             wallClockOffset: Date().timeIntervalSince1970 - Double(MonotonicClock.now()) / 1e9)
         state = Mutex(State(
@@ -92,9 +95,9 @@ public final class MotionAgent: Sendable {
             }
         }
         if let path = configuration.calibration {
-            try Self.applyCalibration(path)
+            try applyCalibration(path)
         }
-        try Self.apply(configuration.magneticReference)
+        try apply(configuration.magneticReference)
         let clientConfiguration = try configuration.clientConfiguration(will: availability("offline"))
         let client = try MQTTClient(configuration: clientConfiguration) { [weak self] event in
             self?.handle(event)
@@ -144,13 +147,17 @@ public final class MotionAgent: Sendable {
         publishDeviceState()
     }
 
-    /// Opens the configured device, turned into the board's axes by the configured mount matrix, for
-    /// every manager of the process.
+    /// Opens the configured device, turned into the board's axes by the configured mount matrix; without
+    /// it the engine has no device (it never falls back to another one).
     /// - Throws: `IMUDeviceError` when the string is invalid or the device cannot be opened.
     private func openDevice() throws {
         let configuration = self.configuration
-        try CMMotionManager.useLinuxDevice(
-            specification: configuration.device, mountMatrix: configuration.mountMatrix ?? .identity)
+        do {
+            try engine.openDevice(specification: configuration.device, mountMatrix: configuration.mountMatrix ?? .identity)
+        } catch {
+            engine.setDevice(nil)
+            throw error
+        }
     }
 
     /// On the control queue: starts the updates of every active service.
@@ -165,7 +172,7 @@ public final class MotionAgent: Sendable {
     private func startRecording() throws(ConfigurationError) {
         guard let recording = configuration.recording else { return }
         do {
-            try CMMotionManager.startLinuxRecording(toFile: recording.file, duration: recording.seconds)
+            try engine.startRecording(toFile: recording.file, duration: recording.seconds)
         } catch {
             throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(recording.file): \(error)")
         }
@@ -198,7 +205,7 @@ public final class MotionAgent: Sendable {
             healthTimer?.cancel()
             for service in MotionService.allCases { stopUpdates(service) }
             do {
-                let count = try CMMotionManager.stopLinuxRecording()
+                let count = try engine.stopRecording()
                 if let file = configuration.recording?.file, count > 0 { AgentLog.info("recorded \(count) samples to \(file)") }
             } catch {
                 AgentLog.info("the recording failed: \(error)")
@@ -225,11 +232,11 @@ public final class MotionAgent: Sendable {
         AgentLog.info("stopped")
     }
 
-    /// Reads the calibration file at `path` and has CoreMotion apply it to every sample.
+    /// Reads the calibration file at `path` and has the engine apply it to every sample.
     /// - Throws: ``ConfigurationError`` for field `calibration` naming the file and its bad field.
-    private static func applyCalibration(_ path: String) throws(ConfigurationError) {
+    private func applyCalibration(_ path: String) throws(ConfigurationError) {
         let calibration = try AgentConfiguration.loadCalibration(path)
-        CMMotionManager.useLinuxCalibration(calibration)
+        engine.setCalibration(calibration)
         let parts = [
             calibration.gyroscope.map { _ in "gyroscope" }, calibration.accelerometer.map { _ in "accelerometer" },
             calibration.magnetometer.map { "magnetometer (\($0.quality.rawValue))" },
@@ -237,19 +244,20 @@ public final class MotionAgent: Sendable {
         AgentLog.info("calibration \(path): \(parts.isEmpty ? "no parts" : parts.joined(separator: ", "))")
     }
 
-    /// Gives CoreMotion the magnetic declination for true north (a running true-north service follows).
-    /// - Throws: an `NSError` in `CMErrorDomain` for values outside the ranges that validation checks.
-    private static func apply(_ reference: MagneticReference?) throws {
+    /// Gives the engine the magnetic declination for true north (a running true-north service follows).
+    /// - Throws: ``ConfigurationError`` for values outside the ranges that validation checks.
+    private func apply(_ reference: MagneticReference?) throws(ConfigurationError) {
         switch reference {
         case .location(let latitude, let longitude, let altitude):
-            try CMMotionManager.useLinuxLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+            engine.setLocation(try MagneticReference.geodeticLocation(latitude: latitude, longitude: longitude, altitude: altitude))
         case .declination(let degrees):
-            try CMMotionManager.useLinuxMagneticDeclination(degrees)
+            try reference?.validate()
+            engine.setMagneticDeclination(degrees)
         case nil:
             return
         }
-        if let declination = CMMotionManager.linuxMagneticDeclination {
-            AgentLog.info(String(format: "magnetic declination %.2f° (true north available)", declination))
+        if let declination = engine.magneticDeclination {
+            AgentLog.info("magnetic declination \(AgentLog.decimal(declination, places: 2))° (true north available)")
         }
     }
 
@@ -277,9 +285,9 @@ public final class MotionAgent: Sendable {
             if new.calibration != old.calibration || new.calibration != nil {
                 do {
                     if let path = new.calibration {
-                        try Self.applyCalibration(path)
+                        try applyCalibration(path)
                     } else {
-                        CMMotionManager.useLinuxCalibration(nil)
+                        engine.setCalibration(nil)
                     }
                     state.withLock { $0.configuration.calibration = new.calibration }
                 } catch {
@@ -288,7 +296,7 @@ public final class MotionAgent: Sendable {
             }
             if new.magneticReference != old.magneticReference {
                 // Validated with the file: a failure here would be a range the validation missed.
-                do { try Self.apply(new.magneticReference) } catch { notes.append("magnetic reference: \(error)") }
+                do { try apply(new.magneticReference) } catch { notes.append("magnetic reference: \(error)") }
             }
             for service in MotionService.allCases {
                 let settings = new.settings(for: service)
@@ -375,8 +383,7 @@ public final class MotionAgent: Sendable {
             let status = status(of: service)
             next = try state.withLock { $0.services[service]! }.applying(
                 command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
-                availableFrames: CMMotionManager.linuxDeviceInfo == nil
-                    ? nil : ReferenceFrameName.names(in: CMMotionManager.availableAttitudeReferenceFrames()))
+                availableFrames: engine.deviceInfo == nil ? nil : ReferenceFrameName.names(of: availableFrames()))
         } catch {
             answerError(error.description, service: service, command: message)
             return
@@ -457,66 +464,73 @@ public final class MotionAgent: Sendable {
             error: unavailableReason)
     }
 
-    // MARK: - CoreMotion (control queue)
+    // MARK: - Engine subscriptions (control queue)
 
     private func startUpdates(_ service: MotionService) {
         guard isAvailable(service), state.withLock({ $0.deviceError == nil }) else { return }
         let sampling = state.withLock { $0.services[service]!.settings.sampling }
-        let batchedManager = batchedManagers[service]!
-        // `latest` publishes one sample per interval, on the same kind of schedule the hub keeps for a
-        // sample interval: only those samples are made into Core Motion objects and passed on (`mean`
-        // averages every sample).
-        batchedManager.linuxSampleInterval = sampling.mode == .latest ? effectiveInterval(sampling.interval) : 0
+        let stream: MotionStream
         switch service {
-        case .accelerometer:
-            batchedManager.startAccelerometerUpdates { [weak self] batch, error in
-                self?.receive(batch.map { $0.map(VectorSample.init) }, error: error, from: .accelerometer)
-            }
-        case .gyro:
-            batchedManager.startLinuxGyroUpdates { [weak self] batch, error in
-                self?.receive(batch.map { $0.map(VectorSample.init) }, error: error, from: .gyro)
-            }
-        case .magnetometer:
-            batchedManager.startLinuxMagnetometerUpdates { [weak self] batch, error in
-                self?.receive(batch.map { $0.map(VectorSample.init) }, error: error, from: .magnetometer)
-            }
+        case .accelerometer: stream = .accelerometer
+        case .gyro: stream = .gyroscope
+        case .magnetometer: stream = .magnetometer
         case .deviceMotion:
             let frameName = state.withLock { $0.services[.deviceMotion]!.settings.referenceFrame } ?? ReferenceFrameName.defaultFrame
             let frame = ReferenceFrameName.frame(named: frameName) ?? .xArbitraryZVertical
-            guard CMMotionManager.availableAttitudeReferenceFrames().contains(frame) else {
+            guard availableFrames().contains(frame) else {
                 state.withLock { $0.services[.deviceMotion]!.error = "reference frame \(frameName) is not available on this device" }
                 return
             }
-            batchedManager.startDeviceMotionUpdates(using: frame) { [weak self] batch, error in
-                self?.receiveDeviceMotion(batch.map { $0.map(DeviceMotionSample.init) }, error: error)
-            }
+            stream = .deviceMotion(frame)
         }
+        // A batch per device delivery (interval 0), on the device's thread.
+        let subscription = MotionSubscription(
+            service: stream, interval: 0,
+            sink: .batch { [weak self] subscription, samples, fault in
+                guard !subscription.isCancelled else { return }
+                self?.receive(samples, fault: fault, from: service)
+            })
+        // `latest` publishes one sample per interval, on the same kind of schedule the engine keeps for a
+        // sample interval: only those samples are made and passed on (`mean` averages every sample).
+        subscription.sampleInterval = sampling.mode == .latest ? effectiveInterval(sampling.interval) : 0
+        subscriptions.withLock { $0[service] = subscription }
+        engine.subscribe(subscription)
     }
 
     private func stopUpdates(_ service: MotionService) {
-        let batchedManager = batchedManagers[service]!
-        switch service {
-        case .accelerometer: batchedManager.stopAccelerometerUpdates()
-        case .gyro: batchedManager.stopLinuxGyroUpdates()
-        case .magnetometer: batchedManager.stopLinuxMagnetometerUpdates()
-        case .deviceMotion: batchedManager.stopDeviceMotionUpdates()
+        if let subscription = subscriptions.withLock({ $0.removeValue(forKey: service) }) {
+            engine.unsubscribe(subscription)
         }
     }
 
-    // MARK: - Data (the batched manager's queue)
+    /// The reference frames the device can deliver device motion in: the 6-axis frame with an accelerometer
+    /// and gyroscope, the others with a magnetometer too, true north only with a known declination.
+    private func availableFrames() -> [AttitudeReferenceFrame] {
+        guard let sensors = engine.deviceInfo?.sensors else { return [] }
+        let hasDeclination = engine.magneticDeclination != nil
+        return AttitudeReferenceFrame.allCases.filter { frame in
+            sensors.isSuperset(of: MotionEngine.requiredSensors(.deviceMotion(frame)))
+                && (frame != .xTrueNorthZVertical || hasDeclination)
+        }
+    }
 
-    private func receive(_ samples: [VectorSample]?, error: (any Error)?, from service: MotionService) {
-        guard let samples else { return report(error, for: service) }
+    // MARK: - Data (the device's thread)
+
+    private func receive(_ samples: [MotionSample]?, fault: MotionEngineFault?, from service: MotionService) {
+        guard let samples else { return report(fault, for: service) }
+        if service == .deviceMotion {
+            return receiveDeviceMotion(samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } })
+        }
+        let vectors = samples.compactMap { if case .vector(let reading) = $0 { reading } else { nil } }
         guard let (client, qos, expiry) = readyToPublish(service) else { return }
-        let (messages, batched) = pipelines.withLock { $0.add(samples, to: service) }
+        let (messages, batched) = pipelines.withLock { $0.add(vectors, to: service) }
         for message in messages {
             publish(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched),
                     to: topics.data(service), qos: qos, expiry: expiry, on: client)
         }
     }
 
-    private func receiveDeviceMotion(_ samples: [DeviceMotionSample]?, error: (any Error)?) {
-        guard let samples else { return report(error, for: .deviceMotion) }
+    private func receiveDeviceMotion(_ samples: [DeviceMotionSample]) {
         guard let (client, qos, expiry) = readyToPublish(.deviceMotion) else { return }
         let (messages, batched) = pipelines.withLock { ($0.deviceMotion.add(samples), $0.deviceMotion.isBatched) }
         for message in messages {
@@ -549,8 +563,8 @@ public final class MotionAgent: Sendable {
     }
 
     /// A sensor fault: the service is unavailable with the reason until data flows again.
-    private func report(_ error: (any Error)?, for service: MotionService) {
-        let reason = error.map { ($0 as NSError).localizedDescription } ?? "no data"
+    private func report(_ fault: MotionEngineFault?, for service: MotionService) {
+        let reason = fault?.description ?? "no data"
         controlQueue.async {
             let changed = self.state.withLock { state -> Bool in
                 guard state.services[service]!.error != reason else { return false }
@@ -590,7 +604,7 @@ public final class MotionAgent: Sendable {
         }
         guard let client else { return }
         var report = HealthReport(
-            uptime: uptime, connected: client.isConnected, diagnostics: CMMotionManager.linuxDiagnostics,
+            uptime: uptime, connected: client.isConnected, diagnostics: engine.diagnostics,
             broker: client.statistics, protocolVersion: client.negotiatedProtocolVersion,
             commandsDropped: droppedCommands.load(ordering: .relaxed))
         for service in MotionService.allCases {
@@ -607,12 +621,14 @@ public final class MotionAgent: Sendable {
     // MARK: - Helpers
 
     private func isAvailable(_ service: MotionService) -> Bool {
-        switch service {
-        case .accelerometer: motionManager.isAccelerometerAvailable
-        case .gyro: motionManager.isGyroAvailable
-        case .magnetometer: motionManager.isMagnetometerAvailable
-        case .deviceMotion: motionManager.isDeviceMotionAvailable
-        }
+        let needed: IMUSensors =
+            switch service {
+            case .accelerometer: .accelerometer
+            case .gyro: .gyroscope
+            case .magnetometer: .magnetometer
+            case .deviceMotion: [.accelerometer, .gyroscope]
+            }
+        return engine.deviceInfo?.sensors.isSuperset(of: needed) ?? false
     }
 
     private static func sensorName(_ service: MotionService) -> String {
@@ -626,7 +642,7 @@ public final class MotionAgent: Sendable {
 
     /// The interval in effect: the requested one, but not shorter than the device's sample period.
     private func effectiveInterval(_ requested: Double) -> Double {
-        guard let rate = CMMotionManager.linuxDeviceInfo?.defaultSampleRate, rate > 0 else { return requested }
+        guard let rate = engine.deviceInfo?.defaultSampleRate, rate > 0 else { return requested }
         return max(requested, 1 / rate)
     }
 
@@ -638,7 +654,7 @@ public final class MotionAgent: Sendable {
         writer.field("device_id", configuration.resolvedDeviceID)
         writer.object("device") { device in
             device.field("spec", configuration.device)
-            if let info = CMMotionManager.linuxDeviceInfo {
+            if let info = engine.deviceInfo {
                 device.field("driver", info.driver)
                 device.field("chip", info.chip)
                 device.field("sample_rate_hz", info.defaultSampleRate)

@@ -1,4 +1,4 @@
-import CoreMotion
+import MotionContract
 
 /// Encodes down-sampled values (``VectorSample``, ``DeviceMotionSample``) as the JSON payloads of the
 /// MQTT contract, in Apple's names and units (acceleration in g, rotation rate in rad/s, field in µT,
@@ -73,7 +73,7 @@ public struct SamplePayloadEncoder: Sendable {
             Self.vector("userAcceleration", sample.userAcceleration, into: &writer)
             writer.object("magneticField") { field in
                 Self.vector("field", sample.magneticField, into: &field)
-                field.field("accuracy", Self.name(of: sample.magneticAccuracy))
+                field.field("accuracy", sample.magneticAccuracy.name)
             }
             writer.field("heading", sample.heading)
         }
@@ -104,15 +104,5 @@ public struct SamplePayloadEncoder: Sendable {
 
     private static func vector(_ name: String, _ value: SIMD3<Double>, into writer: inout JSONWriter) {
         writer.vector(name, x: value.x, y: value.y, z: value.z)
-    }
-
-    /// The contract's name of a calibration accuracy: `uncalibrated`, `low`, `medium` or `high`.
-    public static func name(of accuracy: CMMagneticFieldCalibrationAccuracy) -> String {
-        switch accuracy {
-        case .uncalibrated: "uncalibrated"
-        case .low: "low"
-        case .medium: "medium"
-        case .high: "high"
-        }
     }
 }

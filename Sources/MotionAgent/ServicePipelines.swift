@@ -1,3 +1,5 @@
+import MotionContract
+
 /// The four services' pipelines, kept together behind one lock in the agent.
 struct ServicePipelines: Sendable {
     var accelerometer: ServicePipeline<VectorSample>

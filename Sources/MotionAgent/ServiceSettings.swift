@@ -1,3 +1,5 @@
+import MotionContract
+
 /// How one service's data topic is published.
 public struct ServiceSettings: Sendable, Equatable {
     /// Whether the service starts when the agent starts (it can be started and stopped at run time).

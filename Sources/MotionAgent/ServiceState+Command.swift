@@ -1,3 +1,5 @@
+import MotionContract
+
 extension ServiceState {
     /// The state `command` leads to, decided without side effects: the agent applies it, or answers the
     /// refusal and changes nothing (a command that cannot work is refused, not accepted and left to fail).

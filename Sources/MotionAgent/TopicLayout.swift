@@ -1,3 +1,4 @@
+import MotionContract
 import MQTT
 
 /// The topic names of one device, as defined by the MQTT contract (`{prefix}/{device_id}/…`).

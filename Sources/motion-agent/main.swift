@@ -1,5 +1,9 @@
 // motion-agent: reads the IMU and publishes the MQTT contract until SIGTERM or SIGINT.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import FoundationEssentials
 import MotionAgent
 import Synchronization
 
@@ -30,7 +34,8 @@ for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
 }
 // A parent may have left these signals blocked in the inherited mask (test runners do).
 pthread_sigmask(SIG_UNBLOCK, &handledSignals, nil)
-Thread.detachNewThread {
+// A thread of its own that blocks in read(2) for the life of the process.
+DispatchQueue(label: "motion-agent.signals").async {
     var byte: UInt8 = 0
     while true {
         let count = read(signalPipe.read, &byte, 1)
@@ -50,7 +55,7 @@ let commandLine: AgentCommandLine
 do {
     commandLine = try AgentCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("motion-agent: \(error)\n\(AgentCommandLine.usage)\n".utf8))
+    AgentLog.writeToStandardError("motion-agent: \(error)\n\(AgentCommandLine.usage)\n")
     exit(AgentCommandLine.usageExitStatus)
 }
 if commandLine.helpRequested {
@@ -71,7 +76,7 @@ let configuration: AgentConfiguration
 do {
     configuration = try commandLine.configuration()
 } catch {
-    FileHandle.standardError.write(Data("motion-agent: \(error)\n".utf8))
+    AgentLog.writeToStandardError("motion-agent: \(error)\n")
     exit(ConfigurationError.exitStatus)
 }
 // `configuration()` ran every check a start makes (AgentConfiguration.validate), so a file that passes
@@ -86,10 +91,10 @@ do {
     runningAgent.withLock { $0 = agent }
     try agent.start()
 } catch let error as ConfigurationError {
-    FileHandle.standardError.write(Data("motion-agent: \(error)\n".utf8))
+    AgentLog.writeToStandardError("motion-agent: \(error)\n")
     exit(ConfigurationError.exitStatus)
 } catch {
-    FileHandle.standardError.write(Data("motion-agent: cannot start: \(error)\n".utf8))
+    AgentLog.writeToStandardError("motion-agent: cannot start: \(error)\n")
     exit(1)
 }
 dispatchMain()

@@ -1,5 +1,6 @@
 // motion-bench: measures motion-agent and the MQTT client against the targets, beside a minimal
 // C libmosquitto publisher as the floor. See docs/BENCHMARKS.md.
+import MotionContract
 import Foundation
 import MQTT
 import MotionAgent

@@ -3,6 +3,7 @@
 // person through calibrating an IMU;
 // `fuse` and `bench broad` run the attitude filter over recordings; `provision` prepares a new device's
 // credentials for the fleet's broker.
+import MotionContract
 import Foundation
 import MQTT
 import MotionAgent

@@ -1,5 +1,7 @@
 @testable import CoreMotion
 import Foundation
+import MotionContract
+import MotionEngine
 import MotionHAL
 import MotionMath
 import Testing
@@ -9,7 +11,7 @@ import Glibc
 #endif
 
 /// CoreMotion with a calibration: device motion's field is corrected and its accuracy is the grade; raw
-/// gyroscope and magnetometer data stay raw; without a calibration nothing changes. On private hubs, fed
+/// gyroscope and magnetometer data stay raw; without a calibration nothing changes. On private engines, fed
 /// synchronously by a scripted device.
 @Suite(.serialized) struct CalibratedMotionTests {
     /// The board's true field at rest (north and down), µT.
@@ -50,32 +52,26 @@ import Glibc
     /// What a delivered item showed: device motion's field, accuracy and rotation rate, or a raw vector.
     struct Observation: Sendable {
         var vector: SIMD3<Double>
-        var accuracy: CMMagneticFieldCalibrationAccuracy?
+        var accuracy: MagneticFieldAccuracy?
         var rotationRate: SIMD3<Double>?
 
-        init?(_ item: CMLogItem?) {
+        init?(_ item: MotionSample?) {
             switch item {
-            case let motion as CMDeviceMotion:
-                let field = motion.magneticField.field
-                let rate = motion.rotationRate
-                vector = SIMD3(field.x, field.y, field.z)
-                accuracy = motion.magneticField.accuracy
-                rotationRate = SIMD3(rate.x, rate.y, rate.z)
-            case let gyro as CMGyroData:
-                vector = SIMD3(gyro.rotationRate.x, gyro.rotationRate.y, gyro.rotationRate.z)
-            case let magnetometer as CMMagnetometerData:
-                vector = SIMD3(magnetometer.magneticField.x, magnetometer.magneticField.y, magnetometer.magneticField.z)
-            case let accelerometer as CMAccelerometerData:
-                vector = SIMD3(accelerometer.acceleration.x, accelerometer.acceleration.y, accelerometer.acceleration.z)
-            default:
+            case .deviceMotion(let motion):
+                vector = motion.magneticField
+                accuracy = motion.magneticAccuracy
+                rotationRate = motion.rotationRate
+            case .vector(let reading):
+                vector = reading.value
+            case nil:
                 return nil
             }
         }
     }
 
-    /// Runs `services` on a private hub fed the raw samples; returns the last item of each.
-    private func run(_ services: [MotionService], calibration: IMUCalibration?) -> [Observation?] {
-        let hub = MotionHub()
+    /// Runs `services` on a private engine fed the raw samples; returns the last item of each.
+    private func run(_ services: [MotionStream], calibration: IMUCalibration?) -> [Observation?] {
+        let hub = MotionEngine(environment: MotionEngineEnvironment())
         let device = ScriptedIMU()
         hub.setDevice(device)
         hub.setCalibration(calibration)
@@ -91,8 +87,8 @@ import Glibc
         return recorders.map(\.all.last)
     }
 
-    @Test(arguments: [(IMUCalibration.Quality.low, CMMagneticFieldCalibrationAccuracy.low), (.medium, .medium), (.high, .high)])
-    func deviceMotionReportsTheGradeAndTheCorrectedField(quality: IMUCalibration.Quality, accuracy: CMMagneticFieldCalibrationAccuracy) throws {
+    @Test(arguments: [(IMUCalibration.Quality.low, MagneticFieldAccuracy.low), (.medium, .medium), (.high, .high)])
+    func deviceMotionReportsTheGradeAndTheCorrectedField(quality: IMUCalibration.Quality, accuracy: MagneticFieldAccuracy) throws {
         let items = run([.deviceMotion(.xMagneticNorthZVertical)], calibration: Self.calibration(quality: quality))
         let motion = try #require(items[0])
         #expect(motion.accuracy == accuracy)
@@ -123,27 +119,23 @@ import Glibc
     }
 
     @Test func motionCalibrationVariableIsReadOnFirstUse() throws {
-        // An identity calibration of grade medium: should the process-wide hub read the variable while it is
-        // set, no value changes.
+        // An identity calibration of grade medium.
         let identity = IMUCalibration(
             created: Date(timeIntervalSince1970: 0), device: "identity",
             magnetometer: .init(hardIron: .zero, softIron: .identity, fieldStrength: 48.6, residual: 1, coverage: 0.6, quality: .medium))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-\(UUID().uuidString).json").path
         try identity.save(to: path)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        setenv("MOTION_CALIBRATION", path, 1)
-        let hub = MotionHub()
-        #expect(hub.calibration == identity)
-        setenv("MOTION_CALIBRATION", "/nonexistent/calibration.json", 1)
-        #expect(MotionHub().calibration == nil)
-        unsetenv("MOTION_CALIBRATION")
-        #expect(MotionHub().calibration == nil)
+        func engine(_ variables: [String: String]) -> MotionEngine {
+            MotionEngine(environment: MotionEngineEnvironment(variables: variables))
+        }
+        #expect(engine(["MOTION_CALIBRATION": path]).calibration == identity)
+        #expect(engine(["MOTION_CALIBRATION": "/nonexistent/calibration.json"]).calibration == nil)
+        #expect(engine([:]).calibration == nil)
         // A calibration set through the API wins over the variable.
-        let chosen = MotionHub()
+        let chosen = engine(["MOTION_CALIBRATION": path])
         chosen.setCalibration(nil)
-        setenv("MOTION_CALIBRATION", path, 1)
         #expect(chosen.calibration == nil)
-        unsetenv("MOTION_CALIBRATION")
     }
 }
 

@@ -1,3 +1,4 @@
+import MotionContract
 import Testing
 
 @testable import MotionAgent

@@ -1,7 +1,8 @@
+import MotionContract
 import MotionMath
 import Testing
 
-@testable import CoreMotion
+import MotionEngine
 @testable import MotionAgent
 import MQTT
 
@@ -58,7 +59,7 @@ import MQTT
         statistics.droppedWhileDisconnected = 5
         statistics.expiredInBuffer = 6
         statistics.offlineBufferIsDurable = true
-        let diagnostics = CMLinuxMotionDiagnostics(
+        let diagnostics = MotionDiagnostics(
             driver: "sim", configuredSampleRate: 200, isRunning: true, achievedSampleRate: 199.96,
             samplesReceived: 123_456, faultsSeen: 1, lastFault: "stalled",
             fusion: [.init(referenceFrame: .xMagneticNorthZVertical, isInitialized: true, gyroscopeBias: SIMD3(1e-4, -2e-5, 0))])
@@ -72,7 +73,7 @@ import MQTT
         #expect(report.json() == #"{"uptime":12.346,"connected":true,"device":{"driver":"sim","running":true,"configured_rate_hz":200.0,"achieved_rate_hz":200.0,"samples":123456,"faults":1,"fault":"stalled"},"mqtt":{"protocol":"5","published":1234,"publish_errors":1,"reconnects":2,"queue_depth":3,"queued_bytes":456,"dropped_from_buffer":4,"dropped_while_disconnected":5,"expired_in_buffer":6,"queue_durable":true,"commands_dropped":7},"services":{"accelerometer":{"active":true,"messages":500,"samples":2000,"rate_hz":50.0},"device-motion":{"active":false,"messages":0,"samples":0,"error":"no data"}},"fusion":[{"frame":"xMagneticNorthZVertical","initialized":true,"gyro_bias":{"x":0.0001,"y":-2e-05,"z":0.0}}]}"#)
         let bare = HealthReport(
             uptime: 0, connected: false,
-            diagnostics: CMLinuxMotionDiagnostics(
+            diagnostics: MotionDiagnostics(
                 driver: nil, configuredSampleRate: 0, isRunning: false, achievedSampleRate: 0, samplesReceived: 0,
                 faultsSeen: 0, lastFault: nil, fusion: []),
             broker: MQTTClientStatistics(), protocolVersion: .v311)

@@ -1,3 +1,4 @@
+import MotionContract
 import Foundation
 import Testing
 
@@ -179,7 +180,7 @@ import MotionMath
 
     @Test func deviceMotionMeanCombinesEachValueItsOwnWay() {
         let axis = SIMD3(1.0, 2, 2)
-        let samples = [(0.0, 358.0, CMMagneticFieldCalibrationAccuracy.high), (0.02, 2, .low), (0.04, 6, .medium)].map { time, heading, accuracy in
+        let samples = [(0.0, 358.0, MagneticFieldAccuracy.high), (0.02, 2, .low), (0.04, 6, .medium)].map { time, heading, accuracy in
             DeviceMotionSample(
                 timestamp: 500 + time, attitude: rotation(axis, 0.5 + time), rotationRate: SIMD3(time, 1, 0),
                 gravity: SIMD3(0, 0, -1), userAcceleration: SIMD3(0, time * 10, 0), magneticField: SIMD3(20, -5, time * 100),

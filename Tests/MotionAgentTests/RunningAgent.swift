@@ -1,3 +1,4 @@
+import MotionContract
 import Foundation
 import MQTT
 import MotionTestSupport

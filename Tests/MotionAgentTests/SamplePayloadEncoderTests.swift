@@ -1,3 +1,4 @@
+import MotionContract
 import MotionMath
 import Foundation
 import Testing
@@ -58,7 +59,12 @@ import Testing
             gravity: CMAcceleration(x: 0.1, y: -0.2, z: -0.97), userAcceleration: CMAcceleration(x: 0.003, y: 0, z: -0.25),
             magneticField: CMCalibratedMagneticField(field: CMMagneticField(x: 21, y: -3.5, z: -40), accuracy: .medium),
             heading: 123.25, timestamp: 86_400.125)
-        let sample = DeviceMotionSample(motion)
+        // The values as the engine hands them to the agent (CoreMotion builds its object from the same).
+        let q = attitude.quaternion, reading = motion.magneticField.field
+        let sample = DeviceMotionSample(
+            timestamp: motion.timestamp, attitude: Quaternion(w: q.w, x: q.x, y: q.y, z: q.z),
+            rotationRate: SIMD3(0.01, -0.2, 1.5), gravity: SIMD3(0.1, -0.2, -0.97), userAcceleration: SIMD3(0.003, 0, -0.25),
+            magneticField: SIMD3(reading.x, reading.y, reading.z), magneticAccuracy: .medium, heading: motion.heading)
         let text = encoder.encode([sample], seq: 9)
 
         let parsed = try object(text)
@@ -125,14 +131,5 @@ import Testing
                 #expect(min(difference, 360 - difference) < 1e-6, "headings wrap through north")
             }
         }
-    }
-
-    @Test func vectorSamplesComeFromCoreMotionData() {
-        let accelerometer = CMAccelerometerData(acceleration: CMAcceleration(x: 0.1, y: 0.2, z: -1), timestamp: 5)
-        #expect(VectorSample(accelerometer) == VectorSample(timestamp: 5, value: SIMD3(0.1, 0.2, -1)))
-        let gyro = CMGyroData(rotationRate: CMRotationRate(x: 1, y: -2, z: 3), timestamp: 6)
-        #expect(VectorSample(gyro) == VectorSample(timestamp: 6, value: SIMD3(1, -2, 3)))
-        let magnetometer = CMMagnetometerData(magneticField: CMMagneticField(x: 20, y: 0, z: -45), timestamp: 7)
-        #expect(VectorSample(magnetometer) == VectorSample(timestamp: 7, value: SIMD3(20, 0, -45)))
     }
 }

@@ -1,3 +1,4 @@
+import MotionContract
 import MotionMath
 import CoreMotion
 import Foundation

@@ -2,46 +2,37 @@
 import MotionMath
 import Glibc
 #endif
+import MotionContract
 import MotionFusion
+import MotionMath
 
 /// The attitude filter of one reference frame (MotionFusion's ``FrameAttitudeEstimator``), fed at the full
-/// sensor rate, and the conversion of its
-/// state into Apple's ``CMDeviceMotion``.
+/// sensor rate, and the conversion of its state into a device-motion sample in Apple's units and signs.
 ///
-/// - ``CMAttitudeReferenceFrame/xArbitraryZVertical``: 6-axis filter (the magnetometer is ignored).
-/// - ``CMAttitudeReferenceFrame/xArbitraryCorrectedZVertical``: 9-axis filter; the attitude is turned about
-///   the vertical by the (arbitrary, fixed) magnetic yaw the device had when the filter initialised, so the
-///   yaw starts at 0 and no longer drifts.
-/// - ``CMAttitudeReferenceFrame/xMagneticNorthZVertical``: 9-axis filter, x = magnetic north, y = west.
-/// - ``CMAttitudeReferenceFrame/xTrueNorthZVertical``: the magnetic-north attitude turned about the vertical
-///   by the magnetic declination, x = true north, y = west.
+/// - `xArbitraryZVertical`: 6-axis filter (the magnetometer is ignored).
+/// - `xArbitraryCorrectedZVertical`: 9-axis filter; the attitude is turned about the vertical by the
+///   (arbitrary, fixed) magnetic yaw the device had when the filter initialised, so the yaw starts at 0 and
+///   no longer drifts.
+/// - `xMagneticNorthZVertical`: 9-axis filter, x = magnetic north, y = west.
+/// - `xTrueNorthZVertical`: the magnetic-north attitude turned about the vertical by the magnetic
+///   declination, x = true north, y = west.
 struct ReferenceFrameFusion {
     /// Standard gravity, m/s² per g: Apple's unit of acceleration.
     static let standardGravity = 9.80665
 
     /// The frame this filter reports in (a single flag).
-    let frame: CMAttitudeReferenceFrame
+    let frame: AttitudeReferenceFrame
     private var estimator: FrameAttitudeEstimator
-    /// The last magnetometer reading, µT (device axes), for ``CMDeviceMotion/magneticField``.
+    /// The last magnetometer reading, µT (device axes), for the device motion's field.
     private var lastMagneticField: SIMD3<Double>?
 
     /// Creates the filter of `frame`.
     /// - Parameters:
     ///   - frame: one reference frame.
-    ///   - declination: degrees east of true north, for ``CMAttitudeReferenceFrame/xTrueNorthZVertical``.
-    init(frame: CMAttitudeReferenceFrame, declination: Double? = nil) {
+    ///   - declination: degrees east of true north, for `xTrueNorthZVertical`.
+    init(frame: AttitudeReferenceFrame, declination: Double? = nil) {
         self.frame = frame
-        estimator = FrameAttitudeEstimator(frame: Self.fusionFrame(of: frame), declination: declination)
-    }
-
-    /// MotionFusion's name of a (single) CoreMotion frame.
-    static func fusionFrame(of frame: CMAttitudeReferenceFrame) -> AttitudeReferenceFrame {
-        switch frame {
-        case .xArbitraryCorrectedZVertical: .xArbitraryCorrectedZVertical
-        case .xMagneticNorthZVertical: .xMagneticNorthZVertical
-        case .xTrueNorthZVertical: .xTrueNorthZVertical
-        default: .xArbitraryZVertical
-        }
+        estimator = FrameAttitudeEstimator(frame: frame, declination: declination)
     }
 
     /// For the true-north frame: the magnetic declination, degrees east of true north.
@@ -78,32 +69,29 @@ struct ReferenceFrameFusion {
     ///     corrected with, or nil when they are raw.
     func deviceMotion(
         accelerometer: SIMD3<Double>, timestamp: Double,
-        magneticCalibrationAccuracy: CMMagneticFieldCalibrationAccuracy? = nil
-    ) -> CMDeviceMotion {
+        magneticCalibrationAccuracy: MagneticFieldAccuracy? = nil
+    ) -> DeviceMotionSample {
         let filter = estimator.filter
         let attitude = estimator.attitude
         // Apple's acceleration is the negated specific force in g; gravity is a unit vector pointing down.
         let acceleration = -accelerometer / Self.standardGravity
         let gravity = filter.gravity / filter.settings.gravity
         let userAcceleration = acceleration - gravity
-        var magneticField = CMCalibratedMagneticField()
+        var magneticField = SIMD3<Double>.zero
+        var accuracy = MagneticFieldAccuracy.uncalibrated
         if usesMagnetometer, let field = lastMagneticField {
             // With a hard/soft-iron calibration the field is the corrected reading and the accuracy the
             // calibration's grade; without one it is the raw reading, hence `.low` at best.
-            magneticField = CMCalibratedMagneticField(
-                field: CMMagneticField(x: field.x, y: field.y, z: field.z),
-                accuracy: magneticCalibrationAccuracy ?? (filter.isHeadingReferenced ? .low : .uncalibrated))
+            magneticField = field
+            accuracy = magneticCalibrationAccuracy ?? (filter.isHeadingReferenced ? .low : .uncalibrated)
         }
         let heading =
             frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical
             ? Self.heading(of: attitude) : -1
-        let rate = filter.rotationRate
-        return CMDeviceMotion(
-            attitude: CMAttitude(w: attitude.w, x: attitude.x, y: attitude.y, z: attitude.z),
-            rotationRate: CMRotationRate(x: rate.x, y: rate.y, z: rate.z),
-            gravity: CMAcceleration(x: gravity.x, y: gravity.y, z: gravity.z),
-            userAcceleration: CMAcceleration(x: userAcceleration.x, y: userAcceleration.y, z: userAcceleration.z),
-            magneticField: magneticField, heading: heading, timestamp: timestamp)
+        return DeviceMotionSample(
+            timestamp: timestamp, attitude: attitude.normalized, rotationRate: filter.rotationRate, gravity: gravity,
+            userAcceleration: userAcceleration, magneticField: magneticField, magneticAccuracy: accuracy,
+            heading: heading)
     }
 
     /// Compass heading of the device's top edge (its y-axis), or of the back camera's direction (-z) when

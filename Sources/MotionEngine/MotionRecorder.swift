@@ -2,12 +2,12 @@ import MotionHAL
 import Synchronization
 
 /// Writes the device's raw samples (SI units, the driver's axes, before any calibration) to a recording
-/// file in `IMURecording`'s CSV format, for ``CMMotionManager/startLinuxRecording(toFile:duration:)``: what
+/// file in `IMURecording`'s CSV format (CoreMotion's `startLinuxRecording`, the agent's `record`): what
 /// the board measured in the field, replayable at a desk with `MOTION_DEVICE=replay:FILE`.
 ///
 /// The file is flushed once per second of samples and when the recording ends (at `duration`, or when
 /// stopped); a write error ends it too, and is reported by ``finish()``.
-final class MotionRecorder: Sendable {
+public final class MotionRecorder: Sendable {
     /// The file written.
     let path: String
     private let limit: UInt64?
@@ -29,7 +29,7 @@ final class MotionRecorder: Sendable {
     ///   - comment: the provenance line.
     ///   - duration: seconds of samples after which the recording ends by itself; `nil`: until finished.
     /// - Throws: `IMURecordingError` when the file cannot be created.
-    init(path: String, includesMagnetometer: Bool, comment: String, duration: Double?) throws(IMURecordingError) {
+    public init(path: String, includesMagnetometer: Bool, comment: String, duration: Double?) throws(IMURecordingError) {
         self.path = path
         limit = duration.map(MonotonicClock.nanoseconds)
         let writer = try IMURecordingWriter(path: path, includesMagnetometer: includesMagnetometer, comment: comment)
@@ -61,7 +61,7 @@ final class MotionRecorder: Sendable {
     /// Ends the recording: flushes and closes the file.
     /// - Returns: the number of samples written.
     /// - Throws: `IMURecordingError` if writing failed at any point.
-    func finish() throws(IMURecordingError) -> Int {
+    public func finish() throws(IMURecordingError) -> Int {
         let (count, failure) = state.withLock { state in
             Self.close(&state)
             return (state.count, state.failure)

@@ -1,0 +1,89 @@
+import MotionContract
+import MotionEngine
+import MotionFusion
+import MotionMath
+
+// The conversions between the engine's values and Apple's objects: CoreMotion is Apple's API over the
+// ``MotionEngine``, which knows nothing of Foundation or of `CMLogItem`.
+
+extension CMAttitudeReferenceFrame {
+    /// The engine's frame of a single CoreMotion frame (a combination of flags, which no service runs in,
+    /// maps to `xArbitraryZVertical`).
+    var engineFrame: AttitudeReferenceFrame {
+        switch self {
+        case .xArbitraryCorrectedZVertical: .xArbitraryCorrectedZVertical
+        case .xMagneticNorthZVertical: .xMagneticNorthZVertical
+        case .xTrueNorthZVertical: .xTrueNorthZVertical
+        default: .xArbitraryZVertical
+        }
+    }
+
+    /// The CoreMotion flag of an engine frame.
+    init(_ frame: AttitudeReferenceFrame) {
+        switch frame {
+        case .xArbitraryZVertical: self = .xArbitraryZVertical
+        case .xArbitraryCorrectedZVertical: self = .xArbitraryCorrectedZVertical
+        case .xMagneticNorthZVertical: self = .xMagneticNorthZVertical
+        case .xTrueNorthZVertical: self = .xTrueNorthZVertical
+        }
+    }
+}
+
+extension CMMagneticFieldCalibrationAccuracy {
+    /// Apple's accuracy of the contract's (same raw values).
+    init(_ accuracy: MagneticFieldAccuracy) {
+        self = CMMagneticFieldCalibrationAccuracy(rawValue: Int32(accuracy.rawValue)) ?? .uncalibrated
+    }
+}
+
+/// Apple's sample object of an engine sample of `stream`.
+func makeLogItem(_ sample: MotionSample, of stream: MotionStream) -> CMLogItem {
+    switch sample {
+    case .vector(let reading):
+        let v = reading.value
+        switch stream {
+        case .gyroscope:
+            return CMGyroData(rotationRate: CMRotationRate(x: v.x, y: v.y, z: v.z), timestamp: reading.timestamp)
+        case .magnetometer:
+            return CMMagnetometerData(magneticField: CMMagneticField(x: v.x, y: v.y, z: v.z), timestamp: reading.timestamp)
+        default:
+            return CMAccelerometerData(acceleration: CMAcceleration(x: v.x, y: v.y, z: v.z), timestamp: reading.timestamp)
+        }
+    case .deviceMotion(let motion):
+        let q = motion.attitude, rate = motion.rotationRate, gravity = motion.gravity
+        let user = motion.userAcceleration, field = motion.magneticField
+        return CMDeviceMotion(
+            attitude: CMAttitude(w: q.w, x: q.x, y: q.y, z: q.z),
+            rotationRate: CMRotationRate(x: rate.x, y: rate.y, z: rate.z),
+            gravity: CMAcceleration(x: gravity.x, y: gravity.y, z: gravity.z),
+            userAcceleration: CMAcceleration(x: user.x, y: user.y, z: user.z),
+            magneticField: CMCalibratedMagneticField(
+                field: CMMagneticField(x: field.x, y: field.y, z: field.z),
+                accuracy: CMMagneticFieldCalibrationAccuracy(motion.magneticAccuracy)),
+            heading: motion.heading, timestamp: motion.timestamp)
+    }
+}
+
+extension MotionEngineFault {
+    /// The `NSError` in ``CMErrorDomain`` that reports the fault: ``CMErrorNotAvailable`` for an unavailable
+    /// device or a failed start, ``CMErrorUnknown`` otherwise.
+    var nsError: NSError {
+        (kind == .notAvailable ? CMErrorNotAvailable : CMErrorUnknown).nsError(description)
+    }
+}
+
+extension CMLinuxMotionDiagnostics {
+    /// Apple-style names for the engine's diagnostics.
+    init(_ diagnostics: MotionDiagnostics) {
+        self.init(
+            driver: diagnostics.driver, configuredSampleRate: diagnostics.configuredSampleRate,
+            isRunning: diagnostics.isRunning, achievedSampleRate: diagnostics.achievedSampleRate,
+            samplesReceived: diagnostics.samplesReceived, faultsSeen: diagnostics.faultsSeen,
+            lastFault: diagnostics.lastFault,
+            fusion: diagnostics.fusion.map {
+                FusionState(
+                    referenceFrame: CMAttitudeReferenceFrame($0.referenceFrame), isInitialized: $0.isInitialized,
+                    gyroscopeBias: $0.gyroscopeBias)
+            })
+    }
+}

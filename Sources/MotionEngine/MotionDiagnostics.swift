@@ -1,0 +1,67 @@
+import MotionFusion
+
+/// The health of the engine's device and its sensor fusion: a snapshot, for status reports.
+public struct MotionDiagnostics: Sendable, Equatable {
+    /// The state of the attitude filter of one reference frame in use.
+    public struct FusionState: Sendable, Equatable {
+        /// The reference frame.
+        public var referenceFrame: AttitudeReferenceFrame
+        /// Whether the filter has an attitude yet (after its first usable accelerometer reading).
+        public var isInitialized: Bool
+        /// The filter's estimate of the gyroscope bias, rad/s, device axes x, y, z.
+        public var gyroscopeBias: SIMD3<Double>
+
+        /// Creates a fusion state.
+        /// - Parameters:
+        ///   - referenceFrame: the frame.
+        ///   - isInitialized: whether the filter has an attitude.
+        ///   - gyroscopeBias: bias estimate, rad/s.
+        public init(referenceFrame: AttitudeReferenceFrame, isInitialized: Bool, gyroscopeBias: SIMD3<Double>) {
+            self.referenceFrame = referenceFrame
+            self.isInitialized = isInitialized
+            self.gyroscopeBias = gyroscopeBias
+        }
+    }
+
+    /// Driver name of the device (for example `sim`), nil without a device.
+    public var driver: String?
+    /// The sample rate the device is configured for (runs or will run at), Hz; 0 without a device.
+    public var configuredSampleRate: Double
+    /// Whether the device is running (some subscription is active and it started).
+    public var isRunning: Bool
+    /// Samples received per second over the last ~2 s, Hz (0 while stopped or stalled).
+    public var achievedSampleRate: Double
+    /// Samples received from the device since the engine was made.
+    public var samplesReceived: UInt64
+    /// Fault episodes since the engine was made (a device fault, a failed start or a stall; each episode
+    /// counts once however many faults it contains).
+    public var faultsSeen: Int
+    /// What went wrong in the current fault episode; nil when healthy (samples flow again).
+    public var lastFault: String?
+    /// The attitude filters of the reference frames in use by device-motion subscriptions.
+    public var fusion: [FusionState]
+
+    /// Creates a snapshot.
+    /// - Parameters:
+    ///   - driver: driver name, nil without a device.
+    ///   - configuredSampleRate: Hz.
+    ///   - isRunning: whether the device runs.
+    ///   - achievedSampleRate: Hz over the last ~2 s.
+    ///   - samplesReceived: samples since the engine was made.
+    ///   - faultsSeen: fault episodes since the engine was made.
+    ///   - lastFault: the current fault, nil when healthy.
+    ///   - fusion: filter states of the frames in use.
+    public init(
+        driver: String?, configuredSampleRate: Double, isRunning: Bool, achievedSampleRate: Double,
+        samplesReceived: UInt64, faultsSeen: Int, lastFault: String?, fusion: [FusionState]
+    ) {
+        self.driver = driver
+        self.configuredSampleRate = configuredSampleRate
+        self.isRunning = isRunning
+        self.achievedSampleRate = achievedSampleRate
+        self.samplesReceived = samplesReceived
+        self.faultsSeen = faultsSeen
+        self.lastFault = lastFault
+        self.fusion = fusion
+    }
+}

@@ -1,0 +1,151 @@
+import Dispatch
+import MotionHAL
+
+// The device's lifecycle under the engine: starting, stopping, retrying a failed start with back-off,
+// the stall watchdog, and the device's events (samples through the router, faults to every subscription).
+extension MotionEngine {
+    /// Starts the device at its default rate and its stall watchdog; on failure every subscriber gets a
+    /// fault (once per fault episode) and a retry is scheduled.
+    func startDevice(_ lifecycle: inout Lifecycle) {
+        guard let device = lifecycle.device else { return }
+        lifecycle.generation &+= 1
+        let generation = lifecycle.generation
+        let sampleRate = device.info.defaultSampleRate
+        let now = environment.monotonicNanoseconds()
+        processing.withLock { processing in
+            processing.generation = generation
+            processing.router.sampleRate = sampleRate
+            processing.router.resetTiming()
+            processing.health.deviceStarted(at: now)
+        }
+        do {
+            try device.start(sampleRate: sampleRate) { [weak self] event in
+                self?.handle(event, generation: generation)
+            }
+            lifecycle.isRunning = true
+            lifecycle.retryDelay = Self.firstRetryDelay
+            startWatchdog(&lifecycle, generation: generation)
+        } catch {
+            let fault = MotionEngineFault(.notAvailable, "The motion device could not be started: \(error)")
+            let subscriptions = processing.withLock { processing -> [MotionSubscription] in
+                processing.health.deviceStopped()
+                guard processing.health.beginFault(fault.description) else { return [] }
+                return processing.router.subscriptions
+            }
+            for subscription in subscriptions { subscription.deliver(fault) }
+            scheduleRetry(&lifecycle, generation: generation)
+        }
+    }
+
+    /// Stops the running device and its watchdog.
+    func stopDevice(_ lifecycle: inout Lifecycle) {
+        lifecycle.device?.stop()
+        lifecycle.isRunning = false
+        lifecycle.watchdog?.timer.cancel()
+        lifecycle.watchdog = nil
+        processing.withLock { $0.health.deviceStopped() }
+    }
+
+    /// Retries the start of run `generation` after the current back-off delay, then doubles the delay.
+    private func scheduleRetry(_ lifecycle: inout Lifecycle, generation: UInt64) {
+        let delay = lifecycle.retryDelay
+        lifecycle.retryDelay = min(delay * 2, Self.maximumRetryDelay)
+        supervisionQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            self?.retryStart(generation: generation)
+        }
+    }
+
+    /// Starts the device again unless it runs, its subscriptions all left, or the device changed since
+    /// run `generation` failed.
+    private func retryStart(generation: UInt64) {
+        lifecycle.withLock { lifecycle in
+            guard lifecycle.generation == generation, !lifecycle.isRunning else { return }
+            let hasSubscribers = processing.withLock { !$0.router.isEmpty }
+            guard hasSubscribers else { return }
+            startDevice(&lifecycle)
+        }
+    }
+
+    private func startWatchdog(_ lifecycle: inout Lifecycle, generation: UInt64) {
+        lifecycle.watchdog?.timer.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: supervisionQueue)
+        let period = DispatchTimeInterval.milliseconds(Int(Self.stallCheckInterval * 1000))
+        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in self?.checkForStall(generation: generation) }
+        timer.resume()
+        lifecycle.watchdog = WatchdogTimer(timer: timer)
+    }
+
+    /// On the supervision queue: reports a stall of run `generation` once per episode.
+    private func checkForStall(generation: UInt64) {
+        let now = environment.monotonicNanoseconds()
+        let report = processing.withLock { processing -> (MotionEngineFault, [MotionSubscription])? in
+            guard processing.generation == generation, let silence = processing.health.stallSilence(at: now)
+            else { return nil }
+            let fault = IMUDeviceError.readFailed("no samples for \(Self.format(seconds: silence)) s")
+            guard processing.health.beginFault(fault.description) else { return nil }
+            return (Self.engineFault(for: fault), processing.router.subscriptions)
+        }
+        guard let (fault, subscriptions) = report else { return }
+        for subscription in subscriptions { subscription.deliver(fault) }
+    }
+
+    /// `seconds` with one decimal.
+    private static func format(seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// The engine fault that reports a device fault.
+    private static func engineFault(for fault: IMUDeviceError) -> MotionEngineFault {
+        let kind: MotionEngineFault.Kind =
+            switch fault {
+            case .unavailable: .notAvailable
+            default: .unknown
+            }
+        return MotionEngineFault(kind, "The motion device failed: \(fault)")
+    }
+
+    // MARK: - Events
+
+    private func handle(_ event: IMUDeviceEvent, generation: UInt64) {
+        switch event {
+        case .samples(let samples):
+            let now = environment.monotonicNanoseconds()
+            let (deliveries, recorder) = processing.withLock { processing -> ([SampleRouter.Delivery], MotionRecorder?) in
+                guard processing.generation == generation else { return ([], nil) }
+                _ = processing.health.recordDelivery(count: samples.count, at: now)
+                return (processing.router.route(samples), processing.recorder)
+            }
+            recorder?.append(samples)
+            for delivery in deliveries { delivery.send() }
+        case .fault(let fault):
+            let report = processing.withLock { processing -> ([SampleRouter.Delivery], [MotionSubscription])? in
+                guard processing.generation == generation, processing.health.beginFault(fault.description) else {
+                    return nil
+                }
+                var deliveries: [SampleRouter.Delivery] = []
+                processing.router.closeBatches(all: true, into: &deliveries)
+                return (deliveries, processing.router.subscriptions)
+            }
+            if case .unavailable = fault {
+                // The device is gone (unplugged, its bus lost the chip): stop it and open it again with back-off.
+                supervisionQueue.async { [weak self] in self?.reopenAfterLoss(generation: generation) }
+            }
+            guard let (deliveries, subscriptions) = report else { return }
+            for delivery in deliveries { delivery.send() }
+            let engineFault = Self.engineFault(for: fault)
+            for subscription in subscriptions { subscription.deliver(engineFault) }
+        }
+    }
+
+    /// On the supervision queue: stops run `generation` of a device that reported itself unavailable and
+    /// schedules its restart (the back-off of failed starts applies until it opens again).
+    private func reopenAfterLoss(generation: UInt64) {
+        lifecycle.withLock { lifecycle in
+            guard lifecycle.generation == generation, lifecycle.isRunning else { return }
+            stopDevice(&lifecycle)
+            scheduleRetry(&lifecycle, generation: generation)
+        }
+    }
+}

@@ -1,0 +1,334 @@
+import Dispatch
+import MotionFusion
+import MotionHAL
+import MotionMath
+import Synchronization
+
+/// One IMU shared by every client of a process (CoreMotion's managers, the agent's topics): starts the
+/// device when the first subscription arrives and stops it when the last one leaves, runs one attitude
+/// filter per reference frame in use at the full sensor rate, and hands each subscription its samples,
+/// batches and faults (the routing is ``SampleRouter``'s).
+///
+/// Faults: a device `.fault`, a failed `start` (retried after 0.5 s, doubling to 8 s, while any
+/// subscription is active; a device that reports itself unavailable, such as a chip gone from its bus, is
+/// stopped and started again the same way) and a stall (no delivery for 5 × the observed delivery interval
+/// + 0.5 s; checked every 0.25 s) each start a fault episode, reported once to every subscription as a
+/// ``MotionEngineFault`` (``MotionEngineFault/Kind/notAvailable`` for an unavailable device or a failed
+/// start, ``MotionEngineFault/Kind/unknown`` otherwise). The episode ends when samples arrive again: data
+/// simply resumes. Pending batch samples are delivered before the fault of a device.
+///
+/// Threads: every method may be called from any thread. Sinks are called on the device's delivery thread
+/// (faults the engine detects itself on its supervision queue), never with an engine lock held.
+public final class MotionEngine: Sendable {
+    /// The process-wide engine, reading the process's environment: CoreMotion's.
+    public static let shared = MotionEngine()
+
+    /// How often the stall watchdog looks, s: a stall is reported at most this much after its threshold,
+    /// and the check costs two thread wake-ups (dispatch's timer thread and a worker), so not more often.
+    static let stallCheckInterval = 0.25
+    /// First delay before retrying a failed start, s; it doubles up to ``maximumRetryDelay``.
+    static let firstRetryDelay = 0.5
+    /// Longest delay between start retries, s.
+    static let maximumRetryDelay = 8.0
+
+    /// Where the engine reads its defaults and clocks.
+    public let environment: MotionEngineEnvironment
+    /// Device choice and run state; held while starting or stopping the device. Never taken by the
+    /// device's event handler, so `stop()` (which waits for a delivery in progress) cannot deadlock.
+    let lifecycle = Mutex(Lifecycle())
+    /// Subscriptions, fusion and health; taken briefly by the event handler and by (un)subscribing.
+    let processing = Mutex(Processing())
+    /// Runs the stall watchdog and start retries.
+    let supervisionQueue: DispatchQueue
+    /// The magnetic declination for true north. A leaf lock: nothing else is taken while it is held.
+    private let declination = Mutex(Declination())
+
+    /// Creates an engine; nothing runs until the first subscription.
+    /// - Parameters:
+    ///   - environment: the variables read on first use and the clocks (the process's by default).
+    ///   - supervisionQueue: where the stall watchdog and start retries run (a private queue by default).
+    public init(
+        environment: MotionEngineEnvironment = .process,
+        supervisionQueue: DispatchQueue = DispatchQueue(label: "MotionEngine.supervision")
+    ) {
+        self.environment = environment
+        self.supervisionQueue = supervisionQueue
+    }
+
+    /// The magnetic declination known to the engine: set explicitly, else read once from the
+    /// `MOTION_DECLINATION` environment variable (degrees) or computed from `MOTION_LOCATION`
+    /// (`latitude,longitude[,altitude m]`) with the World Magnetic Model.
+    private struct Declination {
+        /// Degrees east of true north (negative west); nil = unknown.
+        var degrees: Double?
+        var isResolved = false
+
+        mutating func resolve(in environment: MotionEngineEnvironment) {
+            guard !isResolved else { return }
+            isResolved = true
+            if let text = environment.value("MOTION_DECLINATION") {
+                degrees = GeodeticLocation.validDeclination(Double(text))
+            } else if let text = environment.value("MOTION_LOCATION"), let location = try? GeodeticLocation(parsing: text) {
+                degrees = MotionEngine.modelDeclination(at: location, unixTime: environment.unixTime())
+            }
+        }
+    }
+
+    struct Lifecycle {
+        var device: (any IMUDevice)?
+        var isDeviceChosen = false
+        /// Whether the calibration was set or looked up in `MOTION_CALIBRATION`.
+        var isCalibrationChosen = false
+        var isRunning = false
+        var generation: UInt64 = 0
+        /// The stall watchdog of the running device.
+        var watchdog: WatchdogTimer?
+        /// Delay before the next start retry, s.
+        var retryDelay = MotionEngine.firstRetryDelay
+    }
+
+    struct Processing {
+        var router = SampleRouter()
+        /// Run whose events are accepted (events of an earlier run are ignored).
+        var generation: UInt64 = 0
+        /// Counters, rate and fault episodes.
+        var health = MotionHealth()
+        /// Writes every raw sample to a recording file while set.
+        var recorder: MotionRecorder?
+    }
+
+    /// The stall watchdog's timer, kept in the lifecycle state. Dispatch sources are thread-safe.
+    struct WatchdogTimer: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
+    }
+
+    // MARK: - Device choice
+
+    /// Makes `device` the engine's IMU (nil: none). A running device is stopped; if subscriptions are
+    /// active the new device is started for them. Samples of open batches are dropped.
+    public func setDevice(_ device: (any IMUDevice)?) {
+        lifecycle.withLock { lifecycle in
+            if lifecycle.isRunning {
+                stopDevice(&lifecycle)
+            }
+            lifecycle.generation &+= 1  // abandons a pending start retry of the previous device
+            lifecycle.retryDelay = Self.firstRetryDelay
+            lifecycle.device = device
+            lifecycle.isDeviceChosen = true
+            let hasSubscribers = processing.withLock { processing in
+                processing.router.restart()
+                return !processing.router.isEmpty
+            }
+            if hasSubscribers { startDevice(&lifecycle) }
+        }
+    }
+
+    /// Opens the device named by `specification` (for example `sim:rate=500,motion=stationary`) with
+    /// `IMUDeviceSpecification.open`, turned into the board's axes by `mountMatrix`, and makes it the
+    /// engine's IMU as ``setDevice(_:)`` does.
+    /// - Throws: `IMUDeviceError` if the string is invalid or the device cannot be opened; the current
+    ///   device is then unchanged.
+    public func openDevice(specification: String, mountMatrix: MountMatrix = .identity) throws(IMUDeviceError) {
+        let device = try IMUDeviceSpecification.open(specification)
+        setDevice(mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix))
+    }
+
+    /// What the engine's IMU is, or nil without one. The first call without a chosen device opens the one
+    /// named by the `MOTION_DEVICE` environment variable or, without it, the IMU the kernel offers (`auto`).
+    public var deviceInfo: IMUDeviceInfo? {
+        lifecycle.withLock { lifecycle in
+            resolveDevice(&lifecycle)
+            return lifecycle.device?.info
+        }
+    }
+
+    /// The sample rate the device runs (or will run) at, Hz; nil without a device.
+    public var sampleRate: Double? {
+        deviceInfo?.defaultSampleRate
+    }
+
+    func resolveDevice(_ lifecycle: inout Lifecycle) {
+        resolveCalibration(&lifecycle)
+        guard !lifecycle.isDeviceChosen else { return }
+        lifecycle.isDeviceChosen = true
+        // Without MOTION_DEVICE, the IMU the kernel offers (IIO), if any.
+        let specification = environment.value("MOTION_DEVICE") ?? "auto"
+        // A mount matrix that cannot be parsed means no device, as a device string that cannot: wrong axes
+        // would be worse than none.
+        let mountMatrix = environment.variables["MOTION_MOUNT_MATRIX"].map { try? MountMatrix(parsing: $0) } ?? .identity
+        if let mountMatrix, let device = try? IMUDeviceSpecification.open(specification) {
+            lifecycle.device = mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix)
+        }
+    }
+
+    // MARK: - Recording
+
+    /// Starts writing every raw sample of the device to `recorder`'s file, replacing a recording in progress
+    /// (which is finished first); nil stops recording.
+    /// - Returns: the recording that was replaced, to be finished by the caller.
+    public func setRecorder(_ recorder: MotionRecorder?) -> MotionRecorder? {
+        processing.withLock { processing in
+            defer { processing.recorder = recorder }
+            return processing.recorder
+        }
+    }
+
+    /// Writes every raw sample of the device (SI units, the board's axes, before any calibration) to
+    /// `path` in `IMURecording`'s format while the device runs; a recording in progress is finished first.
+    /// - Parameters:
+    ///   - path: the file, created or truncated.
+    ///   - duration: seconds of samples after which the recording ends by itself (nil: until
+    ///     ``stopRecording()``).
+    /// - Throws: ``MotionEngineFault`` without a device, `IMURecordingError` when the file cannot be created.
+    public func startRecording(toFile path: String, duration: Double? = nil) throws {
+        guard let info = deviceInfo else { throw MotionEngineFault(.notAvailable, "There is no motion device to record.") }
+        let comment = "MotionBridge recording; device \(info.driver): \(info.chip); \(info.defaultSampleRate) Hz"
+        let recorder = try MotionRecorder(
+            path: path, includesMagnetometer: info.sensors.contains(.magnetometer), comment: comment, duration: duration)
+        _ = try setRecorder(recorder)?.finish()
+    }
+
+    /// Ends the recording started by ``startRecording(toFile:duration:)``: flushes and closes its file.
+    /// - Returns: the number of samples written (0 without a recording).
+    /// - Throws: `IMURecordingError` if writing the file failed.
+    @discardableResult
+    public func stopRecording() throws(IMURecordingError) -> Int {
+        try setRecorder(nil)?.finish() ?? 0
+    }
+
+    // MARK: - Calibration
+
+    /// The calibration applied to the samples, or nil. The first look without one set reads the file named
+    /// by the `MOTION_CALIBRATION` environment variable, if any (an unreadable or invalid file: none).
+    public var calibration: IMUCalibration? {
+        lifecycle.withLock { lifecycle in
+            resolveCalibration(&lifecycle)
+            return processing.withLock { $0.router.calibration }
+        }
+    }
+
+    /// Applies `calibration` (nil: none) to every sample from the next one on: fusion and the accelerometer
+    /// stream see corrected samples, and the device motion's magnetic field reports the grade of its
+    /// magnetometer part.
+    public func setCalibration(_ calibration: IMUCalibration?) {
+        lifecycle.withLock { lifecycle in
+            lifecycle.isCalibrationChosen = true
+            processing.withLock { $0.router.calibration = calibration }
+        }
+    }
+
+    private func resolveCalibration(_ lifecycle: inout Lifecycle) {
+        guard !lifecycle.isCalibrationChosen else { return }
+        lifecycle.isCalibrationChosen = true
+        guard let path = environment.variables["MOTION_CALIBRATION"], !path.isEmpty,
+            let calibration = try? IMUCalibration.load(contentsOf: path)
+        else { return }
+        processing.withLock { $0.router.calibration = calibration }
+    }
+
+    // MARK: - Magnetic declination
+
+    /// The magnetic declination, degrees east of true north (negative west), or nil when unknown (then
+    /// true north is not available). The first read without a value set looks at `MOTION_DECLINATION`.
+    public var magneticDeclination: Double? {
+        declination.withLock { declination in
+            declination.resolve(in: environment)
+            return declination.degrees
+        }
+    }
+
+    /// Sets the magnetic declination (nil: unknown). True-north filters already running take a new value at
+    /// once; clearing it leaves them on the last value (their subscriptions were started with true north).
+    public func setMagneticDeclination(_ degrees: Double?) {
+        declination.withLock { declination in
+            declination.isResolved = true
+            declination.degrees = degrees
+        }
+        guard let degrees else { return }
+        processing.withLock { $0.router.setDeclination(degrees) }
+    }
+
+    /// Sets the magnetic declination from a location: the World Magnetic Model's declination there, at the
+    /// environment's date.
+    public func setLocation(_ location: GeodeticLocation) {
+        setMagneticDeclination(Self.modelDeclination(at: location, unixTime: environment.unixTime()))
+    }
+
+    /// The World Magnetic Model's declination at a place and time, degrees east of true north.
+    /// - Parameters:
+    ///   - location: where.
+    ///   - unixTime: when, seconds since 1970 (UTC).
+    public static func modelDeclination(at location: GeodeticLocation, unixTime: Double) -> Double {
+        WorldMagneticModel.wmm2025.declination(at: location, year: GeodeticLocation.decimalYear(unixTime: unixTime))
+    }
+
+    /// A snapshot of the device's health and the fusion state.
+    public var diagnostics: MotionDiagnostics {
+        lifecycle.withLock { lifecycle in
+            resolveDevice(&lifecycle)
+            let info = lifecycle.device?.info
+            let isRunning = lifecycle.isRunning
+            let now = environment.monotonicNanoseconds()
+            return processing.withLock { processing in
+                MotionDiagnostics(
+                    driver: info?.driver,
+                    configuredSampleRate: isRunning ? processing.router.sampleRate : info?.defaultSampleRate ?? 0,
+                    isRunning: isRunning,
+                    achievedSampleRate: isRunning ? processing.health.achievedSampleRate(at: now) : 0,
+                    samplesReceived: processing.health.samplesReceived,
+                    faultsSeen: processing.health.faultsSeen,
+                    lastFault: processing.health.lastFault,
+                    fusion: processing.router.fusions.map { fusion in
+                        MotionDiagnostics.FusionState(
+                            referenceFrame: fusion.frame, isInitialized: fusion.isReady,
+                            gyroscopeBias: fusion.gyroscopeBias)
+                    })
+            }
+        }
+    }
+
+    // MARK: - Subscriptions
+
+    /// Adds a subscription and starts the device if it is the first. Returns false (and adds nothing) when
+    /// there is no device or it lacks a sensor the stream needs. If the device fails to start, the
+    /// subscription stays, receives a ``MotionEngineFault/Kind/notAvailable`` fault and the start is retried.
+    @discardableResult
+    public func subscribe(_ subscription: MotionSubscription) -> Bool {
+        lifecycle.withLock { lifecycle in
+            resolveDevice(&lifecycle)
+            guard let info = lifecycle.device?.info,
+                info.sensors.isSuperset(of: Self.requiredSensors(subscription.service))
+            else { return false }
+            let declination = magneticDeclination
+            processing.withLock { $0.router.add(subscription, declination: declination) }
+            if !lifecycle.isRunning { startDevice(&lifecycle) }
+            return true
+        }
+    }
+
+    /// Removes a subscription (cancelling it; samples of its open batch are dropped) and stops the device
+    /// if it was the last.
+    public func unsubscribe(_ subscription: MotionSubscription) {
+        subscription.cancel()
+        lifecycle.withLock { lifecycle in
+            let isEmpty = processing.withLock { processing in
+                processing.router.remove(subscription)
+                return processing.router.isEmpty
+            }
+            guard isEmpty else { return }
+            lifecycle.generation &+= 1  // abandons a pending start retry
+            lifecycle.retryDelay = Self.firstRetryDelay
+            if lifecycle.isRunning { stopDevice(&lifecycle) }
+        }
+    }
+
+    /// The sensors a stream needs.
+    public static func requiredSensors(_ stream: MotionStream) -> IMUSensors {
+        switch stream {
+        case .accelerometer: .accelerometer
+        case .gyroscope: .gyroscope
+        case .magnetometer: .magnetometer
+        case .deviceMotion(let frame): frame.usesMagnetometer ? .all : [.accelerometer, .gyroscope]
+        }
+    }
+}

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import MotionHAL
+
+/// What a ``MotionEngine`` takes from its surroundings: the environment variables it reads on first use
+/// (`MOTION_DEVICE`, `MOTION_MOUNT_MATRIX`, `MOTION_CALIBRATION`, `MOTION_DECLINATION`, `MOTION_LOCATION`)
+/// and its two clocks. The process's own for the shared engine; a test injects fixed ones.
+public struct MotionEngineEnvironment: Sendable {
+    /// The variables, by name.
+    public var variables: [String: String]
+    /// Nanoseconds on the clock the devices stamp their samples with (`CLOCK_BOOTTIME`); for the
+    /// delivery rate and the stall watchdog.
+    public var monotonicNanoseconds: @Sendable () -> UInt64
+    /// Seconds since 1970-01-01T00:00:00Z, for the World Magnetic Model's date.
+    public var unixTime: @Sendable () -> Double
+
+    /// Creates an environment.
+    /// - Parameters:
+    ///   - variables: environment variables by name.
+    ///   - monotonicNanoseconds: the sample clock, ns.
+    ///   - unixTime: the wall clock, s since 1970.
+    public init(
+        variables: [String: String] = [:],
+        monotonicNanoseconds: @escaping @Sendable () -> UInt64 = { MonotonicClock.now() },
+        unixTime: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.variables = variables
+        self.monotonicNanoseconds = monotonicNanoseconds
+        self.unixTime = unixTime
+    }
+
+    /// The process's environment and clocks.
+    public static var process: MotionEngineEnvironment {
+        MotionEngineEnvironment(variables: ProcessInfo.processInfo.environment)
+    }
+
+    /// The value of `name` with blanks around it removed, or nil when unset or empty.
+    func value(_ name: String) -> String? {
+        guard let text = variables[name] else { return nil }
+        let trimmed = Substring(text).trimmingBlanks()
+        return trimmed.isEmpty ? nil : String(trimmed)
+    }
+}

@@ -1,0 +1,53 @@
+import MotionContract
+import MotionFusion
+
+/// The stream a subscription to the ``MotionEngine`` receives.
+public enum MotionStream: Sendable, Hashable {
+    /// Accelerometer samples, g, Apple's sign (the negated specific force); calibrated when a calibration is set.
+    case accelerometer
+    /// Raw gyroscope samples, rad/s (bias included, as Apple's `CMGyroData`).
+    case gyroscope
+    /// Raw magnetometer samples, µT.
+    case magnetometer
+    /// Fused device motion in a reference frame.
+    case deviceMotion(AttitudeReferenceFrame)
+}
+
+/// One sample a subscription receives: a three-axis reading of the accelerometer, gyroscope or
+/// magnetometer, or a device-motion sample.
+public enum MotionSample: Sendable, Equatable {
+    /// A reading of ``MotionStream/accelerometer``, ``MotionStream/gyroscope`` or ``MotionStream/magnetometer``.
+    case vector(VectorSample)
+    /// A sample of ``MotionStream/deviceMotion(_:)``.
+    case deviceMotion(DeviceMotionSample)
+
+    /// When it was measured, seconds since boot.
+    public var timestamp: Double {
+        switch self {
+        case .vector(let sample): sample.timestamp
+        case .deviceMotion(let sample): sample.timestamp
+        }
+    }
+}
+
+/// A fault of the engine's device, reported once per fault episode to every subscription.
+public struct MotionEngineFault: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of fault it is (Apple's `CMError` codes map onto these).
+    public enum Kind: Sendable, Equatable {
+        /// The device is unavailable or could not be started.
+        case notAvailable
+        /// The device failed or stalled.
+        case unknown
+    }
+
+    /// What kind of fault it is.
+    public let kind: Kind
+    /// What went wrong, for people (for example `The motion device failed: no samples for 1.2 s`).
+    public let description: String
+
+    /// Creates a fault.
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+}
