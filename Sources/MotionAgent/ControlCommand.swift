@@ -32,7 +32,7 @@ public struct ControlCommand: Sendable, Equatable {
         guard let text = String(validating: payload, as: UTF8.self) else {
             throw ControlCommandError("payload is not UTF-8")
         }
-        switch text.trimmingCharacters(in: .whitespacesAndNewlines) {
+        switch Substring(text).trimmingBlanks() {
         case "start": return ControlCommand(active: true)
         case "stop": return ControlCommand(active: false)
         default: break

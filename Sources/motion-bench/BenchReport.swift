@@ -46,8 +46,11 @@ struct BenchReport: Codable {
             check("agent CPU, % of one core", goal: "< 2 %", pass: agent.cpuPercent < 2) {
                 Self.format($0.cpuPercent, "%")
             }
-            check("agent resident memory (peak VmHWM)", goal: "< 20 MB", pass: agent.peakResidentMegabytes < 20) {
+            check("agent resident memory (peak VmHWM)", goal: "<= 12 MB", pass: agent.peakResidentMegabytes <= 12) {
                 Self.format($0.peakResidentMegabytes, "MB")
+            }
+            check("agent executable (static, stripped)", goal: "<= 25 MB", pass: agent.executableMegabytes <= 25) {
+                Self.format($0.executableMegabytes, "MB")
             }
             check(
                 "sample-to-subscriber latency p99", goal: "< 5 ms",
@@ -75,6 +78,7 @@ struct BenchReport: Codable {
             let seconds = runs.first.map { Self.format($0.seconds, "s") } ?? ""
             out += "\nSimulated IMU at 1 kHz, 4 topics at 100 Hz, QoS 0 (measured over \(seconds) after the warm-up)\n"
             var rows = [[""] + runs.map(\.name)]
+            rows.append(["executable size (MB)"] + runs.map { Self.format($0.executableMegabytes) })
             rows.append(["CPU, % of one core"] + runs.map { Self.format($0.cpuPercent, "%") })
             rows.append(["RSS now / peak (MB)"] + runs.map {
                 "\(Self.format($0.residentMegabytes)) / \(Self.format($0.peakResidentMegabytes))"

@@ -14,6 +14,8 @@ struct PublisherProcessBenchmark {
         let name: String
         /// The command that was measured.
         let commandLine: [String]
+        /// Size of the executable file, MB (10⁶ bytes): what a board downloads per release.
+        let executableMegabytes: Double
         /// Length of the measurement (after the warm-up), s.
         let seconds: Double
         /// User + system CPU of the process, percent of one core.
@@ -90,7 +92,8 @@ struct PublisherProcessBenchmark {
         var rates: [String: Double] = [:]
         for topic in topics { rates[topic] = Double(recording.countsByTopic[topic] ?? 0) / elapsed }
         return Result(
-            name: name, commandLine: process.commandLine, seconds: elapsed,
+            name: name, commandLine: process.commandLine, executableMegabytes: Self.fileMegabytes(executable),
+            seconds: elapsed,
             cpuPercent: after.cpuPercent(since: before),
             threads: after.threadCPUPercent(since: before),
             residentMegabytes: Double(after.residentKilobytes) / 1024,
@@ -98,5 +101,12 @@ struct PublisherProcessBenchmark {
             peakResidentMegabytes: Double(after.peakResidentKilobytes) / 1024,
             ratesByTopic: rates, latency: LatencyStatistics(milliseconds: recording.latenciesMilliseconds),
             missingTimestamps: recording.missingTimestamps, brokerCPUPercent: brokerCPU, cleanExit: clean)
+    }
+
+    /// The size of the file at `path`, MB (10⁶ bytes); 0 when it cannot be read.
+    static func fileMegabytes(_ path: String) -> Double {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return 0 }
+        return Double(status.st_size) / 1e6
     }
 }

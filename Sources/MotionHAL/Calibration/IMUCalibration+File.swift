@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
 extension IMUCalibration {
     /// Reads a calibration file (the JSON form documented on ``IMUCalibration``).
@@ -46,8 +49,17 @@ extension IMUCalibration {
         do {
             try (encoded() + Data("\n".utf8)).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
+            throw .unwritable(path: path, reason: Self.reason(error))
         }
+    }
+
+    /// What went wrong writing a file, for people: the system's words for the error number when there is
+    /// one (as `strerror`), else the error's own description.
+    private static func reason(_ error: any Error) -> String {
+        if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
+        return "\(error)"
     }
 
     /// The field path and reason of a decoding error.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MotionMath
 
 /// A calibration of an IMU's sensors: the gyroscope's bias, the accelerometer's offset and scale, the
@@ -105,7 +105,7 @@ public struct IMUCalibration: Sendable, Equatable, Codable {
                 debugDescription: "version \(version) is not supported (this program reads version \(Self.formatVersion))")
         }
         let created = try container.decode(String.self, forKey: .created)
-        guard let date = ISO8601DateFormatter().date(from: created) else {
+        guard let date = try? Date(created, strategy: .iso8601) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .created, in: container,
                 debugDescription: "'\(created)' is not an ISO 8601 date and time such as 2026-11-30T03:10:00Z")
@@ -121,7 +121,7 @@ public struct IMUCalibration: Sendable, Equatable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.formatVersion, forKey: .formatVersion)
-        try container.encode(ISO8601DateFormatter().string(from: created), forKey: .created)
+        try container.encode(created.ISO8601Format(), forKey: .created)
         try container.encode(device, forKey: .device)
         try container.encodeIfPresent(gyroscope, forKey: .gyroscope)
         try container.encodeIfPresent(accelerometer, forKey: .accelerometer)
