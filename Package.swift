@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "MotionFusion", dependencies: ["MotionMath"]),
         // The contract's vocabulary and wire format: topics, services, sample values, payload encoders and
         // decoders. For publishers and subscribers alike: no HAL, no fusion, no Foundation.
-        .target(name: "MotionContract", dependencies: ["MotionMath"]),
+        .target(name: "MotionContract", dependencies: ["MotionMath", "CJansson"]),
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
         .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
         .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
@@ -62,6 +62,7 @@ let package = Package(
         .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL"], path: "Tests/MotionTestSupport"),
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
+        .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
 
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),

@@ -91,7 +91,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Parses and validates a configuration document.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public static func parse(_ data: Data) throws(ConfigurationError) -> AgentConfiguration {
-        let root = try JSONObjectReader(bytes: [UInt8](data))
+        let root = try ConfigurationReader(bytes: [UInt8](data))
         try root.rejectUnknownKeys([
             "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
             "broker", "services", "health_interval",
@@ -196,10 +196,10 @@ public struct AgentConfiguration: Sendable, Equatable {
             if !(0...2).contains(settings.qos) {
                 throw ConfigurationError(fieldPath: "\(path).qos", reason: "must be 0, 1 or 2")
             }
-            if let frame = settings.referenceFrame, ReferenceFrameName.frame(named: frame) == nil {
+            if let frame = settings.referenceFrame, !ReferenceFrameName.all.contains(frame) {
                 throw ConfigurationError(
                     fieldPath: "\(path).frame",
-                    reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.map(\.name).joined(separator: ", ")))")
+                    reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.joined(separator: ", ")))")
             }
         }
         let environment = ProcessInfo.processInfo.environment
@@ -230,7 +230,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     }
 
     private static func serviceSettings(
-        _ service: MotionService, from entry: JSONObjectReader
+        _ service: MotionService, from entry: ConfigurationReader
     ) throws(ConfigurationError) -> ServiceSettings {
         var known: Set<String> = [
             "enabled", "rate_hz", "interval", "qos", "mode", "batch", "deadband", "heartbeat", "message_expiry",

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import MotionContract
 import Glibc
 #endif
 import FoundationEssentials
@@ -165,7 +166,7 @@ public struct BrokerSettings: Sendable, Equatable {
     }
 
     /// Reads the `broker` object.
-    static func parse(_ object: JSONObjectReader) throws(ConfigurationError) -> BrokerSettings {
+    static func parse(_ object: ConfigurationReader) throws(ConfigurationError) -> BrokerSettings {
         try object.rejectUnknownKeys([
             "url", "client_id", "keepalive", "clean_session", "protocol", "username", "password_file",
             "password_env", "tls", "reconnect", "offline_buffer",

@@ -1,7 +1,9 @@
+import MotionContract
+
 /// A configuration value that cannot be used: names the field and says why.
 ///
 /// `motion-agent` prints it and exits with ``exitStatus`` (78, `EX_CONFIG` of sysexits.h).
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ConfigurationError: JSONFieldFailure, Sendable, Equatable, CustomStringConvertible {
     /// The dotted path of the field, for example `services.gyro.rate_hz`; empty for the whole file.
     public let fieldPath: String
     /// Why the value cannot be used.
@@ -15,10 +17,10 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     public static let maximumLength = 400
 
     /// Creates an error for the field at `fieldPath`; both are made printable and cut at ``maximumLength``
-    /// (see ``AgentLog/sanitized(_:limit:)``).
+    /// (see ``ContractText/sanitized(_:limit:)``).
     public init(fieldPath: String, reason: String) {
-        self.fieldPath = AgentLog.sanitized(fieldPath, limit: Self.maximumLength)
-        self.reason = AgentLog.sanitized(reason, limit: Self.maximumLength)
+        self.fieldPath = ContractText.sanitized(fieldPath, limit: Self.maximumLength)
+        self.reason = ContractText.sanitized(reason, limit: Self.maximumLength)
     }
 
     /// `configuration error: services.gyro.rate_hz: must be a number greater than 0`.
@@ -26,3 +28,6 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         fieldPath.isEmpty ? "configuration error: \(reason)" : "configuration error: \(fieldPath): \(reason)"
     }
 }
+
+/// Reads the configuration file's objects, failing with ``ConfigurationError``.
+typealias ConfigurationReader = JSONObjectReader<ConfigurationError>

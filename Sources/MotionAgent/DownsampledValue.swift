@@ -1,8 +1,7 @@
-/// A timestamped sensor value that a ``TopicSampler`` can average and compare.
-public protocol DownsampledValue: Sendable {
-    /// When the value was measured, seconds since boot (as `CMLogItem.timestamp`), s.
-    var timestamp: Double { get }
+import MotionContract
 
+/// A timestamped sensor value that a ``TopicSampler`` can average and compare.
+public protocol DownsampledValue: TimestampedSample {
     /// The mean of a window of samples, stamped with the mean of their timestamps.
     /// - Parameter samples: at least one sample.
     static func mean(of samples: [Self]) -> Self

@@ -34,49 +34,30 @@ struct HealthReport: Sendable {
         let error: String?
     }
 
-    /// The JSON payload.
-    func json() -> String {
-        var writer = JSONWriter()
-        writer.field("uptime", (uptime * 1_000).rounded() / 1_000)
-        writer.field("connected", connected)
-        writer.object("device") { device in
-            if let driver = diagnostics.driver { device.field("driver", driver) }
-            device.field("running", diagnostics.isRunning)
-            device.field("configured_rate_hz", diagnostics.configuredSampleRate)
-            device.field("achieved_rate_hz", (diagnostics.achievedSampleRate * 10).rounded() / 10)
-            device.field("samples", diagnostics.samplesReceived)
-            device.field("faults", diagnostics.faultsSeen)
-            if let fault = diagnostics.lastFault { device.field("fault", fault) }
-        }
-        writer.object("mqtt") { mqtt in
-            if let protocolVersion { mqtt.field("protocol", protocolVersion == .v5 ? "5" : "3.1.1") }
-            mqtt.field("published", broker.messagesPublished)
-            mqtt.field("publish_errors", broker.publishErrors)
-            mqtt.field("reconnects", broker.reconnects)
-            mqtt.field("queue_depth", broker.bufferedMessages)
-            mqtt.field("queued_bytes", broker.bufferedBytes)
-            mqtt.field("dropped_from_buffer", broker.droppedFromBuffer)
-            mqtt.field("dropped_while_disconnected", broker.droppedWhileDisconnected)
-            mqtt.field("expired_in_buffer", broker.expiredInBuffer)
-            mqtt.field("queue_durable", broker.offlineBufferIsDurable)
-            mqtt.field("commands_dropped", commandsDropped)
-        }
-        writer.object("services") { entries in
-            for health in services {
-                entries.object(health.service.topicName) { entry in
-                    entry.field("active", health.active)
-                    entry.field("messages", health.messages)
-                    entry.field("samples", health.samples)
-                    if let rate = health.messageRate { entry.field("rate_hz", (rate * 10).rounded() / 10) }
-                    if let error = health.error { entry.field("error", error) }
-                }
-            }
-        }
-        writer.array("fusion", objects: diagnostics.fusion) { state, entry in
-            entry.field("frame", state.referenceFrame.rawValue)
-            entry.field("initialized", state.isInitialized)
-            entry.vector("gyro_bias", x: state.gyroscopeBias.x, y: state.gyroscopeBias.y, z: state.gyroscopeBias.z)
-        }
-        return writer.finished()
+    /// The contract's payload of this report.
+    var payload: HealthPayload {
+        HealthPayload(
+            uptime: uptime, connected: connected,
+            device: HealthPayload.Device(
+                driver: diagnostics.driver, running: diagnostics.isRunning,
+                configuredRateHz: diagnostics.configuredSampleRate, achievedRateHz: diagnostics.achievedSampleRate,
+                samples: diagnostics.samplesReceived, faults: diagnostics.faultsSeen, fault: diagnostics.lastFault),
+            mqtt: HealthPayload.Connection(
+                protocolVersion: protocolVersion.map { $0 == .v5 ? "5" : "3.1.1" }, published: broker.messagesPublished,
+                publishErrors: broker.publishErrors, reconnects: broker.reconnects, queueDepth: broker.bufferedMessages,
+                queuedBytes: broker.bufferedBytes, droppedFromBuffer: broker.droppedFromBuffer,
+                droppedWhileDisconnected: broker.droppedWhileDisconnected, expiredInBuffer: broker.expiredInBuffer,
+                queueDurable: broker.offlineBufferIsDurable, commandsDropped: commandsDropped),
+            services: services.map {
+                HealthPayload.Service(
+                    service: $0.service, active: $0.active, messages: $0.messages, samples: $0.samples, rateHz: $0.messageRate,
+                    error: $0.error)
+            },
+            fusion: diagnostics.fusion.map {
+                HealthPayload.Fusion(frame: $0.referenceFrame.rawValue, initialized: $0.isInitialized, gyroBias: $0.gyroscopeBias)
+            })
     }
+
+    /// The JSON payload.
+    func json() -> String { payload.json() }
 }

@@ -1,3 +1,4 @@
+import MotionContract
 import MotionMath
 
 /// How the agent learns the magnetic declination that true north (`xTrueNorthZVertical`) needs: from the
@@ -11,7 +12,7 @@ public enum MagneticReference: Sendable, Equatable {
 
     /// Reads the configuration's `location` object or `declination` number (at most one of them).
     /// - Throws: ``ConfigurationError`` naming the field.
-    static func parse(from root: JSONObjectReader) throws(ConfigurationError) -> MagneticReference? {
+    static func parse(from root: ConfigurationReader) throws(ConfigurationError) -> MagneticReference? {
         let declination = try root.number("declination")
         guard let location = try root.object("location") else { return declination.map { .declination($0) } }
         guard declination == nil else {

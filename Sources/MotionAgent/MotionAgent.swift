@@ -368,7 +368,7 @@ public final class MotionAgent: Sendable {
     private func handleControl(_ message: MQTTMessage) {
         guard let service = topics.service(forControlTopic: message.topic) else { return }
         guard !message.retain else {
-            AgentLog.info("ignored a retained command on \(AgentLog.sanitized(message.topic)): commands must not be retained")
+            AgentLog.info("ignored a retained command on \(ContractText.sanitized(message.topic)): commands must not be retained")
             return
         }
         if let responseTopic = message.responseTopic, let problem = topics.responseTopicProblem(responseTopic) {
@@ -383,7 +383,7 @@ public final class MotionAgent: Sendable {
             let status = status(of: service)
             next = try state.withLock { $0.services[service]! }.applying(
                 command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
-                availableFrames: engine.deviceInfo == nil ? nil : ReferenceFrameName.names(of: availableFrames()))
+                availableFrames: engine.deviceInfo == nil ? nil : Set(availableFrames().map(\.rawValue)))
         } catch {
             answerError(error.description, service: service, command: message)
             return
@@ -392,9 +392,7 @@ public final class MotionAgent: Sendable {
         restart(service)
         AgentLog.info("\(service.topicName): \(state.withLock { $0.services[service]!.active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
         if message.responseTopic != nil {
-            var writer = JSONWriter()
-            writer.field("ok", true)
-            respond(to: message, with: writer.finished())
+            respond(to: message, with: CommandAnswer.accepted.json())
         }
     }
 
@@ -419,12 +417,7 @@ public final class MotionAgent: Sendable {
     /// Answers a refused command: on its MQTT 5 response topic when it named one, else on `{base}/error`.
     private func answerError(_ reason: String, service: MotionService, command: MQTTMessage) {
         AgentLog.info("refused a command for \(service.topicName): \(reason)")
-        var writer = JSONWriter()
-        writer.field("ok", false)
-        writer.field("service", service.topicName)
-        writer.field("error", reason)
-        writer.field("command", String(decoding: command.payload.prefix(200), as: UTF8.self))
-        respond(to: command, with: writer.finished())
+        respond(to: command, with: CommandAnswer.refusal(reason, service: service, payload: command.payload).json())
     }
 
     /// Publishes `result` on the command's response topic with its correlation data, or on `{base}/error`
@@ -476,7 +469,7 @@ public final class MotionAgent: Sendable {
         case .magnetometer: stream = .magnetometer
         case .deviceMotion:
             let frameName = state.withLock { $0.services[.deviceMotion]!.settings.referenceFrame } ?? ReferenceFrameName.defaultFrame
-            let frame = ReferenceFrameName.frame(named: frameName) ?? .xArbitraryZVertical
+            let frame = AttitudeReferenceFrame(rawValue: frameName) ?? .xArbitraryZVertical
             guard availableFrames().contains(frame) else {
                 state.withLock { $0.services[.deviceMotion]!.error = "reference frame \(frameName) is not available on this device" }
                 return
@@ -648,37 +641,18 @@ public final class MotionAgent: Sendable {
 
     private func infoPayload() -> String {
         let configuration = self.configuration
-        var writer = JSONWriter()
-        writer.field("agent", "motion-agent")
-        writer.field("version", version)
-        writer.field("device_id", configuration.resolvedDeviceID)
-        writer.object("device") { device in
-            device.field("spec", configuration.device)
-            if let info = engine.deviceInfo {
-                device.field("driver", info.driver)
-                device.field("chip", info.chip)
-                device.field("sample_rate_hz", info.defaultSampleRate)
-            }
-        }
-        writer.object("services") { services in
-            for service in MotionService.allCases {
-                services.object(service.topicName) { entry in
-                    entry.field("topic", topics.data(service))
-                    entry.field("units", Self.units(service))
-                    entry.field("mode", configuration.settings(for: service).sampling.mode.rawValue)
-                }
-            }
-        }
-        writer.field("started", startDate.ISO8601Format())
-        return writer.finished()
-    }
-
-    private static func units(_ service: MotionService) -> String {
-        switch service {
-        case .accelerometer: "acceleration: g"
-        case .gyro: "rotationRate: rad/s"
-        case .magnetometer: "magneticField: µT"
-        case .deviceMotion: "attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees"
-        }
+        let info = engine.deviceInfo
+        return InfoPayload(
+            agent: "motion-agent", version: version, deviceID: configuration.resolvedDeviceID,
+            device: InfoPayload.Device(
+                specification: configuration.device, driver: info?.driver, chip: info?.chip,
+                sampleRateHz: info?.defaultSampleRate),
+            services: MotionService.allCases.map { service in
+                InfoPayload.Service(
+                    service: service, topic: topics.data(service), units: InfoPayload.units(of: service),
+                    mode: configuration.settings(for: service).sampling.mode.rawValue)
+            },
+            started: startDate.ISO8601Format()
+        ).json()
     }
 }

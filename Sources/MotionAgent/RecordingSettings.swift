@@ -22,7 +22,7 @@ public struct RecordingSettings: Sendable, Equatable {
 
     /// Reads the configuration's `record` object: `{"file": PATH, "seconds": S}`.
     /// - Throws: ``ConfigurationError`` naming the field.
-    static func parse(from root: JSONObjectReader) throws(ConfigurationError) -> RecordingSettings? {
+    static func parse(from root: ConfigurationReader) throws(ConfigurationError) -> RecordingSettings? {
         guard let record = try root.object("record") else { return nil }
         try record.rejectUnknownKeys(["file", "seconds"])
         guard let file = try record.string("file") else {

@@ -1,3 +1,4 @@
+import MotionContract
 import MQTT
 import Synchronization
 
@@ -135,22 +136,8 @@ final class MonitoringSubscriber: Sendable {
         }
     }
 
-    /// The number after the first `"timestamp":` in a JSON payload (a sample, or the first sample of a
-    /// batch), in seconds.
+    /// The first sample's `timestamp` in a data payload, s (the contract's decoder).
     static func timestamp(in payload: [UInt8]) -> Double? {
-        let key = Array("\"timestamp\":".utf8)
-        guard payload.count > key.count else { return nil }
-        var index = 0
-        while index + key.count <= payload.count {
-            if payload[index] == key[0], Array(payload[index..<(index + key.count)]) == key {
-                var end = index + key.count
-                while end < payload.count, payload[end] == UInt8(ascii: " ") { end += 1 }
-                let start = end
-                while end < payload.count, "0123456789.eE+-".utf8.contains(payload[end]) { end += 1 }
-                return Double(String(decoding: payload[start..<end], as: UTF8.self))
-            }
-            index += 1
-        }
-        return nil
+        try? SamplePayloadDecoder.firstTimestamp(payload)
     }
 }

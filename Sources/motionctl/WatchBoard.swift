@@ -42,35 +42,31 @@ public final class WatchBoard: Sendable {
     ///   - payload: its payload.
     ///   - arrival: when it arrived, s of any monotonic clock (the same for ``render(now:)``).
     public func receive(topic: String, payload: [UInt8], arrival: Double) {
-        guard topic.hasPrefix(prefix + "/") else { return }
-        let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard let deviceID = levels.first, levels.count >= 2 else { return }
-        let text = String(decoding: payload, as: UTF8.self)
+        guard let deviceID = TopicLayout.deviceID(inTopic: topic, prefix: prefix),
+            let kind = TopicLayout(prefix: prefix, deviceID: deviceID).kind(ofTopic: topic)
+        else { return }
         devices.withLock { devices in
             var device = devices[deviceID] ?? DeviceView()
-            switch (levels.count, levels[1]) {
-            case (2, "status"):
-                device.status = text
-            case (2, "info"):
-                device.deviceDescription = Self.describeInfo(payload)
-            case (2, _):
-                if let service = MotionService(topicName: levels[1]) {
-                    var view = device.services[service] ?? ServiceView()
-                    view.arrivals.append(arrival)
-                    view.arrivals.removeAll { $0 < arrival - rateWindow }
-                    let object = Self.jsonObject(payload)
-                    if let sequence = (object?["seq"] as? NSNumber)?.uint64Value {
-                        if let last = view.lastSequence, sequence > last + 1 { view.lostMessages += sequence - last - 1 }
-                        view.lastSequence = sequence
-                    }
-                    view.values = object.map { Self.describeValues(service, $0) } ?? "unreadable payload"
-                    device.services[service] = view
+            switch kind {
+            case .availability:
+                device.status = String(decoding: payload, as: UTF8.self)
+            case .info:
+                device.deviceDescription = (try? InfoPayload(payload: payload)).map(Self.describe) ?? ""
+            case .data(let service):
+                var view = device.services[service] ?? ServiceView()
+                view.arrivals.append(arrival)
+                view.arrivals.removeAll { $0 < arrival - rateWindow }
+                let decoded = Self.latestValues(service, payload)
+                if let sequence = decoded?.sequence {
+                    if let last = view.lastSequence, sequence > last + 1 { view.lostMessages += sequence - last - 1 }
+                    view.lastSequence = sequence
                 }
-            case (3, _) where levels[2] == "status":
-                if let service = MotionService(topicName: levels[1]) {
-                    device.services[service, default: ServiceView()].status = Self.describeStatus(payload)
-                }
-            default:
+                view.values = decoded?.text ?? "unreadable payload"
+                device.services[service] = view
+            case .status(let service):
+                device.services[service, default: ServiceView()].status =
+                    (try? ServiceStatus(payload: payload)).map(Self.describe) ?? "unreadable status"
+            case .health, .error, .control:
                 break
             }
             devices[deviceID] = device
@@ -105,51 +101,40 @@ public final class WatchBoard: Sendable {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-    private static func jsonObject(_ payload: [UInt8]) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
+    private static func vector(_ value: SIMD3<Double>, unit: String) -> String {
+        String(format: "x %+8.3f  y %+8.3f  z %+8.3f ", value.x, value.y, value.z) + unit
     }
 
-    private static func number(_ object: [String: Any]?, _ key: String) -> Double {
-        (object?[key] as? NSNumber)?.doubleValue ?? .nan
-    }
-
-    private static func vector(_ object: [String: Any], _ key: String, unit: String) -> String {
-        let vector = object[key] as? [String: Any]
-        return String(format: "x %+8.3f  y %+8.3f  z %+8.3f ",
-                      number(vector, "x"), number(vector, "y"), number(vector, "z")) + unit
-    }
-
-    private static func describeValues(_ service: MotionService, _ object: [String: Any]) -> String {
-        switch service {
-        case .accelerometer: return vector(object, "acceleration", unit: "g")
-        case .gyro: return vector(object, "rotationRate", unit: "rad/s")
-        case .magnetometer: return vector(object, "magneticField", unit: "µT")
-        case .deviceMotion:
-            let attitude = object["attitude"] as? [String: Any]
-            let degrees = 180 / Double.pi
-            let heading = number(object, "heading")
-            return String(format: "roll %+7.1f°  pitch %+7.1f°  yaw %+7.1f°  heading ",
-                          number(attitude, "roll") * degrees, number(attitude, "pitch") * degrees,
-                          number(attitude, "yaw") * degrees)
-                + (heading >= 0 ? String(format: "%.1f°", heading) : "n/a")
+    /// The sequence number of a data message and its newest sample as text.
+    private static func latestValues(_ service: MotionService, _ payload: [UInt8]) -> (sequence: UInt64, text: String)? {
+        if service == .deviceMotion {
+            guard let message = try? SamplePayloadDecoder.deviceMotion(payload), let motion = message.samples.last else {
+                return nil
+            }
+            let angles = motion.eulerAngles, degrees = 180 / Double.pi
+            let text = String(format: "roll %+7.1f°  pitch %+7.1f°  yaw %+7.1f°  heading ",
+                              angles.roll * degrees, angles.pitch * degrees, angles.yaw * degrees)
+                + (motion.heading >= 0 ? String(format: "%.1f°", motion.heading) : "n/a")
+            return (message.sequence, text)
         }
-    }
-
-    private static func describeStatus(_ payload: [UInt8]) -> String {
-        guard let object = jsonObject(payload) else { return "unreadable status" }
-        if (object["available"] as? NSNumber)?.boolValue == false {
-            return "unavailable: \(object["error"] as? String ?? "?")"
+        guard let message = try? SamplePayloadDecoder.vectors(payload, service: service), let sample = message.samples.last else {
+            return nil
         }
-        let active = (object["active"] as? NSNumber)?.boolValue == true
-        let rate = number(object, "rate_hz")
-        return active ? String(format: "active @ %g Hz", rate) : "stopped"
+        let unit = switch service {
+            case .accelerometer: "g"
+            case .magnetometer: "µT"
+            default: "rad/s"
+            }
+        return (message.sequence, vector(sample.value, unit: unit))
     }
 
-    private static func describeInfo(_ payload: [UInt8]) -> String {
-        guard let object = jsonObject(payload), let device = object["device"] as? [String: Any] else { return "" }
-        let chip = device["chip"] as? String ?? device["spec"] as? String ?? "?"
-        let rate = number(device, "sample_rate_hz")
-        let version = object["version"] as? String ?? "?"
-        return "\(chip) at \(String(format: "%g", rate)) Hz, agent \(version)"
+    private static func describe(_ status: ServiceStatus) -> String {
+        guard status.available else { return "unavailable: \(status.error ?? "?")" }
+        return status.active ? String(format: "active @ %g Hz", (status.rateHz * 1_000).rounded() / 1_000) : "stopped"
+    }
+
+    private static func describe(_ info: InfoPayload) -> String {
+        let rate = info.device.sampleRateHz ?? .nan
+        return "\(info.device.chip ?? info.device.specification) at \(String(format: "%g", rate)) Hz, agent \(info.version)"
     }
 }

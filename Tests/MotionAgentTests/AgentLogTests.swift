@@ -1,3 +1,4 @@
+import MotionContract
 import Testing
 
 @testable import MotionAgent
@@ -5,10 +6,10 @@ import Testing
 /// Text from outside in a log line or an answer: printable, one line, bounded in bytes.
 @Suite struct AgentLogTests {
     @Test func controlFormatAndSeparatorCharactersAreEscaped() {
-        #expect(AgentLog.sanitized("a\nb\r\u{7f}") == "a\\u{a}b\\u{d}\\u{7f}")
+        #expect(ContractText.sanitized("a\nb\r\u{7f}") == "a\\u{a}b\\u{d}\\u{7f}")
         // A line or paragraph separator, a right-to-left override (which reorders what a reader sees).
-        #expect(AgentLog.sanitized("x\u{2028}y\u{2029}z\u{202e}") == "x\\u{2028}y\\u{2029}z\\u{202e}")
-        #expect(AgentLog.sanitized("ünïcödé µT 42°") == "ünïcödé µT 42°", "ordinary text is kept")
+        #expect(ContractText.sanitized("x\u{2028}y\u{2029}z\u{202e}") == "x\\u{2028}y\\u{2029}z\\u{202e}")
+        #expect(ContractText.sanitized("ünïcödé µT 42°") == "ünïcödé µT 42°", "ordinary text is kept")
     }
 
     @Test func theResultIsBoundedInBytesWhateverTheInput() {
@@ -19,10 +20,10 @@ import Testing
             String(repeating: "😀", count: 1_000),
         ]
         for input in inputs {
-            let text = AgentLog.sanitized(input, limit: 120)
+            let text = ContractText.sanitized(input, limit: 120)
             #expect(text.utf8.count <= 120, "\(text.utf8.count) bytes")
             #expect(text.hasSuffix("(\(input.utf8.count) bytes)"), "\(text)")
         }
-        #expect(AgentLog.sanitized("short", limit: 120) == "short")
+        #expect(ContractText.sanitized("short", limit: 120) == "short")
     }
 }

@@ -17,6 +17,8 @@ extension AgentEndToEndTests {
             let other = TopicLayout(prefix: "motion", deviceID: "victim")
             let witness = try RecordingSubscriber(broker: running.broker.address, topicFilters: ["motion/#", "$SYS/x"])
             #expect(running.subscriber.waitForCount(on: topics.status(.gyro), count: 1), "\(running.agent.log)")
+            // The witness too has seen the announcement (online … statuses), so none of it arrives after a clear.
+            #expect(witness.waitForCount(on: topics.status(.deviceMotion), count: 1), "\(running.agent.log)")
             for target in [topics.status, topics.status(.gyro), other.control(.gyro), "motion", "motion/victim", "$SYS/x"] {
                 running.subscriber.clear()
                 witness.clear()

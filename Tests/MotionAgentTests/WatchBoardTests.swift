@@ -11,7 +11,7 @@ import Testing
         board.receive(topic: "motion/pi/magnetometer/status",
                       payload: Array(#"{"available":false,"active":false,"interval":0.1,"rate_hz":10,"error":"no magnetometer"}"#.utf8), arrival: 0)
         for (index, seq) in [1, 2, 3, 4, 5, 8, 9, 10].enumerated() {
-            board.receive(topic: "motion/pi/gyro", payload: Array(#"{"seq":\#(seq),"rotationRate":{"x":0.5,"y":-1,"z":0.125}}"#.utf8),
+            board.receive(topic: "motion/pi/gyro", payload: Array(#"{"seq":\#(seq),"timestamp":\#(seq),"ts":\#(seq),"rotationRate":{"x":0.5,"y":-1,"z":0.125}}"#.utf8),
                           arrival: 0.1 * Double(index + 1))
         }
         let table = board.render(now: 0.85)

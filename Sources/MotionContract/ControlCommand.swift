@@ -1,5 +1,3 @@
-import MotionContract
-import FoundationEssentials
 
 /// A command received on `{base}/{service}/set`: `start`, `stop`, or a JSON object
 /// `{"active":bool,"interval":seconds,"frame":name}` (every field optional, `frame` for device motion only).
@@ -32,18 +30,18 @@ public struct ControlCommand: Sendable, Equatable {
         guard let text = String(validating: payload, as: UTF8.self) else {
             throw ControlCommandError("payload is not UTF-8")
         }
-        switch Substring(text).trimmingBlanks() {
+        switch ContractText.trimmingBlanks(text) {
         case "start": return ControlCommand(active: true)
         case "stop": return ControlCommand(active: false)
         default: break
         }
-        let fields: JSONObjectReader
-        do throws(ConfigurationError) {
+        let fields: JSONObjectReader<PayloadError>
+        do throws(PayloadError) {
             fields = try JSONObjectReader(bytes: payload)
         } catch {
             throw ControlCommandError("expected start, stop or a JSON object: \(error.reason)")
         }
-        do throws(ConfigurationError) {
+        do throws(PayloadError) {
             var known: Set<String> = ["active", "interval"]
             if service == .deviceMotion { known.insert("frame") }
             try fields.rejectUnknownKeys(known)
@@ -52,19 +50,30 @@ public struct ControlCommand: Sendable, Equatable {
                 interval: try fields.number("interval"),
                 referenceFrame: try fields.string("frame"))
             if let interval = command.interval, !intervalRange.contains(interval) {
-                throw ConfigurationError(
+                throw PayloadError(
                     fieldPath: "interval",
                     reason: "must be between \(intervalRange.lowerBound) and \(intervalRange.upperBound) seconds")
             }
-            if let frame = command.referenceFrame, ReferenceFrameName.frame(named: frame) == nil {
-                throw ConfigurationError(fieldPath: "frame", reason: "unknown reference frame \"\(frame)\"")
+            if let frame = command.referenceFrame, !ReferenceFrameName.all.contains(frame) {
+                throw PayloadError(fieldPath: "frame", reason: "unknown reference frame \"\(frame)\"")
             }
             if command == ControlCommand() {
-                throw ConfigurationError(fieldPath: "", reason: "command changes nothing")
+                throw PayloadError(fieldPath: "", reason: "command changes nothing")
             }
             return command
         } catch {
             throw ControlCommandError(error.fieldPath.isEmpty ? error.reason : "\(error.fieldPath): \(error.reason)")
         }
+    }
+
+    /// The payload that carries this command: `start` or `stop` for a bare start or stop, otherwise the
+    /// JSON object with the fields that are set (`{"active":…,"interval":…,"frame":…}`).
+    public func payload() -> [UInt8] {
+        if interval == nil, referenceFrame == nil, let active { return Array((active ? "start" : "stop").utf8) }
+        var writer = JSONWriter()
+        if let active { writer.field("active", active) }
+        if let interval { writer.field("interval", interval) }
+        if let referenceFrame { writer.field("frame", referenceFrame) }
+        return writer.finishedBytes()
     }
 }

@@ -4,31 +4,39 @@ import CJansson
 /// non-UTF-8 bytes), no key twice in one object, no NUL characters in strings, at most 2,048 levels of
 /// nesting, integers that fit 64 bits and reals that fit a Double.
 ///
-/// Used for every JSON the agent reads from outside: the configuration file and control commands.
-/// Values are immutable and `Sendable`; parsing is thread-safe.
-enum JSONValue: Sendable, Equatable {
+/// Used for every JSON read from outside: the agent's configuration file and control commands, and every
+/// payload a subscriber decodes. Values are immutable and `Sendable`; parsing is thread-safe.
+public enum JSONValue: Sendable, Equatable {
+    /// An object: its members by key.
     case object([String: JSONValue])
+    /// An array, in order.
     case array([JSONValue])
+    /// A string.
     case string(String)
+    /// A number written without fraction or exponent that fits 64 bits.
     case integer(Int64)
+    /// Any other number.
     case real(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
 
     /// Why a document is not strict JSON: what and where.
-    struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Jansson's reason, e.g. `duplicate object key`.
-        let reason: String
+        public let reason: String
         /// 1-based line and column of the problem (0 when Jansson could not tell).
-        let line: Int
-        let column: Int
+        public let line: Int
+        /// 1-based column of the problem (0 when Jansson could not tell).
+        public let column: Int
 
-        var description: String { line > 0 ? "line \(line), column \(column): \(reason)" : reason }
+        public var description: String { line > 0 ? "line \(line), column \(column): \(reason)" : reason }
     }
 
     /// Parses `bytes` as one JSON document (any value at the top; white space around it is allowed).
     /// - Throws: ``SyntaxError``.
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var error = json_error_t()
         let root = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
@@ -87,7 +95,7 @@ enum JSONValue: Sendable, Equatable {
     }
 
     /// The value as a number (an integer or a real), or `nil`.
-    var number: Double? {
+    public var number: Double? {
         switch self {
         case .integer(let value): Double(value)
         case .real(let value): value

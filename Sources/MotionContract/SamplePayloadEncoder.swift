@@ -1,4 +1,3 @@
-import MotionContract
 
 /// Encodes down-sampled values (``VectorSample``, ``DeviceMotionSample``) as the JSON payloads of the
 /// MQTT contract, in Apple's names and units (acceleration in g, rotation rate in rad/s, field in µT,
@@ -79,7 +78,7 @@ public struct SamplePayloadEncoder: Sendable {
         }
     }
 
-    private func encode<Value: DownsampledValue>(
+    private func encode<Value: TimestampedSample>(
         _ values: [Value], seq: UInt64, batched: Bool, writeValues: (Value, inout JSONWriter) -> Void
     ) -> [UInt8] {
         var writer = JSONWriter()
@@ -94,7 +93,7 @@ public struct SamplePayloadEncoder: Sendable {
         return writer.finishedBytes()
     }
 
-    private func writeSample<Value: DownsampledValue>(
+    private func writeSample<Value: TimestampedSample>(
         _ value: Value, into writer: inout JSONWriter, writeValues: (Value, inout JSONWriter) -> Void
     ) {
         writer.field("timestamp", value.timestamp)

@@ -40,4 +40,14 @@ public struct ServiceStatus: Sendable, Equatable {
         if let error { writer.field("error", error) }
         return writer.finished()
     }
+
+    /// Decodes the payload of `{base}/{service}/status`.
+    /// - Throws: ``PayloadError`` naming the missing or wrong field.
+    public init(payload: [UInt8]) throws(PayloadError) {
+        let fields = try JSONObjectReader<PayloadError>(bytes: payload)
+        self.init(
+            available: try fields.required("available", fields.bool), active: try fields.required("active", fields.bool),
+            interval: try fields.required("interval", fields.number), referenceFrame: try fields.string("frame"),
+            error: try fields.string("error"))
+    }
 }

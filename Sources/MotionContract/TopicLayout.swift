@@ -1,6 +1,3 @@
-import MotionContract
-import MQTT
-
 /// The topic names of one device, as defined by the MQTT contract (`{prefix}/{device_id}/…`).
 public struct TopicLayout: Sendable, Equatable {
     /// The first topic level, under which every device has its subtree.
@@ -60,17 +57,57 @@ public struct TopicLayout: Sendable, Equatable {
         return MotionService(topicName: String(middle))
     }
 
-    /// Why the agent will not publish an answer on `responseTopic` (an MQTT 5 command's response topic),
-    /// or `nil` when it may. Answers go only outside the device subtrees of the prefix, so that a command
-    /// cannot make a device write into its own topics (its status, say) or another device's (its `set`
-    /// topic), and only to a topic name a client may publish to (non-empty, no wildcards, not `$…`).
-    public func responseTopicProblem(_ responseTopic: String) -> String? {
-        if responseTopic == prefix || responseTopic.hasPrefix(prefix + "/") {
-            return "the response topic must lie outside \(prefix)/ (the devices' own topics)"
+    /// The device id of a topic under `prefix` (`{prefix}/{device_id}/…`), or nil for another topic.
+    public static func deviceID(inTopic topic: String, prefix: String) -> String? {
+        guard topic.hasPrefix(prefix + "/") else { return nil }
+        let rest = topic.dropFirst(prefix.count + 1)
+        guard let id = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !id.isEmpty else {
+            return nil
         }
-        if responseTopic.hasPrefix("$") || !MQTTMessage.isValidTopicName(responseTopic) {
-            return "the response topic is not a topic name this device may publish to"
-        }
-        return nil
+        return String(id)
     }
+
+    /// What a topic of this device carries, or nil for a topic outside its subtree or one the contract
+    /// does not define.
+    public func kind(ofTopic topic: String) -> TopicKind? {
+        guard topic.hasPrefix(base + "/") else { return nil }
+        let levels = topic.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        switch levels.count {
+        case 1:
+            switch levels[0] {
+            case "status": return .availability
+            case "info": return .info
+            case "health": return .health
+            case "error": return .error
+            default: return MotionService(topicName: String(levels[0])).map(TopicKind.data)
+            }
+        case 2:
+            guard let service = MotionService(topicName: String(levels[0])) else { return nil }
+            switch levels[1] {
+            case "status": return .status(service)
+            case "set": return .control(service)
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+/// What a topic of a device carries (see ``TopicLayout/kind(ofTopic:)``).
+public enum TopicKind: Sendable, Equatable {
+    /// `{base}/status`: `online` / `offline` (retained; the last will says `offline`).
+    case availability
+    /// `{base}/info`: ``InfoPayload`` (retained).
+    case info
+    /// `{base}/health`: ``HealthPayload``.
+    case health
+    /// `{base}/error`: ``CommandAnswer`` of a refused command that named no response topic.
+    case error
+    /// `{base}/{service}`: samples (``SamplePayloadDecoder``).
+    case data(MotionService)
+    /// `{base}/{service}/status`: ``ServiceStatus`` (retained).
+    case status(MotionService)
+    /// `{base}/{service}/set`: ``ControlCommand``.
+    case control(MotionService)
 }

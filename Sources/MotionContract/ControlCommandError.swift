@@ -8,6 +8,6 @@ public struct ControlCommandError: Error, Sendable, Equatable, CustomStringConve
     public static let maximumLength = 300
 
     /// Creates an error with a message, made printable and cut at ``maximumLength`` (see
-    /// ``AgentLog/sanitized(_:limit:)``).
-    public init(_ description: String) { self.description = AgentLog.sanitized(description, limit: Self.maximumLength) }
+    /// ``ContractText/sanitized(_:limit:)``).
+    public init(_ description: String) { self.description = ContractText.sanitized(description, limit: Self.maximumLength) }
 }

@@ -1,0 +1,59 @@
+/// The answer to a control command: on the command's MQTT 5 response topic (with its correlation data)
+/// when it named one, otherwise, for a refused command only, on `{base}/error` (docs/MQTT-CONTRACT.md).
+public struct CommandAnswer: Sendable, Equatable {
+    /// Whether the command was applied.
+    public var ok: Bool
+    /// The service the command was for (refusals only).
+    public var service: MotionService?
+    /// Why it was refused.
+    public var error: String?
+    /// The start of the refused payload, at most ``quotedCommandLength`` bytes, as text.
+    public var command: String?
+
+    /// How much of a refused payload the answer quotes, bytes.
+    public static let quotedCommandLength = 200
+
+    /// The answer of an applied command: `{"ok":true}`.
+    public static let accepted = CommandAnswer(ok: true)
+
+    /// Creates an answer.
+    public init(ok: Bool, service: MotionService? = nil, error: String? = nil, command: String? = nil) {
+        self.ok = ok
+        self.service = service
+        self.error = error
+        self.command = command
+    }
+
+    /// The answer refusing `payload` for `service` because of `reason`.
+    public static func refusal(_ reason: String, service: MotionService, payload: [UInt8]) -> CommandAnswer {
+        CommandAnswer(
+            ok: false, service: service, error: reason,
+            command: String(decoding: payload.prefix(quotedCommandLength), as: UTF8.self))
+    }
+
+    /// The JSON payload: `{"ok":true}` or `{"ok":false,"service":…,"error":…,"command":…}`.
+    public func json() -> String {
+        var writer = JSONWriter()
+        writer.field("ok", ok)
+        if let service { writer.field("service", service.topicName) }
+        if let error { writer.field("error", error) }
+        if let command { writer.field("command", command) }
+        return writer.finished()
+    }
+
+    /// Decodes an answer.
+    /// - Throws: ``PayloadError`` naming the missing or wrong field.
+    public init(payload: [UInt8]) throws(PayloadError) {
+        let root = try JSONObjectReader<PayloadError>(bytes: payload)
+        let serviceName = try root.string("service")
+        let service = try serviceName.map { name throws(PayloadError) in
+            guard let service = MotionService(topicName: name) else {
+                throw PayloadError(fieldPath: "service", reason: "unknown service \"\(name)\"")
+            }
+            return service
+        }
+        self.init(
+            ok: try root.required("ok", root.bool), service: service, error: try root.string("error"),
+            command: try root.string("command"))
+    }
+}

@@ -1,0 +1,45 @@
+/// Text handling the contract's messages share.
+public enum ContractText {
+    /// Text from outside (a command, a topic, a file's content) made safe for one log line or answer:
+    /// control, format and line- or paragraph-separator characters (which could forge or reorder lines,
+    /// or hide text) become `\u{…}` escapes, and the result is at most `limit` UTF-8 bytes, cut with
+    /// `… (N bytes)` inside that budget, so that no input can flood the log.
+    /// - Parameters:
+    ///   - text: the untrusted text.
+    ///   - limit: the most UTF-8 bytes of the result, 120 by default (at least 32).
+    public static func sanitized(_ text: some StringProtocol, limit: Int = 120) -> String {
+        let suffix = "… (\(text.utf8.count) bytes)"
+        let budget = max(limit, 32)
+        var result = ""
+        var length = 0  // UTF-8 bytes of `result`
+        for scalar in text.unicodeScalars {
+            let printable: String
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+                printable = "\\u{\(String(scalar.value, radix: 16))}"
+            default:
+                printable = String(scalar)
+            }
+            guard length + printable.utf8.count <= budget else {
+                // Room for the suffix: drop what it needs from the end (whole scalars).
+                while length + suffix.utf8.count > budget, let last = result.unicodeScalars.last {
+                    length -= String(last).utf8.count
+                    result.unicodeScalars.removeLast()
+                }
+                return result + suffix
+            }
+            result += printable
+            length += printable.utf8.count
+        }
+        return result
+    }
+
+    /// `text` without leading and trailing spaces, tabs and line breaks.
+    public static func trimmingBlanks(_ text: some StringProtocol) -> Substring {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let whole = Substring(text)
+        guard let first = whole.firstIndex(where: { !isBlank($0) }), let last = whole.lastIndex(where: { !isBlank($0) })
+        else { return whole[whole.endIndex...] }
+        return whole[first...last]
+    }
+}

@@ -1,0 +1,237 @@
+/// The periodic `{base}/health` message: uptime, the device's achieved rate and faults, the broker
+/// connection, each service's throughput and the fusion state (docs/MQTT-CONTRACT.md).
+public struct HealthPayload: Sendable, Equatable {
+    /// Seconds since the agent started (written to the millisecond).
+    public var uptime: Double
+    /// Whether the broker connection is up.
+    public var connected: Bool
+    /// The IMU.
+    public var device: Device
+    /// The broker connection and the offline buffer.
+    public var mqtt: Connection
+    /// One entry per service, in the contract's order.
+    public var services: [Service]
+    /// The attitude filters in use.
+    public var fusion: [Fusion]
+
+    /// The IMU's part of the report.
+    public struct Device: Sendable, Equatable {
+        /// Driver name (`sim`, `iio`, `mpu6050`, …); nil without a device.
+        public var driver: String?
+        /// Whether the device runs.
+        public var running: Bool
+        /// The rate the device is configured for, Hz.
+        public var configuredRateHz: Double
+        /// Samples per second over the last ~2 s, Hz (written to 0.1 Hz).
+        public var achievedRateHz: Double
+        /// Samples received since the agent started.
+        public var samples: UInt64
+        /// Fault episodes since the agent started.
+        public var faults: Int
+        /// The current fault; nil when healthy.
+        public var fault: String?
+
+        /// Creates the device part.
+        public init(
+            driver: String?, running: Bool, configuredRateHz: Double, achievedRateHz: Double, samples: UInt64, faults: Int,
+            fault: String?
+        ) {
+            self.driver = driver
+            self.running = running
+            self.configuredRateHz = configuredRateHz
+            self.achievedRateHz = achievedRateHz
+            self.samples = samples
+            self.faults = faults
+            self.fault = fault
+        }
+    }
+
+    /// The broker connection's part of the report (counters since the agent started).
+    public struct Connection: Sendable, Equatable {
+        /// `5` or `3.1.1`; nil before the first connection.
+        public var protocolVersion: String?
+        /// Messages handed to the broker.
+        public var published: Int
+        /// Publications that failed.
+        public var publishErrors: Int
+        /// Connections made again after a loss.
+        public var reconnects: Int
+        /// Messages waiting in the offline buffer.
+        public var queueDepth: Int
+        /// Their payload bytes.
+        public var queuedBytes: Int
+        /// Messages the buffer dropped, oldest first, to stay within its bounds.
+        public var droppedFromBuffer: Int
+        /// QoS 0 messages dropped while disconnected.
+        public var droppedWhileDisconnected: Int
+        /// Buffered messages whose MQTT 5 expiry passed before they could be sent.
+        public var expiredInBuffer: Int
+        /// Whether the buffer is on disk (survives a restart).
+        public var queueDurable: Bool
+        /// Commands dropped unhandled because too many were waiting.
+        public var commandsDropped: Int
+
+        /// Creates the connection part.
+        public init(
+            protocolVersion: String?, published: Int, publishErrors: Int, reconnects: Int, queueDepth: Int, queuedBytes: Int,
+            droppedFromBuffer: Int, droppedWhileDisconnected: Int, expiredInBuffer: Int, queueDurable: Bool,
+            commandsDropped: Int
+        ) {
+            self.protocolVersion = protocolVersion
+            self.published = published
+            self.publishErrors = publishErrors
+            self.reconnects = reconnects
+            self.queueDepth = queueDepth
+            self.queuedBytes = queuedBytes
+            self.droppedFromBuffer = droppedFromBuffer
+            self.droppedWhileDisconnected = droppedWhileDisconnected
+            self.expiredInBuffer = expiredInBuffer
+            self.queueDurable = queueDurable
+            self.commandsDropped = commandsDropped
+        }
+    }
+
+    /// One service's throughput.
+    public struct Service: Sendable, Equatable {
+        /// The service.
+        public var service: MotionService
+        /// Whether it publishes.
+        public var active: Bool
+        /// Messages published on its data topic since the start (its last `seq`).
+        public var messages: UInt64
+        /// Samples taken in since the start.
+        public var samples: UInt64
+        /// Messages per second since the previous report, Hz (written to 0.1 Hz); nil in the first report.
+        public var rateHz: Double?
+        /// Why it cannot deliver, when it cannot.
+        public var error: String?
+
+        /// Creates a service entry.
+        public init(service: MotionService, active: Bool, messages: UInt64, samples: UInt64, rateHz: Double?, error: String?) {
+            self.service = service
+            self.active = active
+            self.messages = messages
+            self.samples = samples
+            self.rateHz = rateHz
+            self.error = error
+        }
+    }
+
+    /// One attitude filter's state.
+    public struct Fusion: Sendable, Equatable {
+        /// Its reference frame (``ReferenceFrameName``).
+        public var frame: String
+        /// Whether it has an attitude yet.
+        public var initialized: Bool
+        /// Its gyroscope bias estimate, rad/s, device axes.
+        public var gyroBias: SIMD3<Double>
+
+        /// Creates a fusion entry.
+        public init(frame: String, initialized: Bool, gyroBias: SIMD3<Double>) {
+            self.frame = frame
+            self.initialized = initialized
+            self.gyroBias = gyroBias
+        }
+    }
+
+    /// Creates a report.
+    public init(uptime: Double, connected: Bool, device: Device, mqtt: Connection, services: [Service], fusion: [Fusion]) {
+        self.uptime = uptime
+        self.connected = connected
+        self.device = device
+        self.mqtt = mqtt
+        self.services = services
+        self.fusion = fusion
+    }
+
+    /// The JSON payload (uptime to the millisecond, rates to 0.1 Hz).
+    public func json() -> String {
+        var writer = JSONWriter()
+        writer.field("uptime", (uptime * 1_000).rounded() / 1_000)
+        writer.field("connected", connected)
+        writer.object("device") { entry in
+            if let driver = device.driver { entry.field("driver", driver) }
+            entry.field("running", device.running)
+            entry.field("configured_rate_hz", device.configuredRateHz)
+            entry.field("achieved_rate_hz", (device.achievedRateHz * 10).rounded() / 10)
+            entry.field("samples", device.samples)
+            entry.field("faults", device.faults)
+            if let fault = device.fault { entry.field("fault", fault) }
+        }
+        writer.object("mqtt") { entry in
+            if let version = mqtt.protocolVersion { entry.field("protocol", version) }
+            entry.field("published", mqtt.published)
+            entry.field("publish_errors", mqtt.publishErrors)
+            entry.field("reconnects", mqtt.reconnects)
+            entry.field("queue_depth", mqtt.queueDepth)
+            entry.field("queued_bytes", mqtt.queuedBytes)
+            entry.field("dropped_from_buffer", mqtt.droppedFromBuffer)
+            entry.field("dropped_while_disconnected", mqtt.droppedWhileDisconnected)
+            entry.field("expired_in_buffer", mqtt.expiredInBuffer)
+            entry.field("queue_durable", mqtt.queueDurable)
+            entry.field("commands_dropped", mqtt.commandsDropped)
+        }
+        writer.object("services") { entries in
+            for health in services {
+                entries.object(health.service.topicName) { entry in
+                    entry.field("active", health.active)
+                    entry.field("messages", health.messages)
+                    entry.field("samples", health.samples)
+                    if let rate = health.rateHz { entry.field("rate_hz", (rate * 10).rounded() / 10) }
+                    if let error = health.error { entry.field("error", error) }
+                }
+            }
+        }
+        writer.array("fusion", objects: fusion) { state, entry in
+            entry.field("frame", state.frame)
+            entry.field("initialized", state.initialized)
+            entry.vector("gyro_bias", x: state.gyroBias.x, y: state.gyroBias.y, z: state.gyroBias.z)
+        }
+        return writer.finished()
+    }
+
+    /// Decodes a `{base}/health` payload (services in the contract's order; unknown services are skipped,
+    /// so that a newer agent's report still reads).
+    /// - Throws: ``PayloadError`` naming the missing or wrong field.
+    public init(payload: [UInt8]) throws(PayloadError) {
+        let root = try JSONObjectReader<PayloadError>(bytes: payload)
+        let device = try root.required("device", root.object)
+        let mqtt = try root.required("mqtt", root.object)
+        let services = try root.required("services", root.object)
+        var serviceEntries: [Service] = []
+        for service in MotionService.allCases {
+            guard let entry = try services.object(service.topicName) else { continue }
+            serviceEntries.append(Service(
+                service: service, active: try entry.required("active", entry.bool),
+                messages: try entry.required("messages", entry.count), samples: try entry.required("samples", entry.count),
+                rateHz: try entry.number("rate_hz"), error: try entry.string("error")))
+        }
+        var fusionEntries: [Fusion] = []
+        for entry in try root.objects("fusion") ?? [] {
+            let bias = try entry.required("gyro_bias", entry.object)
+            fusionEntries.append(Fusion(
+                frame: try entry.required("frame", entry.string), initialized: try entry.required("initialized", entry.bool),
+                gyroBias: SIMD3(try bias.required("x", bias.number), try bias.required("y", bias.number), try bias.required("z", bias.number))))
+        }
+        self.init(
+            uptime: try root.required("uptime", root.number), connected: try root.required("connected", root.bool),
+            device: Device(
+                driver: try device.string("driver"), running: try device.required("running", device.bool),
+                configuredRateHz: try device.required("configured_rate_hz", device.number),
+                achievedRateHz: try device.required("achieved_rate_hz", device.number),
+                samples: try device.required("samples", device.count), faults: try device.required("faults", device.integer),
+                fault: try device.string("fault")),
+            mqtt: Connection(
+                protocolVersion: try mqtt.string("protocol"), published: try mqtt.required("published", mqtt.integer),
+                publishErrors: try mqtt.required("publish_errors", mqtt.integer),
+                reconnects: try mqtt.required("reconnects", mqtt.integer),
+                queueDepth: try mqtt.required("queue_depth", mqtt.integer),
+                queuedBytes: try mqtt.required("queued_bytes", mqtt.integer),
+                droppedFromBuffer: try mqtt.required("dropped_from_buffer", mqtt.integer),
+                droppedWhileDisconnected: try mqtt.required("dropped_while_disconnected", mqtt.integer),
+                expiredInBuffer: try mqtt.integer("expired_in_buffer") ?? 0,
+                queueDurable: try mqtt.bool("queue_durable") ?? false,
+                commandsDropped: try mqtt.integer("commands_dropped") ?? 0),
+            services: serviceEntries, fusion: fusionEntries)
+    }
+}

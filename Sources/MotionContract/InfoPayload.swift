@@ -1,0 +1,124 @@
+/// The retained `{base}/info` message: which agent, which device, which topics with their units and
+/// sampling modes, and when the agent started (docs/MQTT-CONTRACT.md).
+public struct InfoPayload: Sendable, Equatable {
+    /// The program publishing (`motion-agent`).
+    public var agent: String
+    /// Its version.
+    public var version: String
+    /// The device id (the topic level).
+    public var deviceID: String
+    /// The IMU.
+    public var device: Device
+    /// One entry per service, in the contract's order.
+    public var services: [Service]
+    /// When the agent started, ISO 8601 in UTC (e.g. `2026-12-01T12:52:16Z`).
+    public var started: String
+
+    /// The IMU's description.
+    public struct Device: Sendable, Equatable {
+        /// The device specification configured (`sim`, `iio:mpu6050`, `i2c:/dev/i2c-1@0x68`, …).
+        public var specification: String
+        /// The driver, chip and default rate, when the device is open.
+        public var driver: String?
+        /// The chip, for people.
+        public var chip: String?
+        /// The rate the device runs at, Hz.
+        public var sampleRateHz: Double?
+
+        /// Creates a device description.
+        public init(specification: String, driver: String? = nil, chip: String? = nil, sampleRateHz: Double? = nil) {
+            self.specification = specification
+            self.driver = driver
+            self.chip = chip
+            self.sampleRateHz = sampleRateHz
+        }
+    }
+
+    /// One service's data topic.
+    public struct Service: Sendable, Equatable {
+        /// The service.
+        public var service: MotionService
+        /// Its data topic.
+        public var topic: String
+        /// Its units, for people (``InfoPayload/units(of:)``).
+        public var units: String
+        /// Its sampling mode (`latest` or `mean`).
+        public var mode: String
+
+        /// Creates a service entry.
+        public init(service: MotionService, topic: String, units: String, mode: String) {
+            self.service = service
+            self.topic = topic
+            self.units = units
+            self.mode = mode
+        }
+    }
+
+    /// Creates the message.
+    public init(agent: String, version: String, deviceID: String, device: Device, services: [Service], started: String) {
+        self.agent = agent
+        self.version = version
+        self.deviceID = deviceID
+        self.device = device
+        self.services = services
+        self.started = started
+    }
+
+    /// The units a service's payload carries, as `{base}/info` states them.
+    public static func units(of service: MotionService) -> String {
+        switch service {
+        case .accelerometer: "acceleration: g"
+        case .gyro: "rotationRate: rad/s"
+        case .magnetometer: "magneticField: µT"
+        case .deviceMotion:
+            "attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees"
+        }
+    }
+
+    /// The JSON payload.
+    public func json() -> String {
+        var writer = JSONWriter()
+        writer.field("agent", agent)
+        writer.field("version", version)
+        writer.field("device_id", deviceID)
+        writer.object("device") { entry in
+            entry.field("spec", device.specification)
+            if let driver = device.driver { entry.field("driver", driver) }
+            if let chip = device.chip { entry.field("chip", chip) }
+            if let rate = device.sampleRateHz { entry.field("sample_rate_hz", rate) }
+        }
+        writer.object("services") { entries in
+            for service in services {
+                entries.object(service.service.topicName) { entry in
+                    entry.field("topic", service.topic)
+                    entry.field("units", service.units)
+                    entry.field("mode", service.mode)
+                }
+            }
+        }
+        writer.field("started", started)
+        return writer.finished()
+    }
+
+    /// Decodes a `{base}/info` payload (unknown services are skipped).
+    /// - Throws: ``PayloadError`` naming the missing or wrong field.
+    public init(payload: [UInt8]) throws(PayloadError) {
+        let root = try JSONObjectReader<PayloadError>(bytes: payload)
+        let device = try root.required("device", root.object)
+        let services = try root.required("services", root.object)
+        var entries: [Service] = []
+        for service in MotionService.allCases {
+            guard let entry = try services.object(service.topicName) else { continue }
+            entries.append(Service(
+                service: service, topic: try entry.required("topic", entry.string),
+                units: try entry.required("units", entry.string), mode: try entry.required("mode", entry.string)))
+        }
+        self.init(
+            agent: try root.required("agent", root.string), version: try root.required("version", root.string),
+            deviceID: try root.required("device_id", root.string),
+            device: Device(
+                specification: try device.required("spec", device.string), driver: try device.string("driver"),
+                chip: try device.string("chip"), sampleRateHz: try device.number("sample_rate_hz")),
+            services: entries, started: try root.required("started", root.string))
+    }
+}

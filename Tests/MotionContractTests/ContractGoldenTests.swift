@@ -1,0 +1,134 @@
+import MotionContract
+import MotionMath
+import Testing
+
+/// The bytes of `{base}/info`, a command's answer and `{base}/error`, recorded from the agent on the
+/// simulated IMU before the contract had a module of its own (issue 13), and every payload decoded back.
+@Suite struct ContractGoldenTests {
+    static let info = InfoPayload(
+        agent: "motion-agent", version: "0.1.0", deviceID: "golden",
+        device: .init(specification: "sim", driver: "sim", chip: "simulated 9-axis IMU", sampleRateHz: 200),
+        services: MotionService.allCases.map { service in
+            .init(service: service, topic: "motion/golden/\(service.topicName)", units: InfoPayload.units(of: service), mode: "latest")
+        },
+        started: "2026-12-01T12:52:16Z")
+
+    @Test func infoIsByteIdentical() throws {
+        let recorded = #"{"agent":"motion-agent","version":"0.1.0","device_id":"golden","device":{"spec":"sim","driver":"sim","chip":"simulated 9-axis IMU","sample_rate_hz":200.0},"services":{"accelerometer":{"topic":"motion/golden/accelerometer","units":"acceleration: g","mode":"latest"},"gyro":{"topic":"motion/golden/gyro","units":"rotationRate: rad/s","mode":"latest"},"magnetometer":{"topic":"motion/golden/magnetometer","units":"magneticField: µT","mode":"latest"},"device-motion":{"topic":"motion/golden/device-motion","units":"attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees","mode":"latest"}},"started":"2026-12-01T12:52:16Z"}"#
+        #expect(Self.info.json() == recorded)
+        #expect(try InfoPayload(payload: Array(recorded.utf8)) == Self.info)
+        // Without an open device the description is the specification alone.
+        var closed = Self.info
+        closed.device = .init(specification: "i2c:/dev/i2c-1@0x68")
+        #expect(try InfoPayload(payload: Array(closed.json().utf8)) == closed)
+    }
+
+    @Test func answersAreByteIdentical() throws {
+        #expect(CommandAnswer.accepted.json() == #"{"ok":true}"#)
+        let unknownField = CommandAnswer.refusal(
+            "bogus: unknown field (known: active, interval)", service: .gyro, payload: Array(#"{"bogus":1}"#.utf8))
+        let recorded = #"{"ok":false,"service":"gyro","error":"bogus: unknown field (known: active, interval)","command":"{\"bogus\":1}"}"#
+        #expect(unknownField.json() == recorded)
+        #expect(try CommandAnswer(payload: Array(recorded.utf8)) == unknownField)
+        let notJSON = CommandAnswer.refusal(
+            "expected start, stop or a JSON object: not valid JSON (line 1, column 3: invalid token near 'not')",
+            service: .gyro, payload: Array("not json".utf8))
+        #expect(notJSON.json() == #"{"ok":false,"service":"gyro","error":"expected start, stop or a JSON object: not valid JSON (line 1, column 3: invalid token near 'not')","command":"not json"}"#)
+        #expect(try CommandAnswer(payload: Array(#"{"ok":true}"#.utf8)) == .accepted)
+        // The refused payload is quoted up to 200 bytes.
+        let long = CommandAnswer.refusal("too long", service: .magnetometer, payload: Array(repeating: UInt8(ascii: "a"), count: 500))
+        #expect(long.command?.utf8.count == CommandAnswer.quotedCommandLength)
+    }
+
+    @Test func statusesDecodeBack() throws {
+        for status in [
+            ServiceStatus(available: true, active: true, interval: 0.02),
+            ServiceStatus(available: true, active: false, interval: 0.05, referenceFrame: "xMagneticNorthZVertical"),
+            ServiceStatus(available: false, active: true, interval: 1, error: "the device has no magnetometer"),
+        ] {
+            #expect(try ServiceStatus(payload: Array(status.json().utf8)) == status)
+        }
+        #expect(throws: PayloadError(fieldPath: "active", reason: "is required")) {
+            try ServiceStatus(payload: Array(#"{"available":true,"interval":0.02}"#.utf8))
+        }
+        #expect(throws: PayloadError(fieldPath: "interval", reason: "must be a number")) {
+            try ServiceStatus(payload: Array(#"{"available":true,"active":true,"interval":"fast"}"#.utf8))
+        }
+    }
+
+    @Test func samplesDecodeBackExactly() throws {
+        let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
+        let samples = (0..<3).map { VectorSample(timestamp: 11052.5 + Double($0) / 200, value: SIMD3(0.1 * Double($0), -1 / 3, 9.81)) }
+        for service in [MotionService.accelerometer, .gyro, .magnetometer] {
+            let single = try SamplePayloadDecoder.vectors(encoder.encode([samples[0]], service: service, seq: 7), service: service)
+            #expect(single.sequence == 7 && single.samples == [samples[0]] && !single.isBatch)
+            #expect(single.unixTimes == [samples[0].timestamp + encoder.wallClockOffset])
+            let batch = try SamplePayloadDecoder.vectors(encoder.encode(samples, service: service, seq: 8), service: service)
+            #expect(batch.sequence == 8 && batch.samples == samples && batch.isBatch)
+        }
+        let motion = DeviceMotionSample(
+            timestamp: 11052.537661835,
+            attitude: Quaternion(w: 0.6783676357856111, x: 0.2028646030318887, y: -0.08799801594244677, z: -0.70065658688515),
+            rotationRate: SIMD3(0.16766052719067223, 0.32789033559009473, 0.23270958170061576),
+            gravity: SIMD3(0.16488682866286367, -0.39854634129245725, -0.9022046040538142),
+            userAcceleration: SIMD3(0.0001435161614059821, -0.00034689151042888167, -0.0007852715867400217),
+            magneticField: SIMD3(7.384948744292167, 0.0024031681667380095, -47.94600481524212), magneticAccuracy: .low,
+            heading: 4.010669717779691)
+        var sixAxis = motion
+        sixAxis.heading = -1
+        sixAxis.magneticAccuracy = .uncalibrated
+        let decoded = try SamplePayloadDecoder.deviceMotion(encoder.encode([motion, sixAxis], seq: 9))
+        #expect(decoded.samples == [motion, sixAxis])
+        // A payload of the wrong topic, or a broken one, names the field.
+        #expect(throws: PayloadError(fieldPath: "rotationRate", reason: "is required")) {
+            try SamplePayloadDecoder.vectors(encoder.encode([samples[0]], service: .accelerometer, seq: 1), service: .gyro)
+        }
+        #expect(throws: PayloadError(fieldPath: "samples[1].timestamp", reason: "must be a number")) {
+            try SamplePayloadDecoder.vectors(
+                Array(#"{"seq":1,"samples":[{"timestamp":1,"ts":2,"rotationRate":{"x":0,"y":0,"z":0}},{"timestamp":"x","ts":2}]}"#.utf8),
+                service: .gyro)
+        }
+        #expect(throws: PayloadError.self) { try SamplePayloadDecoder.vectors(Array("{\"seq\":-1}".utf8), service: .gyro) }
+    }
+
+    @Test func healthDecodesBack() throws {
+        let health = HealthPayload(
+            uptime: 12.346, connected: true,
+            device: .init(driver: "sim", running: true, configuredRateHz: 200, achievedRateHz: 200, samples: 123_456, faults: 1, fault: "stalled"),
+            mqtt: .init(
+                protocolVersion: "5", published: 1234, publishErrors: 1, reconnects: 2, queueDepth: 3, queuedBytes: 456,
+                droppedFromBuffer: 4, droppedWhileDisconnected: 5, expiredInBuffer: 6, queueDurable: true, commandsDropped: 7),
+            services: [
+                .init(service: .accelerometer, active: true, messages: 500, samples: 2000, rateHz: 50, error: nil),
+                .init(service: .deviceMotion, active: false, messages: 0, samples: 0, rateHz: nil, error: "no data"),
+            ],
+            fusion: [.init(frame: "xMagneticNorthZVertical", initialized: true, gyroBias: SIMD3(1e-4, -2e-5, 0))])
+        #expect(try HealthPayload(payload: Array(health.json().utf8)) == health)
+    }
+
+    @Test func commandsRoundTrip() throws {
+        for command in [
+            ControlCommand(active: true), ControlCommand(active: false), ControlCommand(interval: 0.05),
+            ControlCommand(active: true, interval: 0.1, referenceFrame: "xArbitraryZVertical"),
+        ] {
+            #expect(try ControlCommand.parse(command.payload(), for: .deviceMotion) == command)
+        }
+        #expect(String(decoding: ControlCommand(active: true).payload(), as: UTF8.self) == "start")
+    }
+
+    @Test func topicsNameTheirKind() {
+        let topics = TopicLayout(prefix: "motion", deviceID: "pi-4")
+        #expect(topics.kind(ofTopic: "motion/pi-4/status") == .availability)
+        #expect(topics.kind(ofTopic: "motion/pi-4/info") == .info)
+        #expect(topics.kind(ofTopic: "motion/pi-4/health") == .health)
+        #expect(topics.kind(ofTopic: "motion/pi-4/error") == .error)
+        #expect(topics.kind(ofTopic: "motion/pi-4/device-motion") == .data(.deviceMotion))
+        #expect(topics.kind(ofTopic: "motion/pi-4/gyro/status") == .status(.gyro))
+        #expect(topics.kind(ofTopic: "motion/pi-4/gyro/set") == .control(.gyro))
+        #expect(topics.kind(ofTopic: "motion/pi-4/compass") == nil)
+        #expect(topics.kind(ofTopic: "motion/pi-5/gyro") == nil)
+        #expect(TopicLayout.deviceID(inTopic: "motion/pi-4/gyro", prefix: "motion") == "pi-4")
+        #expect(TopicLayout.deviceID(inTopic: "other/pi-4/gyro", prefix: "motion") == nil)
+        #expect(ContractVersion.text == "1.0")
+    }
+}
