@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
         .target(name: "CLinuxIO"),
+        // The programs' one command-line scanner.
+        .target(name: "MotionCommandLine"),
         // Vectors, quaternions, 3×3 matrices, eigen decomposition, Euler angles, locations: no Foundation.
         .target(name: "MotionMath"),
         .target(name: "MotionHAL", dependencies: ["CLinuxIO", "MotionMath"]),
@@ -47,12 +49,17 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite"]),
         .target(
             name: "MotionAgent",
-            dependencies: ["MotionEngine", "MotionContract", "MotionFusion", "MotionHAL", "MotionMath", "MQTT", "CJansson"]),
-        .executableTarget(name: "motion-agent", dependencies: ["MotionAgent"]),
-        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionContract", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
+            dependencies: [
+                "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionMath", "MQTT",
+                "CJansson",
+            ]),
+        .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
         // The benchmarks start their broker with the same fixture as the tests.
-        .executableTarget(name: "motion-bench", dependencies: ["MQTT", "MotionAgent", "MotionContract", "MotionTestSupport"]),
+        .executableTarget(
+            name: "motion-bench",
+            dependencies: ["MQTT", "MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
 
         // iPhone-style motion code, unchanged, on Linux (the README's guide).
         .executableTarget(name: "tilt-monitor", dependencies: ["CoreMotion"], path: "Examples/tilt-monitor"),
@@ -72,7 +79,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",
-            dependencies: ["MotionAgent", "MotionContract", "MotionEngine", "MotionFusion", "MotionMath", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "tilt-monitor"]
+            dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionMath", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "motion-bench", "tilt-monitor"]
         ),
     ],
     swiftLanguageModes: [.v6]

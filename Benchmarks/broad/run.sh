@@ -11,21 +11,21 @@ cd "$(dirname "$0")/../.."
 data="${1:-../shared/data/broad}"
 [ -d "$data" ] || { echo "run.sh: no trial directory $data" >&2; exit 66; }
 
-swift build -c release --product motionctl >&2
-motionctl="$(swift build -c release --show-bin-path)/motionctl"
+swift build -c release --product motion-bench >&2
+bench="$(swift build -c release --show-bin-path)/motion-bench"
 python="$(Benchmarks/broad/setup-venv.sh)"
 plots="$(mktemp -d)"
 trap 'rm -rf "$plots"' EXIT
 
-echo "== MotionBridge (motionctl bench broad)"
-"$motionctl" bench broad "$data" --plots "$plots"
+echo "== MotionBridge (motion-bench broad)"
+"$bench" broad "$data" --plots "$plots"
 echo
 echo "== VQF 2.1.2 (Benchmarks/broad/vqf_reference.py)"
 "$python" Benchmarks/broad/vqf_reference.py --data "$data" --no-timing
 echo
 echo "== 9-axis update time, ns per sample, alternating runs"
 for round in 1 2 3; do
-    ours=$("$motionctl" bench broad "$data" --plots "$plots" --json | sed -n 's/.*"nineAxisNanosecondsPerSample" : \([0-9.]*\).*/\1/p')
+    ours=$("$bench" broad "$data" --json | sed -n 's/.*"nineAxisNanosecondsPerSample" : \([0-9.]*\).*/\1/p')
     theirs=$("$python" Benchmarks/broad/vqf_reference.py --data "$data" --json | sed -n '/^{/,$p' \
         | "$python" -c 'import json, sys; print(round(json.load(sys.stdin)["timing"]["batch_9axis_ns_per_sample"], 1))')
     printf 'round %d: MotionBridge %.1f   VQF (C++ updateBatch) %.1f   ratio %.2f\n' "$round" "$ours" "$theirs" "$("$python" -c "print($ours / $theirs)")"

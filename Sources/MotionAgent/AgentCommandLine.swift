@@ -1,4 +1,5 @@
 import MQTT
+import MotionCommandLine
 
 /// The options of `motion-agent`:
 /// `motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--id DEVICE_ID] [--record FILE] [--check-config]`.
@@ -21,7 +22,7 @@ public struct AgentCommandLine: Sendable, Equatable {
     public var helpRequested = false
 
     /// The process exit status for a usage error (`EX_USAGE` of sysexits.h).
-    public static let usageExitStatus: Int32 = 64
+    public static let usageExitStatus = CommandLineError.exitStatus
 
     /// The usage text.
     public static let usage = """
@@ -37,25 +38,16 @@ public struct AgentCommandLine: Sendable, Equatable {
     /// Parses the arguments (without the program name).
     /// - Throws: ``CommandLineError`` for an unknown option or a missing value.
     public init(arguments: [String]) throws(CommandLineError) {
-        var remaining = arguments[...]
-        func value(for option: String) throws(CommandLineError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
-                throw CommandLineError("\(option) needs a value")
-            }
-            return value
-        }
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--config": configPath = try value(for: argument)
-            case "--broker": brokerURL = try value(for: argument)
-            case "--device": device = try value(for: argument)
-            case "--id": deviceID = try value(for: argument)
-            case "--record": recordFile = try value(for: argument)
-            case "--check-config": checkOnly = true
-            case "--help", "-h": helpRequested = true
-            default: throw CommandLineError("unknown option \(argument)")
-            }
-        }
+        let scanner = try ArgumentScanner(
+            arguments, valued: ["--config", "--broker", "--device", "--id", "--record"], switches: ["--check-config"])
+        try scanner.expectPositional(atMost: 0)
+        configPath = scanner["--config"]
+        brokerURL = scanner["--broker"]
+        device = scanner["--device"]
+        deviceID = scanner["--id"]
+        recordFile = scanner["--record"]
+        checkOnly = scanner.has("--check-config")
+        helpRequested = scanner.helpRequested
     }
 
     /// Loads the configuration file (or the defaults) and applies the options on top.

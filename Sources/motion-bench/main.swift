@@ -4,6 +4,7 @@ import MotionContract
 import Foundation
 import MQTT
 import MotionAgent
+import MotionCommandLine
 import MotionTestSupport
 
 /// The directory holding this executable (release build products sit side by side).
@@ -123,16 +124,35 @@ func run(_ options: BenchCommandLine) throws {
     withExtendedLifetime(privateBroker) {}
 }
 
-if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
-    print(BenchCommandLine.usage)
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "broad" {
+    // The attitude filter over BROAD recordings: no broker, its own options.
+    do {
+        let scanner = try ArgumentScanner(Array(arguments.dropFirst()), valued: ["--plots"], switches: ["--json"])
+        if scanner.helpRequested {
+            print(BroadBenchmark.usage)
+            exit(0)
+        }
+        try BroadBenchmark.run(scanner)
+        exit(0)
+    } catch let error as CommandLineError {
+        FileHandle.standardError.write(Data("motion-bench: \(error)\n\(BroadBenchmark.usage)\n".utf8))
+        exit(CommandLineError.exitStatus)
+    } catch {
+        FileHandle.standardError.write(Data("motion-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
+    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage)
     exit(0)
 }
 let options: BenchCommandLine
 do {
-    options = try BenchCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+    options = try BenchCommandLine(arguments: arguments)
 } catch {
     FileHandle.standardError.write(Data("motion-bench: \(error)\n\(BenchCommandLine.usage)\n".utf8))
-    exit(64)
+    exit(CommandLineError.exitStatus)
 }
 do {
     try run(options)

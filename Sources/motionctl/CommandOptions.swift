@@ -1,41 +1,51 @@
 import Foundation
+import MotionCommandLine
 
-/// The options and positional arguments of one motionctl command, with the command's usage for errors.
+/// The options and positional arguments of one motionctl command (scanned by the programs' shared
+/// ``ArgumentScanner``), with the command's usage: `--help` / `-h` prints it and exits 0; a usage error
+/// prints the error and the usage and exits 64.
 struct CommandOptions {
-    /// `--name value` pairs.
-    private(set) var values: [String: String] = [:]
-    /// Arguments that are not options, in order.
-    private(set) var positional: [String] = []
-    /// `--name` options without a value that were given.
-    private(set) var flags: Set<String> = []
+    private let scanner: ArgumentScanner
     private let usage: String
 
-    /// Parses `arguments`; `valued` options take the next argument, `switches` take none. Any other
-    /// `--option` is an error (exit 64).
+    /// Scans `arguments`; `valued` options take the next argument, `switches` take none.
     init(_ arguments: [String], valued: Set<String>, switches: Set<String> = [], usage: String) {
         self.usage = usage
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            if valued.contains(argument) {
-                guard let value = remaining.popFirst() else { fail("\(argument) needs a value") }
-                values[argument] = value
-            } else if switches.contains(argument) {
-                flags.insert(argument)
-            } else if argument.hasPrefix("--") {
-                fail("unknown option \(argument)")
-            } else {
-                positional.append(argument)
-            }
+        do {
+            scanner = try ArgumentScanner(arguments, valued: valued, switches: switches)
+        } catch {
+            Self.usageError(error.description, usage: usage)
+        }
+        if scanner.helpRequested {
+            print(usage)
+            Foundation.exit(0)
         }
     }
 
+    /// `--name value` pairs given.
+    var values: [String: String] { scanner.values }
+    /// Arguments that are not options, in order.
+    var positional: [String] { scanner.positional }
+    /// Switches given.
+    var flags: Set<String> { scanner.switches }
+
     /// The value of option `name`, if given.
-    subscript(name: String) -> String? { values[name] }
+    subscript(name: String) -> String? { scanner[name] }
+
+    /// Option `name` as a number of at least `minimum` (at most `maximum`); a usage error otherwise.
+    func number(_ name: String, atLeast minimum: Double? = nil, atMost maximum: Double? = nil) -> Double? {
+        do { return try scanner.number(name, atLeast: minimum, atMost: maximum) } catch { fail(error.description) }
+    }
 
     /// Reports a usage error with the command's usage and exits with status 64 (EX_USAGE).
     func fail(_ message: String) -> Never {
+        Self.usageError(message, usage: usage)
+    }
+
+    /// Prints `message` and `usage` to standard error and exits with status 64 (EX_USAGE).
+    static func usageError(_ message: String, usage: String) -> Never {
         FileHandle.standardError.write(Data("motionctl: \(message)\n\(usage)\n".utf8))
-        Foundation.exit(64)
+        Foundation.exit(CommandLineError.exitStatus)
     }
 
     /// Prints `message` (if any) to standard error and exits with `status`.

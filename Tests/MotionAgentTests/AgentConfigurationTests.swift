@@ -2,6 +2,7 @@ import MotionContract
 import Foundation
 import MQTT
 import MotionHAL
+import MotionCommandLine
 import Testing
 
 @testable import MotionAgent

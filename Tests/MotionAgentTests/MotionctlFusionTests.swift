@@ -2,7 +2,7 @@ import MotionMath
 import Foundation
 import Testing
 
-/// `motionctl fuse` and `motionctl bench broad` on a real BROAD excerpt, and their errors.
+/// `motionctl fuse` and `motion-bench broad` on a real BROAD excerpt, and their errors.
 @Suite struct MotionctlFusionTests {
     static let broadExcerpt = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL.path
@@ -81,7 +81,7 @@ import Testing
         let trials = directory.appendingPathComponent("trials"), plots = directory.appendingPathComponent("plots")
         try FileManager.default.createDirectory(at: trials, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.broadExcerpt, toPath: trials.appendingPathComponent("excerpt.csv").path)
-        let run = try AgentProcess.run("motionctl", arguments: ["bench", "broad", trials.path, "--plots", plots.path, "--json"])
+        let run = try AgentProcess.run("motion-bench", arguments: ["broad", trials.path, "--plots", plots.path, "--json"])
         #expect(run.status == 0, "\(run.log)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         let trialScores = try #require(report["trials"] as? [[String: Any]])
@@ -91,5 +91,16 @@ import Testing
         #expect(((report["nineAxisNanosecondsPerSample"] as? Double) ?? 0) > 0)
         let svg = try String(contentsOfFile: plots.appendingPathComponent("excerpt.svg").path, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("<polyline") && svg.contains("9-axis total"))
+    }
+
+    @Test func benchBroadWritesNothingUnlessAskedTo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Self.broadExcerpt, toPath: directory.appendingPathComponent("excerpt.csv").path)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath))
+        let run = try AgentProcess.run("motion-bench", arguments: ["broad", directory.path])
+        #expect(run.status == 0 && run.output.contains("mean over trials") && !run.output.contains("error plots"), "\(run.log)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["excerpt.csv"])
     }
 }

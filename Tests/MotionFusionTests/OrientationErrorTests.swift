@@ -66,7 +66,7 @@ import Testing
         let difference = OrientationError(estimate: trueNorth.attitude, reference: magnetic.attitude)
         #expect(abs(difference.heading - 4 * degree) < 1e-6 && difference.inclination < 1e-6)
         // Regression guard on this excerpt (measured 0.28° inclination, 0.93° total; the targets for all
-        // twelve trials are measured by `motionctl bench broad`, see docs/FUSION.md).
+        // twelve trials are measured by `motion-bench broad`, see docs/FUSION.md).
         #expect(statistics.count > 2000)
         #expect(statistics.inclinationRMSE < 0.5, "inclination \(statistics.inclinationRMSE)°")
         #expect(statistics.totalRMSE < 1.5, "total \(statistics.totalRMSE)°")

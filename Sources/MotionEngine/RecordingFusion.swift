@@ -3,19 +3,19 @@ import MotionFusion
 import MotionHAL
 
 /// Runs a ``FrameAttitudeEstimator`` over every sample of a recording, as the agent does live: one update per
-/// sample with the time since the previous one.
-struct RecordingFusion {
+/// sample with the time since the previous one. For `motionctl fuse` and `motion-bench broad`.
+public struct RecordingFusion: Sendable {
     /// The attitude after each sample, device → the estimator's frame.
-    let attitudes: [Quaternion]
+    public let attitudes: [Quaternion]
     /// The attitude after each sample, device → East-North-Up (arbitrary frames: their own x as east).
-    let attitudesInEastNorthUp: [Quaternion]
+    public let attitudesInEastNorthUp: [Quaternion]
 
     /// Fuses `recording` in `frame`.
     /// - Parameters:
     ///   - recording: the samples (SI units, sensor frame).
     ///   - frame: the reference frame.
     ///   - declination: degrees east of true north, for the true-north frame.
-    init(_ recording: IMURecording, frame: AttitudeReferenceFrame, declination: Double? = nil) {
+    public init(_ recording: IMURecording, frame: AttitudeReferenceFrame, declination: Double? = nil) {
         var estimator = FrameAttitudeEstimator(frame: frame, declination: declination)
         var attitudes: [Quaternion] = []
         var inEastNorthUp: [Quaternion] = []
@@ -35,7 +35,7 @@ struct RecordingFusion {
 extension FrameAttitudeEstimator {
     /// Feeds one recorded sample, with the time since `previous` (the timestamp of the sample before, ns;
     /// updated to this one's).
-    mutating func update(_ sample: IMUSample, previous: inout UInt64?) {
+    public mutating func update(_ sample: IMUSample, previous: inout UInt64?) {
         let deltaTime = previous.map { Double(sample.timestamp - $0) / 1e9 } ?? 0
         previous = sample.timestamp
         update(

@@ -5,4 +5,7 @@ public struct CommandLineError: Error, Sendable, Equatable, CustomStringConverti
 
     /// Creates an error with a message.
     public init(_ description: String) { self.description = description }
+
+    /// The process exit status for a usage error (`EX_USAGE` of sysexits.h).
+    public static let exitStatus: Int32 = 64
 }

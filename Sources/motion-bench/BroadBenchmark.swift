@@ -1,16 +1,19 @@
 import MotionMath
 import Foundation
 import MotionFusion
+import MotionCommandLine
+import MotionEngine
 import MotionHAL
 
-/// `motionctl bench broad DIR`: the BROAD benchmark's error metric per trial and the mean, for the 6-axis
-/// (`xArbitraryZVertical`) and 9-axis (`xMagneticNorthZVertical`, taken to East-North-Up) estimates; an SVG
-/// plot of the errors over time per trial; and the 9-axis update time per sample.
+/// `motion-bench broad DIR`: the BROAD benchmark's error metric per trial and the mean, for the 6-axis
+/// (`xArbitraryZVertical`) and 9-axis (`xMagneticNorthZVertical`, taken to East-North-Up) estimates; with
+/// `--plots DIR`, an SVG plot of the errors over time per trial; and the 9-axis update time per sample.
+/// Writes nothing unless asked to.
 enum BroadBenchmark {
     static let usage = """
-        usage: motionctl bench broad DIR [--plots DIR] [--json]
+        usage: motion-bench broad DIR [--plots DIR] [--json]
           DIR       a directory of BROAD trials as CSV (e.g. ../shared/data/broad)
-          --plots   where the SVG error plots go (default: broad-plots)
+          --plots   write an SVG error plot per trial into this directory (created if missing)
           --json    print the figures as JSON
         """
 
@@ -55,27 +58,29 @@ enum BroadBenchmark {
         let samples: Int
     }
 
-    /// Runs the command with the arguments after `bench broad`; exits the process.
-    static func run(_ arguments: [String]) -> Never {
-        let options = CommandOptions(arguments, valued: ["--plots"], switches: ["--json"], usage: usage)
+    /// Runs the command with the arguments after `broad` (already scanned).
+    /// - Throws: ``BenchError`` for a directory without trials, a trial that cannot be read or a plot that
+    ///   cannot be written; ``MotionCommandLine/CommandLineError`` for a usage error.
+    static func run(_ options: ArgumentScanner) throws {
         guard options.positional.count == 1, let directory = options.positional.first else {
-            options.fail("bench broad takes one directory")
+            throw CommandLineError("broad takes one directory")
         }
         let files: [String]
         do {
             files = try FileManager.default.contentsOfDirectory(atPath: directory)
                 .filter { $0.hasSuffix(".csv") }.sorted()
         } catch {
-            CommandOptions.exit("cannot read \(directory): \(error.localizedDescription)", status: 66)
+            throw BenchError("cannot read \(directory): \(error.localizedDescription)")
         }
-        guard !files.isEmpty else { CommandOptions.exit("\(directory) holds no .csv trials", status: 66) }
-        let plots = options["--plots"] ?? "broad-plots"
-        do {
-            try FileManager.default.createDirectory(atPath: plots, withIntermediateDirectories: true)
-        } catch {
-            CommandOptions.exit("cannot create \(plots): \(error.localizedDescription)", status: 73)
+        guard !files.isEmpty else { throw BenchError("\(directory) holds no .csv trials") }
+        let plots = options["--plots"]
+        if let plots {
+            do {
+                try FileManager.default.createDirectory(atPath: plots, withIntermediateDirectories: true)
+            } catch {
+                throw BenchError("cannot create \(plots): \(error.localizedDescription)")
+            }
         }
-
         var recordings: [IMURecording] = []
         var scores: [TrialScore] = []
         for file in files {
@@ -84,9 +89,9 @@ enum BroadBenchmark {
             do {
                 recording = try IMURecording.load(contentsOf: path)
             } catch {
-                CommandOptions.exit(error.description, status: error.isUnreadable ? 66 : 65)
+                throw BenchError(error.description)
             }
-            guard !recording.referenceAttitudes.isEmpty else { CommandOptions.exit("\(path): no quat_* reference columns", status: 65) }
+            guard !recording.referenceAttitudes.isEmpty else { throw BenchError("\(path): no quat_* reference columns") }
             let trial = (file as NSString).deletingPathExtension
             let six = RecordingFusion(recording, frame: .xArbitraryZVertical)
             let nine = RecordingFusion(recording, frame: .xMagneticNorthZVertical)
@@ -95,18 +100,8 @@ enum BroadBenchmark {
             scores.append(TrialScore(
                 trial: trial, scored: nineErrors.statistics.count, sixAxis: Figures(sixErrors.statistics),
                 nineAxis: Figures(nineErrors.statistics)))
-            let svg = ErrorPlot(
-                title: "\(trial): orientation error (BROAD metric), degrees",
-                series: [
-                    .init(name: "9-axis total", color: "#1f77b4", points: nineErrors.total),
-                    .init(name: "9-axis heading", color: "#ff7f0e", points: nineErrors.heading),
-                    .init(name: "9-axis inclination", color: "#2ca02c", points: nineErrors.inclination),
-                    .init(name: "6-axis inclination", color: "#d62728", points: sixErrors.inclination),
-                ]
-            ).svg
-            let plotPath = (plots as NSString).appendingPathComponent("\(trial).svg")
-            guard FileManager.default.createFile(atPath: plotPath, contents: Data(svg.utf8)) else {
-                CommandOptions.exit("cannot write \(plotPath)", status: 73)
+            if let plots {
+                try writePlot(trial: trial, nine: nineErrors, six: sixErrors, into: plots)
             }
             recordings.append(recording)
         }
@@ -115,20 +110,41 @@ enum BroadBenchmark {
             meanNineAxis: Figures(mean: scores.map(\.nineAxis)),
             nineAxisNanosecondsPerSample: nanosecondsPerUpdate(recordings, frame: .xMagneticNorthZVertical),
             samples: recordings.map(\.samples.count).reduce(0, +))
-        if options.flags.contains("--json") {
+        if options.has("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
         } else {
             print(table(report, plots: plots))
         }
-        CommandOptions.exit(nil, status: 0)
+    }
+
+    /// One trial's errors: statistics, and per-sample (time s, degrees) series.
+    typealias TrialErrors = (
+        statistics: OrientationErrorStatistics, total: [SIMD2<Double>], heading: [SIMD2<Double>], inclination: [SIMD2<Double>]
+    )
+
+    /// Writes the SVG plot of one trial's errors over time to `directory/trial.svg`.
+    private static func writePlot(
+        trial: String, nine nineErrors: TrialErrors, six sixErrors: TrialErrors, into directory: String
+    ) throws {
+        let svg = ErrorPlot(
+            title: "\(trial): orientation error (BROAD metric), degrees",
+            series: [
+                .init(name: "9-axis total", color: "#1f77b4", points: nineErrors.total),
+                .init(name: "9-axis heading", color: "#ff7f0e", points: nineErrors.heading),
+                .init(name: "9-axis inclination", color: "#2ca02c", points: nineErrors.inclination),
+                .init(name: "6-axis inclination", color: "#d62728", points: sixErrors.inclination),
+            ]
+        ).svg
+        let plotPath = (directory as NSString).appendingPathComponent("\(trial).svg")
+        guard FileManager.default.createFile(atPath: plotPath, contents: Data(svg.utf8)) else {
+            throw BenchError("cannot write \(plotPath)")
+        }
     }
 
     /// Per-sample errors (degrees, with the trial time) on the scored samples, and their statistics.
-    private static func errors(_ estimates: [Quaternion], against recording: IMURecording)
-        -> (statistics: OrientationErrorStatistics, total: [SIMD2<Double>], heading: [SIMD2<Double>], inclination: [SIMD2<Double>])
-    {
+    private static func errors(_ estimates: [Quaternion], against recording: IMURecording) -> TrialErrors {
         var statistics = OrientationErrorStatistics()
         var total: [SIMD2<Double>] = [], heading: [SIMD2<Double>] = [], inclination: [SIMD2<Double>] = []
         let degrees = 180 / Double.pi
@@ -168,7 +184,7 @@ enum BroadBenchmark {
         return Double(best) / Double(count) + (checksum.isNaN ? 1 : 0)
     }
 
-    private static func table(_ report: Report, plots: String) -> String {
+    private static func table(_ report: Report, plots: String?) -> String {
         func cell(_ value: Double) -> String { String(format: "%8.2f", value) }
         let name = max(report.trials.map(\.trial.count).max() ?? 5, 16)
         func padded(_ text: String) -> String { text.padding(toLength: name, withPad: " ", startingAt: 0) }
@@ -190,7 +206,7 @@ enum BroadBenchmark {
         lines.append(String(
             format: "9-axis update: %.1f ns per sample (best of 3 passes over %d samples, one core)",
             report.nineAxisNanosecondsPerSample, report.samples))
-        lines.append("error plots: \(plots)/<trial>.svg")
+        if let plots { lines.append("error plots: \(plots)/<trial>.svg") }
         return lines.joined(separator: "\n")
     }
 }

@@ -1,6 +1,7 @@
 import MotionMath
 import Foundation
 import MotionFusion
+import MotionEngine
 import MotionHAL
 
 /// `motionctl fuse`: reads a recording, fuses it, writes the attitude per sample as CSV

@@ -2,7 +2,7 @@ import MotionMath
 import Foundation
 
 /// A line chart of error series over time as a self-contained SVG document (no scripts, no external
-/// resources), for `motionctl bench broad`.
+/// resources), for `motion-bench broad`.
 struct ErrorPlot {
     /// One line of the chart.
     struct Series {
