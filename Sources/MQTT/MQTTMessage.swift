@@ -84,7 +84,7 @@ public struct MQTTMessage: Sendable, Equatable {
         guard !bytes.isEmpty, bytes.count <= 65_535, !bytes.contains(0) else { return false }
         // `withCString` passes a native string's own bytes; handing the String to the C parameter directly
         // would copy it into a new array on every call.
-        return topic.withCString { mosquitto_pub_topic_check($0) } == MOSQ_ERR_SUCCESS.rawValue
+        return MosquittoResult(topic.withCString { mosquitto_pub_topic_check($0) }).isSuccess
     }
 
     /// Whether any MQTT 5 property is set.

@@ -13,7 +13,7 @@ enum MosquittoLibrary {
     /// - Throws: ``MQTTError`` if `mosquitto_lib_init` failed.
     static func ensureInitialized() throws(MQTTError) {
         let result = initializationResult
-        guard result == MOSQ_ERR_SUCCESS.rawValue else {
+        guard MosquittoResult(result).isSuccess else {
             throw MQTTError(code: result, operation: "initialise libmosquitto")
         }
     }

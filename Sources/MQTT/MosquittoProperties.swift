@@ -16,7 +16,7 @@ enum MosquittoProperties {
         guard message.hasProperties else { return nil }
         var list: OpaquePointer?
         func check(_ result: Int32, _ name: String) throws(MQTTError) {
-            guard result == MOSQ_ERR_SUCCESS.rawValue else {
+            guard MosquittoResult(result).isSuccess else {
                 mosquitto_property_free_all(&list)
                 throw MQTTError(code: result, operation: "set MQTT 5 property \(name) on \(message.topic)")
             }
@@ -38,7 +38,7 @@ enum MosquittoProperties {
             guard correlationData.count <= Int(UInt16.max) else {
                 mosquitto_property_free_all(&list)
                 throw MQTTError(
-                    code: Int32(MOSQ_ERR_INVAL.rawValue), operation: "publish to \(message.topic)",
+                    code: MosquittoResult.invalid.code, operation: "publish to \(message.topic)",
                     detail: "correlation data is \(correlationData.count) bytes, at most 65535 are allowed")
             }
             let result = correlationData.withUnsafeBytes { bytes in

@@ -17,7 +17,7 @@ final class WakeSignal: Sendable {
     init() throws(MQTTError) {
         let descriptor = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
         guard descriptor >= 0 else {
-            throw MQTTError(code: Int32(MOSQ_ERR_ERRNO.rawValue), operation: "create the network thread's wake-up descriptor", systemErrno: errno)
+            throw MQTTError(code: MosquittoResult.systemError.code, operation: "create the network thread's wake-up descriptor", systemErrno: errno)
         }
         self.descriptor = descriptor
     }

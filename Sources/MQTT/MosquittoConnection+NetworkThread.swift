@@ -1,0 +1,205 @@
+import CMosquitto
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension MosquittoConnection {
+    // MARK: The network thread
+
+    /// Network thread: the first connection attempt (and the first after a fallback to MQTT 3.1.1), with
+    /// the CONNECT properties (MQTT 5), which
+    /// libmosquitto keeps for every `mosquitto_reconnect_async` after it. libmosquitto 2.0.11 has no
+    /// asynchronous connect that takes properties, so this blocks this thread for the TCP connect (and
+    /// the TLS handshake); a shutdown meanwhile hands the teardown to this thread (``finishShutdown``).
+    /// - Returns: libmosquitto's result and `errno`.
+    /// - Parameter protocolVersion: the version set on the handle; MQTT 3.1.1 sends no properties, which also
+    ///   replaces the stored MQTT 5 ones after a fallback (they would make every 3.1.1 reconnect fail).
+    func connectWithProperties(_ protocolVersion: MQTTProtocolVersion) -> (result: MosquittoResult, errno: Int32) {
+        let broker = configuration.broker
+        var properties = protocolVersion == .v5 ? Self.connectProperties(configuration) : nil
+        defer { mosquitto_property_free_all(&properties) }
+        let result = closingSocket {
+            mosquitto_connect_bind_v5(handle, broker.host, Int32(broker.port), Int32(configuration.keepAlive), nil, properties)
+        }
+        return (MosquittoResult(result), errno)
+    }
+
+    /// The CONNECT properties of an MQTT 5 connection (`nil` for MQTT 3.1.1, or when there are none): the
+    /// session expiry interval of a persistent session (without it an MQTT 5 broker ends the session when
+    /// the connection closes, whatever `cleanSession` says), and the maximum packet size this client
+    /// accepts, so that the broker drops larger messages instead of sending them.
+    static func connectProperties(_ configuration: MQTTClientConfiguration) -> OpaquePointer? {
+        guard configuration.protocolVersion == .v5 else { return nil }
+        var properties: OpaquePointer?
+        var result = MosquittoResult.success.code
+        if let expiry = configuration.effectiveSessionExpiryInterval, expiry > 0 {
+            result = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), expiry)
+        }
+        if let maximum = configuration.maximumIncomingPacketSize, MosquittoResult(result).isSuccess {
+            result = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximum)
+        }
+        guard MosquittoResult(result).isSuccess else {
+            mosquitto_property_free_all(&properties)
+            return nil
+        }
+        return properties
+    }
+
+    /// Drives the connection until shutdown: `mosquitto_loop`, flushing the buffer between calls; after
+    /// a lost or failed connection, the backoff delay (or an immediate MQTT 3.1.1 retry) and a reconnect.
+    func runNetworkThread() {
+        loopThread.store(Self.currentThread(), ordering: .relaxed)
+        var (connectResult, connectErrno) = connectWithProperties(configuration.protocolVersion)
+        var policy = ReconnectPolicy(backoff: backoff, allowsFallback: configuration.allowsProtocolFallback)
+        attempts: while true {
+            var loopResult = connectResult
+            var loopErrno = connectErrno
+            if connectResult.isSuccess {
+                while true {
+                    (loopResult, loopErrno) = runLoopPass()
+                    if state.withLock({ $0.stopNetworkThread }) { break }
+                    if !loopResult.isSuccess { break }
+                    flushBufferedMessages()
+                }
+            }
+            // Failures before a socket existed, and TLS handshake failures inside mosquitto_loop, reach
+            // no callback: report them here so every failed attempt is seen.
+            let (unreported, libraryError) = state.withLock { state in
+                defer {
+                    state.disconnectReported = false
+                    state.lastLibraryError = nil
+                }
+                return (!state.disconnectReported && !state.stopNetworkThread, state.lastLibraryError)
+            }
+            if unreported, !loopResult.isSuccess {
+                var reason = MQTTError(code: loopResult.code, operation: "connect to \(configuration.broker)", systemErrno: loopErrno)
+                    .description
+                reason += tlsExplanation(libraryError: libraryError, beforeConnack: true)
+                deliver(.disconnected(reasonCode: loopResult.code, reason: reason))
+            }
+            let (stop, connack, version) = state.withLock { state in
+                defer { state.connackReasonCode = nil }
+                return (
+                    state.stopNetworkThread || state.lifecycle != .running, state.connackReasonCode, state.protocolVersion
+                )
+            }
+            if stop { break }
+            switch policy.next(after: .init(protocolVersion: version, connackReasonCode: connack, result: loopResult)) {
+            case .fallBackToMQTT311:
+                _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+                state.withLock { $0.protocolVersion = .v311 }
+                (connectResult, connectErrno) = connectWithProperties(.v311)
+            case .retry(let delay):
+                let stopped = state.wait(timeout: delay) { $0.stopNetworkThread || $0.lifecycle != .running }
+                if stopped { break attempts }
+                connectResult = MosquittoResult(closingSocket { mosquitto_reconnect_async(handle) })
+                connectErrno = errno
+            }
+        }
+        let finishesTeardown = state.withLockBroadcasting { state in
+            state.networkThreadExited = true
+            return state.teardownHandedToNetworkThread
+        }
+        if finishesTeardown { destroy() }
+    }
+
+    /// One pass of the network loop, waiting for traffic (at most `loopTimeoutMilliseconds` over TLS,
+    /// `pollTimeoutMilliseconds` over plain TCP).
+    /// - Returns: libmosquitto's result (anything but success ends the connection) and `errno`.
+    func runLoopPass() -> (result: MosquittoResult, errno: Int32) {
+        guard let wakeSignal else {
+            let result = MosquittoResult(mosquitto_loop(handle, Self.loopTimeoutMilliseconds, 1))
+            return (result, errno)
+        }
+        if state.withLock({ state in defer { state.disconnectRequested = false }; return state.disconnectRequested }) {
+            // Writes DISCONNECT here (or queues it when the socket is full); libmosquitto closes the
+            // socket after writing it and reports the disconnect.
+            _ = closingSocket { mosquitto_disconnect_v5(handle, Int32(MQTT_RC_NORMAL_DISCONNECTION.rawValue), nil) }
+        }
+        let socket = mosquitto_socket(handle)
+        guard socket >= 0 else { return (.noConnection, 0) }
+        var descriptors = [
+            pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(fd: wakeSignal.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = poll(&descriptors, nfds_t(descriptors.count), Self.pollTimeoutMilliseconds)
+        if ready < 0 {
+            let pollErrno = errno
+            return pollErrno == EINTR ? (.success, 0) : (.systemError, pollErrno)
+        }
+        if descriptors[1].revents != 0 { wakeSignal.drain() }
+        if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            let result = MosquittoResult(closingSocket { mosquitto_loop_read(handle, 1) })
+            if !result.isSuccess || mosquitto_socket(handle) < 0 { return (result, errno) }
+        }
+        if mosquitto_want_write(handle) {
+            let result = MosquittoResult(closingSocket { mosquitto_loop_write(handle, 1) })
+            if !result.isSuccess || mosquitto_socket(handle) < 0 { return (result, errno) }
+        }
+        let result = MosquittoResult(closingSocket { mosquitto_loop_misc(handle) })
+        return (result, errno)
+    }
+
+    /// Sends buffered messages in order while connected, keeping at most `sendMaximum` QoS ≥ 1
+    /// publications unacknowledged; clears `flushing` when the buffer is empty. Network thread only, so
+    /// no callback for a message sent here can run before its ID mapping is recorded.
+    func flushBufferedMessages() {
+        let sendMaximum = configuration.sendMaximum
+        while true {
+            let next: (OfflineMessageBuffer.Entry, MQTTProtocolVersion)? = state.withLockBroadcasting { state in
+                guard state.flushing, state.sessionUp, state.lifecycle == .running else { return nil }
+                guard let first = state.buffer.first else {
+                    state.flushing = false
+                    return nil
+                }
+                if first.message.qos != .atMostOnce, state.ledger.awaitingAcknowledgement.count >= sendMaximum { return nil }
+                state.buffer.removeFirst()
+                return (first, state.protocolVersion)
+            }
+            guard let (entry, version) = next else { return }
+            guard let message = entry.messageToSend(at: DispatchTime.now().uptimeNanoseconds) else {
+                // Its expiry ran out while it waited: a broker would not deliver it either.
+                state.withLockBroadcasting { state in
+                    state.statistics.expiredInBuffer += 1
+                    state.ledger.abandon(entry.id)
+                }
+                if let key = entry.journalKey { journal?.delete(key) }
+                continue
+            }
+            var messageID: Int32 = 0
+            // A shortened expiry is a one-off property list, not one for the cache of recurring ones.
+            let result = (try? send(
+                message, protocolVersion: version, messageID: &messageID,
+                reusingProperties: message.messageExpiryInterval == entry.message.messageExpiryInterval))
+                ?? .invalid
+            state.withLockBroadcasting { state in
+                let connectionDropped = result.meansConnectionDropped
+                if result.isSuccess || (connectionDropped && entry.message.qos != .atMostOnce) {
+                    state.ledger.recordFlushed(entry.id, as: messageID, qos: entry.message.qos, journalKey: entry.journalKey)
+                } else {
+                    state.ledger.abandon(entry.id)
+                    if let key = entry.journalKey { journal?.delete(key) }
+                    if connectionDropped {
+                        state.statistics.droppedWhileDisconnected += 1
+                    } else {
+                        state.statistics.publishErrors += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// With a durable buffer, for a QoS ≥ 1 message: a new journal key (keys grow in send order, under
+    /// the lock) with the message recorded under it; otherwise `nil`.
+    func journalKey(for message: MQTTMessage, in state: inout State) -> Int64? {
+        guard let journal, message.qos != .atMostOnce else { return nil }
+        let key = state.nextJournalKey
+        state.nextJournalKey += 1
+        journal.insert(key, message)
+        return key
+    }
+}
