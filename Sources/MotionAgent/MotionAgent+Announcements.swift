@@ -1,0 +1,101 @@
+import Dispatch
+import FoundationEssentials
+import MQTT
+import MotionContract
+import MotionEngine
+import MotionFusion
+import MotionHAL
+import MotionMath
+import Synchronization
+
+// What the agent says about itself: `online`, `info` and every service status on each (re)connect, and
+// the availability, status and info payloads.
+extension MotionAgent {
+    /// On every (re)connect: `online`, `info`, every service status, and the control subscription.
+    func announce() {
+        guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
+        AgentLog.info("connected to \(configuration.broker.address)")
+        do {
+            // Retain-as-published: a retained command is recognisable even when it arrives live.
+            try client.subscribe(topics.allControlTopics, qos: .atLeastOnce, retainAsPublished: true)
+            try client.publish(availability("online"))
+            try client.publish(MQTTMessage(
+                topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
+            for service in MotionService.allCases { try publishStatus(service, on: client) }
+        } catch {
+            AgentLog.info("announcing on the broker failed: \(error)")
+        }
+    }
+
+    /// The retained `{base}/status` message.
+    func availability(_ text: String) -> MQTTMessage {
+        MQTTMessage(topic: topics.status, string: text, qos: .atLeastOnce, retain: true, contentType: "text/plain")
+    }
+
+    /// The content type of every JSON payload.
+    static let json = "application/json"
+
+    func publishStatus(_ service: MotionService, on client: any MessageTransport) throws {
+        try client.publish(MQTTMessage(
+            topic: topics.status(service), string: status(of: service).json(), qos: .atLeastOnce, retain: true,
+            contentType: Self.json))
+    }
+
+    /// The status `service` would publish now (control queue only: it asks the motion manager).
+    func status(of service: MotionService) -> ServiceStatus {
+        let (serviceState, deviceError) = state.withLock { ($0.services[service]!, $0.deviceError) }
+        let unavailableReason = deviceError ?? serviceState.error
+            ?? (isAvailable(service) ? nil : "the device has no \(Self.sensorName(service))")
+        return ServiceStatus(
+            available: unavailableReason == nil,
+            active: serviceState.active,
+            interval: effectiveInterval(serviceState.settings.sampling.interval),
+            referenceFrame: service == .deviceMotion ? serviceState.settings.referenceFrame : nil,
+            error: unavailableReason)
+    }
+
+    // MARK: - Helpers
+
+    func isAvailable(_ service: MotionService) -> Bool {
+        let needed: IMUSensors =
+            switch service {
+            case .accelerometer: .accelerometer
+            case .gyro: .gyroscope
+            case .magnetometer: .magnetometer
+            case .deviceMotion: [.accelerometer, .gyroscope]
+            }
+        return engine.deviceInfo?.sensors.isSuperset(of: needed) ?? false
+    }
+
+    static func sensorName(_ service: MotionService) -> String {
+        switch service {
+        case .accelerometer: "accelerometer"
+        case .gyro: "gyroscope"
+        case .magnetometer: "magnetometer"
+        case .deviceMotion: "accelerometer and gyroscope"
+        }
+    }
+
+    /// The interval in effect: the requested one, but not shorter than the device's sample period.
+    func effectiveInterval(_ requested: Double) -> Double {
+        guard let rate = engine.deviceInfo?.defaultSampleRate, rate > 0 else { return requested }
+        return max(requested, 1 / rate)
+    }
+
+    func infoPayload() -> String {
+        let configuration = self.configuration
+        let info = engine.deviceInfo
+        return InfoPayload(
+            agent: "motion-agent", version: version, deviceID: configuration.resolvedDeviceID,
+            device: InfoPayload.Device(
+                specification: configuration.device, driver: info?.driver, chip: info?.chip,
+                sampleRateHz: info?.defaultSampleRate),
+            services: MotionService.allCases.map { service in
+                InfoPayload.Service(
+                    service: service, topic: topics.data(service), units: InfoPayload.units(of: service),
+                    mode: configuration.settings(for: service).sampling.mode.rawValue)
+            },
+            started: startDate.ISO8601Format()
+        ).json()
+    }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import FoundationEssentials
+import MQTT
+import MotionContract
+import MotionEngine
+import MotionFusion
+import MotionHAL
+import MotionMath
+import Synchronization
+
+extension MotionAgent {
+    // MARK: - Engine subscriptions (control queue)
+
+    func startUpdates(_ service: MotionService) {
+        guard isAvailable(service), state.withLock({ $0.deviceError == nil }) else { return }
+        let sampling = state.withLock { $0.services[service]!.settings.sampling }
+        let stream: MotionStream
+        switch service {
+        case .accelerometer: stream = .accelerometer
+        case .gyro: stream = .gyroscope
+        case .magnetometer: stream = .magnetometer
+        case .deviceMotion:
+            let frameName = state.withLock { $0.services[.deviceMotion]!.settings.referenceFrame } ?? ReferenceFrameName.defaultFrame
+            let frame = AttitudeReferenceFrame(rawValue: frameName) ?? .xArbitraryZVertical
+            guard availableFrames().contains(frame) else {
+                state.withLock { $0.services[.deviceMotion]!.error = "reference frame \(frameName) is not available on this device" }
+                return
+            }
+            stream = .deviceMotion(frame)
+        }
+        // A batch per device delivery (interval 0), on the device's thread.
+        let subscription = MotionSubscription(
+            service: stream, interval: 0,
+            sink: .batch { [weak self] subscription, samples, fault in
+                guard !subscription.isCancelled else { return }
+                self?.receive(samples, fault: fault, from: service)
+            })
+        // `latest` publishes one sample per interval, on the same kind of schedule the engine keeps for a
+        // sample interval: only those samples are made and passed on (`mean` averages every sample).
+        subscription.sampleInterval = sampling.mode == .latest ? effectiveInterval(sampling.interval) : 0
+        subscriptions.withLock { $0[service] = subscription }
+        engine.subscribe(subscription)
+    }
+
+    func stopUpdates(_ service: MotionService) {
+        if let subscription = subscriptions.withLock({ $0.removeValue(forKey: service) }) {
+            engine.unsubscribe(subscription)
+        }
+    }
+
+    /// The reference frames the device can deliver device motion in: the 6-axis frame with an accelerometer
+    /// and gyroscope, the others with a magnetometer too, true north only with a known declination.
+    func availableFrames() -> [AttitudeReferenceFrame] {
+        guard let sensors = engine.deviceInfo?.sensors else { return [] }
+        let hasDeclination = engine.magneticDeclination != nil
+        return AttitudeReferenceFrame.allCases.filter { frame in
+            sensors.isSuperset(of: MotionEngine.requiredSensors(.deviceMotion(frame)))
+                && (frame != .xTrueNorthZVertical || hasDeclination)
+        }
+    }
+
+    // MARK: - Data (the device's thread)
+
+    func receive(_ samples: [MotionSample]?, fault: MotionEngineFault?, from service: MotionService) {
+        guard let samples else { return report(fault, for: service) }
+        if service == .deviceMotion {
+            return receiveDeviceMotion(samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } })
+        }
+        let vectors = samples.compactMap { if case .vector(let reading) = $0 { reading } else { nil } }
+        guard let (client, qos, expiry) = readyToPublish(service) else { return }
+        let (messages, batched) = pipelines.withLock { $0.add(vectors, to: service) }
+        for message in messages {
+            publish(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched),
+                    to: topics.data(service), qos: qos, expiry: expiry, on: client)
+        }
+    }
+
+    func receiveDeviceMotion(_ samples: [DeviceMotionSample]) {
+        guard let (client, qos, expiry) = readyToPublish(.deviceMotion) else { return }
+        let (messages, batched) = pipelines.withLock { ($0.deviceMotion.add(samples), $0.deviceMotion.isBatched) }
+        for message in messages {
+            publish(encoder.encode(message.values, seq: message.sequence, batched: batched),
+                    to: topics.data(.deviceMotion), qos: qos, expiry: expiry, on: client)
+        }
+    }
+
+    /// The client and the topic's QoS and expiry when `service` should publish; clears a fault that data
+    /// arriving again has ended.
+    func readyToPublish(_ service: MotionService) -> (any MessageTransport, MQTTQoS, UInt32?)? {
+        let (ready, recovered) = state.withLock { state -> ((any MessageTransport, MQTTQoS, UInt32?)?, Bool) in
+            guard !state.shuttingDown, let client = state.client, let serviceState = state.services[service],
+                  serviceState.active else { return (nil, false) }
+            let recovered = serviceState.error != nil
+            if recovered { state.services[service]!.error = nil }
+            return ((client, serviceState.qos, serviceState.settings.messageExpiry), recovered)
+        }
+        if recovered, let (client, _, _) = ready {
+            AgentLog.info("\(service.topicName): data flows again")
+            controlQueue.async { try? self.publishStatus(service, on: client) }
+        }
+        return ready
+    }
+
+    func publish(_ payload: [UInt8], to topic: String, qos: MQTTQoS, expiry: UInt32?, on client: any MessageTransport) {
+        // Publishing while disconnected fails for QoS 0: the message is gone, and `seq` shows the gap.
+        _ = try? client.publish(MQTTMessage(
+            topic: topic, payload: payload, qos: qos, retain: false, contentType: Self.json, messageExpiryInterval: expiry))
+    }
+
+    /// A sensor fault: the service is unavailable with the reason until data flows again.
+    func report(_ fault: MotionEngineFault?, for service: MotionService) {
+        let reason = fault?.description ?? "no data"
+        controlQueue.async {
+            let changed = self.state.withLock { state -> Bool in
+                guard state.services[service]!.error != reason else { return false }
+                state.services[service]!.error = reason
+                return true
+            }
+            guard changed else { return }
+            AgentLog.info("\(service.topicName): unavailable: \(reason)")
+            if let client = self.state.withLock({ $0.client }) {
+                try? self.publishStatus(service, on: client)
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Dispatch
+import FoundationEssentials
+import MQTT
+import MotionContract
+import MotionEngine
+import MotionFusion
+import MotionHAL
+import MotionMath
+import Synchronization
+
+// The device, its calibration, the magnetic reference and the field recording.
+extension MotionAgent {
+    /// First delay before opening a device again that was unavailable at start, s; it doubles up to
+    /// ``maximumDeviceRetryDelay``.
+    static let firstDeviceRetryDelay = 1.0
+    /// Longest delay between attempts to open the device, s.
+    static let maximumDeviceRetryDelay = 30.0
+
+    /// On the control queue: opens the device that was unavailable (a chip not yet powered, a driver not
+    /// yet loaded); on success starts the active services and the recording and publishes the new state,
+    /// otherwise tries again after twice the delay (a changed reason is published).
+    func retryDeviceOpen(delay: Double) {
+        guard state.withLock({ !$0.shuttingDown && $0.deviceError != nil }) else { return }
+        let configuration = self.configuration
+        do {
+            try openDevice()
+        } catch {
+            let next = min(delay * 2, Self.maximumDeviceRetryDelay)
+            let description = (error as? IMUDeviceError)?.description ?? "\(error)"
+            let changed = state.withLock { state -> Bool in
+                defer { state.deviceError = description }
+                return state.deviceError != description
+            }
+            if changed {
+                AgentLog.info("device \(configuration.device): \(description)")
+                publishDeviceState()
+            }
+            controlQueue.asyncAfter(deadline: .now() + next) { [weak self] in self?.retryDeviceOpen(delay: next) }
+            return
+        }
+        AgentLog.info("device \(configuration.device) opened")
+        state.withLock { $0.deviceError = nil }
+        startActiveServices()
+        do { try startRecording() } catch { AgentLog.info("\(error)") }
+        publishDeviceState()
+    }
+
+    /// Opens the configured device, turned into the board's axes by the configured mount matrix; without
+    /// it the engine has no device (it never falls back to another one).
+    /// - Throws: `IMUDeviceError` when the string is invalid or the device cannot be opened.
+    func openDevice() throws {
+        let configuration = self.configuration
+        do {
+            try engine.openDevice(specification: configuration.device, mountMatrix: configuration.mountMatrix ?? .identity)
+        } catch {
+            engine.setDevice(nil)
+            throw error
+        }
+    }
+
+    /// On the control queue: starts the updates of every active service.
+    func startActiveServices() {
+        for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
+            startUpdates(service)
+        }
+    }
+
+    /// Starts the configured field recording of raw samples, if any.
+    /// - Throws: ``ConfigurationError`` for `record.file` when the file cannot be created.
+    func startRecording() throws(ConfigurationError) {
+        guard let recording = configuration.recording else { return }
+        do {
+            try engine.startRecording(toFile: recording.file, duration: recording.seconds)
+        } catch {
+            throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(recording.file): \(error)")
+        }
+        AgentLog.info("recording raw samples to \(recording.file) (at most \(recording.seconds) s)")
+    }
+
+    /// Publishes `info` and every service status again (after the device came or changed), when connected.
+    func publishDeviceState() {
+        guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }), client.isConnected else { return }
+        do {
+            try client.publish(MQTTMessage(
+                topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
+            for service in MotionService.allCases { try publishStatus(service, on: client) }
+        } catch {
+            AgentLog.info("publishing the device's state failed: \(error)")
+        }
+    }
+
+    /// Reads the calibration file at `path` and has the engine apply it to every sample.
+    /// - Throws: ``ConfigurationError`` for field `calibration` naming the file and its bad field.
+    func applyCalibration(_ path: String) throws(ConfigurationError) {
+        let calibration = try AgentConfiguration.loadCalibration(path)
+        engine.setCalibration(calibration)
+        let parts = [
+            calibration.gyroscope.map { _ in "gyroscope" }, calibration.accelerometer.map { _ in "accelerometer" },
+            calibration.magnetometer.map { "magnetometer (\($0.quality.rawValue))" },
+        ].compactMap { $0 }
+        AgentLog.info("calibration \(path): \(parts.isEmpty ? "no parts" : parts.joined(separator: ", "))")
+    }
+
+    /// Gives the engine the magnetic declination for true north (a running true-north service follows).
+    /// - Throws: ``ConfigurationError`` for values outside the ranges that validation checks.
+    func apply(_ reference: MagneticReference?) throws(ConfigurationError) {
+        switch reference {
+        case .location(let latitude, let longitude, let altitude):
+            engine.setLocation(try MagneticReference.geodeticLocation(latitude: latitude, longitude: longitude, altitude: altitude))
+        case .declination(let degrees):
+            try reference?.validate()
+            engine.setMagneticDeclination(degrees)
+        case nil:
+            return
+        }
+        if let declination = engine.magneticDeclination {
+            AgentLog.info("magnetic declination \(AgentLog.decimal(declination, places: 2))° (true north available)")
+        }
+    }
+}

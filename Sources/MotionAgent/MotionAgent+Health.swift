@@ -1,0 +1,50 @@
+import Dispatch
+import FoundationEssentials
+import MQTT
+import MotionContract
+import MotionEngine
+import MotionFusion
+import MotionHAL
+import MotionMath
+import Synchronization
+
+extension MotionAgent {
+    // MARK: - Health (control queue)
+
+    func scheduleHealthReports(every interval: Double) {
+        healthTimer?.cancel()
+        healthTimer = nil
+        guard interval > 0 else { return }
+        let timer = DispatchSource.makeTimerSource(queue: controlQueue)
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in self?.publishHealth() }
+        timer.resume()
+        healthTimer = timer
+    }
+
+    func publishHealth() {
+        let uptime = ProcessInfo.processInfo.systemUptime - startUptime
+        let counters = pipelines.withLock { pipelines in
+            Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
+        }
+        let (client, services, last) = state.withLock { state in
+            let last = state.lastHealth
+            state.lastHealth = (uptime, counters.mapValues(\.messages))
+            return (state.client, state.services, last)
+        }
+        guard let client else { return }
+        var report = HealthReport(
+            uptime: uptime, connected: client.isConnected, diagnostics: engine.diagnostics,
+            broker: client.statistics, protocolVersion: client.negotiatedProtocolVersion,
+            commandsDropped: droppedCommands.load(ordering: .relaxed))
+        for service in MotionService.allCases {
+            let messages = counters[service]!.messages
+            let rate = last.map { Double(messages - ($0.messages[service] ?? 0)) / max(uptime - $0.uptime, 1e-3) }
+            report.services.append(.init(
+                service: service, active: services[service]!.active, messages: messages,
+                samples: counters[service]!.samples, messageRate: rate, error: services[service]!.error))
+        }
+        _ = try? client.publish(MQTTMessage(
+            topic: topics.health, string: report.json(), qos: .atMostOnce, retain: false, contentType: Self.json))
+    }
+}

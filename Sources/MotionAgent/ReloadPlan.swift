@@ -1,0 +1,46 @@
+import MotionContract
+
+/// What a reload (SIGHUP, a new file) does with the new configuration, decided from the old and new
+/// configurations and the services' current states alone: which settings need a restart (kept as they
+/// are, reported as notes), whether the calibration and the magnetic reference are applied again, and
+/// which services restart with which settings. A pure value; ``MotionAgent/reload(_:)`` carries it out.
+struct ReloadPlan: Equatable {
+    /// One line per setting that cannot change without a restart.
+    let restartNotes: [String]
+    /// Whether the calibration file is read again: it changed, or it is set (it may have been recalibrated
+    /// under the same name).
+    let reloadsCalibration: Bool
+    /// Whether the magnetic reference (location or declination) changed.
+    let changesMagneticReference: Bool
+    /// The services whose settings or activity change, with their new state.
+    let restartedServices: [(MotionService, ServiceState)]
+
+    static func == (lhs: ReloadPlan, rhs: ReloadPlan) -> Bool {
+        lhs.restartNotes == rhs.restartNotes && lhs.reloadsCalibration == rhs.reloadsCalibration
+            && lhs.changesMagneticReference == rhs.changesMagneticReference
+            && lhs.restartedServices.map(\.0) == rhs.restartedServices.map(\.0)
+            && lhs.restartedServices.map(\.1) == rhs.restartedServices.map(\.1)
+    }
+
+    /// Plans the change from `old` to `new` for services currently in `services`.
+    init(from old: AgentConfiguration, to new: AgentConfiguration, services: [MotionService: ServiceState]) {
+        var notes: [String] = []
+        if new.device != old.device || new.mountMatrix != old.mountMatrix {
+            notes.append("device or mount_matrix changed: restart to apply")
+        }
+        if new.recording != old.recording { notes.append("record changed: restart to apply") }
+        if new.topics != old.topics { notes.append("device_id or topic_prefix changed: restart to apply") }
+        if new.broker != old.broker { notes.append("broker settings changed: restart to apply") }
+        restartNotes = notes
+        reloadsCalibration = new.calibration != old.calibration || new.calibration != nil
+        changesMagneticReference = new.magneticReference != old.magneticReference
+        restartedServices = MotionService.allCases.compactMap { service in
+            let settings = new.settings(for: service)
+            guard var current = services[service] else { return nil }
+            guard current.settings != settings || current.active != settings.enabled else { return nil }
+            current.settings = settings
+            current.active = settings.enabled
+            return (service, current)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import MQTT
+import MotionAgent
+import MotionContract
+import MotionTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The agent's behaviour with an in-memory broker connection: availability, control, reload and
+/// buffering decisions, tested without a broker (the real-broker suites cover what needs one).
+@Suite(.timeLimit(.minutes(1))) struct AgentBehaviourTests {
+    /// An agent on the simulated IMU whose broker is `transport`.
+    private func makeAgent(
+        _ transport: InMemoryTransport, _ configure: (inout AgentConfiguration) -> Void = { _ in }
+    ) throws -> (MotionAgent, TopicLayout) {
+        var configuration = AgentConfiguration(deviceID: "unit", device: "sim:motion=stationary", healthInterval: 0)
+        configure(&configuration)
+        let agent = try MotionAgent(configuration: configuration, version: "test", transport: transport.factory)
+        try agent.start()
+        return (agent, configuration.topics)
+    }
+
+    /// Waits (at most 5 s) until `condition` holds.
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    private func status(_ message: MQTTMessage?) -> ServiceStatus? {
+        message.flatMap { try? ServiceStatus(payload: $0.payload) }
+    }
+
+    @Test func eachConnectAnnouncesAvailabilityInfoAndEveryStatusThenSubscribesToControl() throws {
+        let transport = InMemoryTransport()
+        let (agent, topics) = try makeAgent(transport)
+        defer { agent.shutdown(timeout: .milliseconds(200)) }
+        // The last will says offline, retained.
+        let will = try #require(transport.configuration?.will)
+        #expect(will.topic == topics.status && will.payload == Array("offline".utf8) && will.retain)
+        transport.connect()
+        #expect(eventually { transport.messages(on: topics.status(.deviceMotion)).count == 1 })
+        let online = try #require(transport.messages(on: topics.status).first)
+        #expect(online.payload == Array("online".utf8) && online.retain && online.qos == .atLeastOnce)
+        let info = try InfoPayload(payload: try #require(transport.messages(on: topics.info).first).payload)
+        #expect(info.deviceID == "unit" && info.device.driver == "sim" && info.services.count == 4)
+        for service in MotionService.allCases {
+            let retained = try #require(transport.messages(on: topics.status(service)).first)
+            #expect(retained.retain && status(retained)?.available == true && status(retained)?.active == true)
+        }
+        #expect(transport.subscriptions.map(\.filter) == [topics.allControlTopics])
+        #expect(transport.subscriptions.first?.retainAsPublished == true)
+        // A reconnect announces again.
+        transport.disconnect()
+        transport.clearPublished()
+        transport.connect()
+        #expect(eventually { transport.messages(on: topics.status).count == 1 })
+    }
+
+    @Test func aCommandChangesItsServiceAndIsAnsweredOnItsResponseTopic() throws {
+        let transport = InMemoryTransport()
+        let (agent, topics) = try makeAgent(transport)
+        defer { agent.shutdown(timeout: .milliseconds(200)) }
+        transport.connect()
+        #expect(eventually { !transport.messages(on: topics.data(.gyro)).isEmpty }, "data flows")
+        transport.clearPublished()
+        var command = MQTTMessage(topic: topics.control(.gyro), payload: ControlCommand(active: false).payload(), qos: .atLeastOnce)
+        command.responseTopic = "replies/unit"
+        command.correlationData = [1, 2, 3]
+        transport.deliver(command)
+        #expect(eventually { !transport.messages(on: "replies/unit").isEmpty })
+        let answer = try #require(transport.messages(on: "replies/unit").first)
+        #expect(try CommandAnswer(payload: answer.payload) == .accepted && answer.correlationData == [1, 2, 3])
+        #expect(status(transport.messages(on: topics.status(.gyro)).last)?.active == false)
+        // Stopped: no more gyro data (one delivery in flight may still arrive).
+        usleep(200_000)
+        let after = transport.messages(on: topics.data(.gyro)).count
+        usleep(200_000)
+        #expect(transport.messages(on: topics.data(.gyro)).count == after)
+        // Faster again.
+        transport.deliver(MQTTMessage(topic: topics.control(.gyro), string: #"{"active":true,"interval":0.1}"#, qos: .atLeastOnce))
+        #expect(eventually { self.status(transport.messages(on: topics.status(.gyro)).last)?.active == true })
+        #expect(status(transport.messages(on: topics.status(.gyro)).last)?.interval == 0.1)
+    }
+
+    @Test func aMalformedOrRetainedCommandChangesNothing() throws {
+        let transport = InMemoryTransport()
+        let (agent, topics) = try makeAgent(transport)
+        defer { agent.shutdown(timeout: .milliseconds(200)) }
+        transport.connect()
+        #expect(eventually { transport.messages(on: topics.status(.magnetometer)).count == 1 })
+        transport.clearPublished()
+        transport.deliver(MQTTMessage(topic: topics.control(.magnetometer), string: #"{"interval":-1}"#, qos: .atLeastOnce))
+        #expect(eventually { !transport.messages(on: topics.error).isEmpty })
+        let refusal = try CommandAnswer(payload: try #require(transport.messages(on: topics.error).first).payload)
+        #expect(!refusal.ok && refusal.service == .magnetometer && refusal.error?.contains("interval") == true)
+        // A retained command (left on the broker by someone) is ignored: no answer, no change.
+        var retained = MQTTMessage(topic: topics.control(.magnetometer), string: "stop", qos: .atLeastOnce)
+        retained.retain = true
+        transport.deliver(retained)
+        // An answer aimed at the devices' own topics is refused on {base}/error instead.
+        var hostile = MQTTMessage(topic: topics.control(.magnetometer), string: "stop", qos: .atLeastOnce)
+        hostile.responseTopic = topics.status
+        transport.deliver(hostile)
+        #expect(eventually { transport.messages(on: topics.error).count == 2 })
+        usleep(100_000)
+        #expect(transport.messages(on: topics.status(.magnetometer)).isEmpty, "no status changed")
+        #expect(transport.messages(on: topics.status).isEmpty, "nothing written on the device's own status")
+    }
+
+    @Test func aReloadAppliesServiceSettingsAndNamesWhatNeedsARestart() throws {
+        let transport = InMemoryTransport()
+        let (agent, topics) = try makeAgent(transport)
+        defer { agent.shutdown(timeout: .milliseconds(200)) }
+        transport.connect()
+        #expect(eventually { transport.messages(on: topics.status(.accelerometer)).count == 1 })
+        var changed = agent.configuration
+        changed.services[.accelerometer]?.enabled = false
+        changed.device = "sim:rate=500"
+        let notes = agent.reload(changed)
+        #expect(notes == ["device or mount_matrix changed: restart to apply"])
+        #expect(status(transport.messages(on: topics.status(.accelerometer)).last)?.active == false)
+        #expect(agent.configuration.device == "sim:motion=stationary", "the device stays until a restart")
+    }
+
+    @Test func whileDisconnectedQoS0DataIsDroppedAndAtLeastOnceDataWaits() throws {
+        let transport = InMemoryTransport()
+        let (agent, topics) = try makeAgent(transport) { configuration in
+            configuration.services[.gyro]?.qos = 1
+        }
+        defer { agent.shutdown(timeout: .milliseconds(200)) }
+        // Never connected: gyro (QoS 1) waits for the connection, accelerometer (QoS 0) is dropped.
+        #expect(eventually { transport.buffered.contains { $0.topic == topics.data(.gyro) } })
+        #expect(!transport.buffered.contains { $0.topic == topics.data(.accelerometer) })
+        #expect(transport.statistics.droppedWhileDisconnected > 0)
+        transport.connect()
+        let gyro = transport.messages(on: topics.data(.gyro))
+        let sequences = gyro.compactMap { try? SamplePayloadDecoder.vectors($0.payload, service: .gyro).sequence }
+        #expect(sequences.first == 1 && sequences == Array(1...UInt64(sequences.count)), "kept in order, none lost")
+    }
+
+    @Test func shutdownRetainsEveryServiceAsInactiveThenOffline() throws {
+        let transport = InMemoryTransport()
+        let (agent, topics) = try makeAgent(transport)
+        transport.connect()
+        #expect(eventually { transport.messages(on: topics.status(.deviceMotion)).count == 1 })
+        transport.clearPublished()
+        agent.shutdown(timeout: .milliseconds(500))
+        let final = transport.published.filter { $0.retain }
+        #expect(final.map(\.topic) == MotionService.allCases.map { topics.status($0) } + [topics.status])
+        #expect(final.dropLast().allSatisfy { status($0)?.active == false })
+        #expect(final.last?.payload == Array("offline".utf8))
+        #expect(transport.isShutDown)
+    }
+}

@@ -1,0 +1,51 @@
+import MotionContract
+import Testing
+
+@testable import MotionAgent
+
+/// What a reload does, decided without an agent.
+@Suite struct ReloadPlanTests {
+    private let old = AgentConfiguration(deviceID: "a", device: "sim")
+
+    private func states(_ configuration: AgentConfiguration) -> [MotionService: ServiceState] {
+        Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, ServiceState(settings: configuration.settings(for: $0))) })
+    }
+
+    @Test func anUnchangedConfigurationDoesNothing() {
+        let plan = ReloadPlan(from: old, to: old, services: states(old))
+        #expect(plan.restartNotes.isEmpty && plan.restartedServices.isEmpty)
+        #expect(!plan.reloadsCalibration && !plan.changesMagneticReference)
+    }
+
+    @Test func identityDeviceBrokerAndRecordingWaitForARestart() {
+        var new = old
+        new.device = "sim:rate=500"
+        new.deviceID = "b"
+        new.broker.address = try! AgentConfiguration.brokerAddress("mqtt://127.0.0.1:1884", fieldPath: "broker.url")
+        new.recording = RecordingSettings(file: "/tmp/x.csv", seconds: 10)
+        #expect(ReloadPlan(from: old, to: new, services: states(old)).restartNotes == [
+            "device or mount_matrix changed: restart to apply", "record changed: restart to apply",
+            "device_id or topic_prefix changed: restart to apply", "broker settings changed: restart to apply",
+        ])
+    }
+
+    @Test func changedServicesRestartWithTheirNewSettingsAndACommandsStateIsOverridden() {
+        var new = old
+        new.services[.gyro]?.sampling.interval = 0.5
+        var current = states(old)
+        current[.magnetometer]?.active = false  // stopped by a command; the file still enables it
+        let plan = ReloadPlan(from: old, to: new, services: current)
+        #expect(plan.restartedServices.map(\.0) == [.gyro, .magnetometer])
+        #expect(plan.restartedServices.first?.1.settings.sampling.interval == 0.5)
+        #expect(plan.restartedServices.last?.1.active == true)
+    }
+
+    @Test func aCalibrationIsReadAgainEvenUnderTheSameName() {
+        var calibrated = old
+        calibrated.calibration = "/etc/motion/calibration.json"
+        #expect(ReloadPlan(from: calibrated, to: calibrated, services: states(old)).reloadsCalibration)
+        var located = old
+        located.magneticReference = .declination(3)
+        #expect(ReloadPlan(from: old, to: located, services: states(old)).changesMagneticReference)
+    }
+}
