@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #endif
+import MotionMath
 import Synchronization
 
 /// The device's orientation relative to a reference frame (see ``CMAttitudeReferenceFrame``) at a point in

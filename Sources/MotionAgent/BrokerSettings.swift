@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import MotionContract
 import Glibc
 #endif
+import MotionContract
 import FoundationEssentials
 import MQTT
 

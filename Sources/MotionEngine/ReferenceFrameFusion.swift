@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #endif
+import MotionMath
 import MotionContract
 import MotionFusion
 import MotionMath

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// An ``AttitudeFilter`` reporting the attitude in one ``AttitudeReferenceFrame``: 6-axis for
 /// ``AttitudeReferenceFrame/xArbitraryZVertical``, 9-axis for the others; the corrected arbitrary frame turns

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// The orientation error of an estimate against a reference, split as the BROAD benchmark scores it
 /// (Laidig et al., Data 6(7), 2021): with the error quaternion in the earth frame e = q_est ⊗ q_ref⁻¹ (both

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// One of the six orientations of a six-face accelerometer calibration: the board axis that points up
 /// (and so reads +9.81 m/s² of specific force).

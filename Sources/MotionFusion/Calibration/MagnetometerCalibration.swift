@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// The magnetometer's hard- and soft-iron calibration, from an ellipsoid fitted to readings taken while the
 /// board turned through every orientation.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// How much of the sphere of directions a set of vectors covers: the sphere is divided into 32 sectors of
 /// equal area (4 bands of equal height in z, each cut into 8 slices of 45° of longitude, Archimedes' hat-box

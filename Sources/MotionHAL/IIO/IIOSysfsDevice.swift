@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// Reads and writes the attribute files of one directory under the IIO sysfs root (a device
 /// `iio:deviceN` or a trigger `triggerN`). Every failure is an ``IMUDeviceError/unavailable(_:)`` that

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// Reads ``IMURecording`` CSV from a NUL-terminated byte buffer, one line at a time, numbers with `strtod`.
 struct IMURecordingParser {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// Writes samples in ``IMURecording``'s CSV format as they arrive, so that a field problem can be replayed
 /// at a desk (`replay:PATH`): a `#` comment line, the header

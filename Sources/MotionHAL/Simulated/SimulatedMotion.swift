@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import MotionMath
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionMath
 
 /// A known trajectory for the simulated IMU: attitude, angular velocity and linear acceleration as exact
 /// functions of time (seconds since the start of the trajectory).
