@@ -55,24 +55,27 @@ let package = Package(
             ]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine"]),
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
+        // A real mosquitto on a free loopback port, for the tests and the benchmarks, and the child-process
+        // helper it starts it with.
+        .target(name: "PrivateBroker", dependencies: ["MQTT"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
-        // The benchmarks start their broker with the same fixture as the tests.
+        // The benchmarks start their broker with the same PrivateBroker as the tests.
         .executableTarget(
             name: "motion-bench",
-            dependencies: ["MQTT", "MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
+            dependencies: ["MQTT", "MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionHAL", "MotionMath", "PrivateBroker"]),
 
         // iPhone-style motion code, unchanged, on Linux (the README's guide).
         .executableTarget(name: "tilt-monitor", dependencies: ["CoreMotion"], path: "Examples/tilt-monitor"),
 
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber,
         // and register-level emulations of I²C IMU chips on an emulated bus.
-        .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL"], path: "Tests/MotionTestSupport"),
+        .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL", "PrivateBroker"], path: "Tests/MotionTestSupport"),
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
 
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
-        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "PrivateBroker"]),
         .testTarget(
             name: "CoreMotionTests",
             dependencies: ["CoreMotion", "MotionContract", "MotionEngine", "MotionHAL", "MotionMath", "MotionTestSupport"]),

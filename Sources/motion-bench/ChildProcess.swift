@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotionTestSupport
+import PrivateBroker
 
 /// A process started with `posix_spawn`, its output appended to a log file; stopped with SIGTERM.
 final class ChildProcess {

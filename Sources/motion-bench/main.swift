@@ -5,7 +5,7 @@ import Foundation
 import MQTT
 import MotionAgent
 import MotionCommandLine
-import MotionTestSupport
+import PrivateBroker
 
 /// The directory holding this executable (release build products sit side by side).
 func executableDirectory() -> String {
