@@ -43,6 +43,8 @@ let package = Package(
         // The contract's vocabulary and wire format: topics, services, sample values, payload encoders and
         // decoders. For publishers and subscribers alike: no HAL, no fusion, no Foundation.
         .target(name: "MotionContract", dependencies: ["MotionMath", "CJansson"]),
+        // The guided calibration (gyroscope still, six faces, turning for the magnetometer) as a state machine.
+        .target(name: "MotionCalibration", dependencies: ["MotionFusion", "MotionHAL", "MotionMath"]),
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
         .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
         .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
@@ -54,7 +56,7 @@ let package = Package(
                 "CJansson",
             ]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine"]),
-        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
         // A real mosquitto on a free loopback port, for the tests and the benchmarks, and the child-process
         // helper it starts it with.
         .target(name: "PrivateBroker", dependencies: ["MQTT"]),
@@ -75,6 +77,7 @@ let package = Package(
         .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
 
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
+        .testTarget(name: "MotionCalibrationTests", dependencies: ["MotionCalibration", "MotionFusion", "MotionHAL", "MotionMath"]),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "PrivateBroker"]),
         .testTarget(
             name: "CoreMotionTests",

@@ -1,4 +1,5 @@
 import MotionMath
+import MotionCalibration
 import Foundation
 import MotionFusion
 import MotionHAL
@@ -88,17 +89,7 @@ enum CalibrateCommand {
         device.stop()
         for fault in inbox.faults { say("device fault during calibration: \(fault)") }
 
-        let calibration = IMUCalibration(
-            created: Date(), device: "\(specification) (\(info.driver), \(info.chip))",
-            gyroscope: procedure.gyroscope.map { IMUCalibration.Gyroscope(bias: $0.bias) },
-            accelerometer: procedure.accelerometer.map {
-                IMUCalibration.Accelerometer(offset: $0.offset, scale: $0.scale, residual: $0.residualRMS)
-            },
-            magnetometer: procedure.magnetometer.map {
-                IMUCalibration.Magnetometer(
-                    hardIron: $0.hardIron, softIron: $0.softIron, fieldStrength: $0.fieldStrength,
-                    residual: $0.residualRMS, coverage: $0.coverage, quality: IMUCalibration.Quality(rawValue: $0.quality.rawValue)!)
-            })
+        let calibration = procedure.calibration(device: "\(specification) (\(info.driver), \(info.chip))", created: Date())
         report(procedure)
         do {
             try calibration.save(to: output)

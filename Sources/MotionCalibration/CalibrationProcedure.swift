@@ -3,7 +3,7 @@ import Foundation
 import MotionFusion
 import MotionHAL
 
-/// The guided calibration of `motionctl calibrate`, driven by the samples alone (their timestamps are the
+/// The guided calibration (`motionctl calibrate`), a state machine driven by the samples alone (their timestamps are the
 /// clock, so a recording replayed as fast as possible gives the same result as the live board): tells the
 /// person what to do, detects when it is done, and fits.
 ///
@@ -16,33 +16,39 @@ import MotionHAL
 ///
 /// Each step may take at most `secondsPerStep` of sample time; a magnetometer step that runs out with at
 /// least half the sphere covered is fitted anyway (its grade shows the cost), anything else fails.
-struct CalibrationProcedure {
+public struct CalibrationProcedure {
     /// Still time for the gyroscope bias, s.
-    static let gyroscopeStillDuration = 3.0
+    public static let gyroscopeStillDuration = 3.0
     /// Still time on each face, s.
-    static let faceStillDuration = 1.5
+    public static let faceStillDuration = 1.5
     /// Coverage at which the magnetometer step ends by itself (a margin above the 75 % a `high` grade needs,
     /// since the final coverage is measured around the fitted centre).
-    static let magnetometerCoverageTarget = 0.85
+    public static let magnetometerCoverageTarget = 0.85
     /// How often the magnetometer coverage is recomputed and shown, s of sample time.
-    static let coverageInterval = 0.5
+    public static let coverageInterval = 0.5
 
     /// Why the procedure could not finish.
-    struct Failure: Error, CustomStringConvertible {
+    public struct Failure: Error, CustomStringConvertible {
         /// What went wrong, for the person.
-        let description: String
+        public let description: String
+
+        /// Creates a failure.
+        public init(description: String) { self.description = description }
     }
 
     /// The steps to run, in order.
-    let steps: [CalibrationStep]
+    public let steps: [CalibrationStep]
     /// The longest a step may take, s of sample time.
-    let secondsPerStep: Double
-    /// Where the instructions and progress go (standard output).
+    public let secondsPerStep: Double
+    /// Where the instructions and progress go (standard output for motionctl).
     let say: (String) -> Void
 
-    private(set) var gyroscope: GyroscopeBiasCalibration?
-    private(set) var accelerometer: AccelerometerCalibration?
-    private(set) var magnetometer: MagnetometerCalibration?
+    /// The gyroscope step's result, once done.
+    public private(set) var gyroscope: GyroscopeBiasCalibration?
+    /// The accelerometer step's result, once done.
+    public private(set) var accelerometer: AccelerometerCalibration?
+    /// The magnetometer step's result, once done.
+    public private(set) var magnetometer: MagnetometerCalibration?
 
     private var stepIndex = 0
     private var stepStart: UInt64?
@@ -56,23 +62,23 @@ struct CalibrationProcedure {
     private var lastShownCoverage = -1
 
     /// Creates the procedure and announces the first step.
-    init(steps: [CalibrationStep], secondsPerStep: Double, say: @escaping (String) -> Void) {
+    public init(steps: [CalibrationStep], secondsPerStep: Double, say: @escaping (String) -> Void) {
         self.steps = steps
         self.secondsPerStep = secondsPerStep
         self.say = say
-        detector = StillPeriodDetector(thresholds: StillnessThresholds(), requiredDuration: Self.gyroscopeStillDuration)
+        detector = StillPeriodDetector(thresholds: StillnessThresholds(), requiredDuration: Self.stillDuration(for: steps.first))
         announce()
     }
 
     /// Whether every step is done.
-    var isFinished: Bool { stepIndex == steps.count }
+    public var isFinished: Bool { stepIndex == steps.count }
 
     /// The step running now (nil when finished).
-    var currentStep: CalibrationStep? { isFinished ? nil : steps[stepIndex] }
+    public var currentStep: CalibrationStep? { isFinished ? nil : steps[stepIndex] }
 
     /// Feeds one sample to the running step.
     /// - Throws: ``Failure`` when a step runs out of time or its fit fails.
-    mutating func add(_ sample: IMUSample) throws(Failure) {
+    public mutating func add(_ sample: IMUSample) throws(Failure) {
         guard let step = currentStep else { return }
         let start = stepStart ?? sample.timestamp
         stepStart = start
@@ -86,13 +92,31 @@ struct CalibrationProcedure {
     }
 
     /// What is still missing, for the message when the samples end early.
-    var progress: String {
+    public var progress: String {
         switch currentStep {
         case .gyro: "the board was never still for \(Self.format(Self.gyroscopeStillDuration)) s"
         case .accel: "still missing: \(missingFaces.map(\.description).joined(separator: ", "))"
         case .mag: "the magnetometer readings covered \(Int(currentCoverage * 100)) % of the sphere"
         case nil: "done"
         }
+    }
+
+    /// The calibration file's content of what was fitted (the steps not run are left out).
+    /// - Parameters:
+    ///   - device: which device it was made on, for people.
+    ///   - created: when.
+    public func calibration(device: String, created: Date) -> IMUCalibration {
+        IMUCalibration(
+            created: created, device: device,
+            gyroscope: gyroscope.map { IMUCalibration.Gyroscope(bias: $0.bias) },
+            accelerometer: accelerometer.map {
+                IMUCalibration.Accelerometer(offset: $0.offset, scale: $0.scale, residual: $0.residualRMS)
+            },
+            magnetometer: magnetometer.map {
+                IMUCalibration.Magnetometer(
+                    hardIron: $0.hardIron, softIron: $0.softIron, fieldStrength: $0.fieldStrength, residual: $0.residualRMS,
+                    coverage: $0.coverage, quality: IMUCalibration.Quality(rawValue: $0.quality.rawValue) ?? .low)
+            })
     }
 
     // MARK: - Steps
@@ -176,8 +200,13 @@ struct CalibrationProcedure {
     private mutating func advance() {
         stepIndex += 1
         stepStart = nil
-        detector = StillPeriodDetector(thresholds: StillnessThresholds(), requiredDuration: Self.faceStillDuration)
+        detector = StillPeriodDetector(thresholds: StillnessThresholds(), requiredDuration: Self.stillDuration(for: currentStep))
         announce()
+    }
+
+    /// How long the board must be still for `step`: the gyroscope's bias wants longer than a face.
+    private static func stillDuration(for step: CalibrationStep?) -> Double {
+        step == .gyro ? gyroscopeStillDuration : faceStillDuration
     }
 
     private func announce() {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One part of `motionctl calibrate`, in the order they run.
-enum CalibrationStep: String, CaseIterable, Comparable {
+/// One part of the guided calibration, in the order they run.
+public enum CalibrationStep: String, CaseIterable, Comparable {
     /// The gyroscope's bias from a still period.
     case gyro
     /// The accelerometer's offset and scale from the six faces.
@@ -11,7 +11,7 @@ enum CalibrationStep: String, CaseIterable, Comparable {
 
     /// Parses `gyro,accel,mag` (any subset, any order; run in the standard order).
     /// - Returns: nil naming nothing or something unknown.
-    static func parseList(_ text: String) -> [CalibrationStep]? {
+    public static func parseList(_ text: String) -> [CalibrationStep]? {
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let steps = names.compactMap(CalibrationStep.init(rawValue:))
         guard !steps.isEmpty, steps.count == names.count else { return nil }
@@ -19,7 +19,7 @@ enum CalibrationStep: String, CaseIterable, Comparable {
     }
 
     /// Orders the steps as they run.
-    static func < (lhs: CalibrationStep, rhs: CalibrationStep) -> Bool {
+    public static func < (lhs: CalibrationStep, rhs: CalibrationStep) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

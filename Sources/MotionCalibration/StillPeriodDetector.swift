@@ -6,14 +6,14 @@ import MotionHAL
 /// the thresholds of their means, and consecutive still blocks form a still run as long as the whole run
 /// stays within them too (so a slow, smooth tilt does not pass as still). A run of the required duration is
 /// handed out and the search starts over.
-struct StillPeriodDetector {
+public struct StillPeriodDetector: Sendable {
     /// Length of one block, s (sample time).
-    static let blockDuration = 0.25
+    public static let blockDuration = 0.25
 
     /// What counts as still.
-    let thresholds: StillnessThresholds
+    public let thresholds: StillnessThresholds
     /// How long a still period must last, s.
-    let requiredDuration: Double
+    public let requiredDuration: Double
 
     private var block: [IMUSample] = []
     private var run: [IMUSample] = []
@@ -22,17 +22,17 @@ struct StillPeriodDetector {
     /// - Parameters:
     ///   - thresholds: what counts as still.
     ///   - requiredDuration: how long a still period must last, s.
-    init(thresholds: StillnessThresholds, requiredDuration: Double) {
+    public init(thresholds: StillnessThresholds, requiredDuration: Double) {
         self.thresholds = thresholds
         self.requiredDuration = requiredDuration
     }
 
     /// How long the board has been still so far, s.
-    var stillDuration: Double { Self.duration(run) }
+    public var stillDuration: Double { Self.duration(run) }
 
     /// Feeds one sample (samples without an accelerometer reading are ignored).
     /// - Returns: the samples of a complete still period, once one is; nil otherwise.
-    mutating func add(_ sample: IMUSample) -> [IMUSample]? {
+    public mutating func add(_ sample: IMUSample) -> [IMUSample]? {
         guard sample.acceleration != nil else { return nil }
         block.append(sample)
         guard Self.duration(block) >= Self.blockDuration else { return nil }
@@ -49,7 +49,7 @@ struct StillPeriodDetector {
     }
 
     /// Starts over (after the board was moved on purpose, for example).
-    mutating func reset() {
+    public mutating func reset() {
         block = []
         run = []
     }
