@@ -10,7 +10,7 @@ import MotionHAL
 public struct MotionEngineEnvironment: Sendable {
     /// The variables, by name.
     public var variables: [String: String]
-    /// Nanoseconds on the clock the devices stamp their samples with (`CLOCK_BOOTTIME`); for the
+    /// Nanoseconds on the clock the devices stamp their samples with (`CLOCK_MONOTONIC`); for the
     /// delivery rate and the stall watchdog.
     public var monotonicNanoseconds: @Sendable () -> UInt64
     /// Seconds since 1970-01-01T00:00:00Z, for the World Magnetic Model's date.

@@ -1,4 +1,4 @@
-/// The ``MotionHub``'s record of how the device is doing: samples received, the achieved rate, fault episodes
+/// The ``MotionEngine``'s record of how the device is doing: samples received, the achieved rate, fault episodes
 /// and the silence that makes a stall. Times are nanoseconds of `CLOCK_MONOTONIC` (arrival times of
 /// deliveries, not sample timestamps).
 ///

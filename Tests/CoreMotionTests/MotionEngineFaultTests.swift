@@ -6,7 +6,7 @@ import Testing
 extension CMMotionManagerDeviceTests {
     /// Faults, stalls, start retries and the Linux diagnostics, on the process-wide device (nested so that
     /// the parent's `.serialized` keeps it from running beside the other tests of the device).
-    @Suite struct MotionHubFaultTests {
+    @Suite struct MotionEngineFaultTests {
         /// What a handler saw, in order: a sample's timestamp or an error.
         enum Call: Sendable {
             case data(TimeInterval)
