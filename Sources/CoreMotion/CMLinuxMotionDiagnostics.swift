@@ -1,66 +1,7 @@
+import MotionEngine
+
 /// Linux only: the health of the process's IMU and its sensor fusion, for status reports (see
-/// ``CMMotionManager/linuxDiagnostics``). A snapshot; take a new one to see changes.
-public struct CMLinuxMotionDiagnostics: Sendable, Equatable {
-    /// The state of the attitude filter of one reference frame in use.
-    public struct FusionState: Sendable, Equatable {
-        /// The reference frame (a single flag).
-        public var referenceFrame: CMAttitudeReferenceFrame
-        /// Whether the filter has an attitude yet (after its first usable accelerometer reading).
-        public var isInitialized: Bool
-        /// The filter's estimate of the gyroscope bias, rad/s, device axes x, y, z.
-        public var gyroscopeBias: SIMD3<Double>
-
-        /// Creates a fusion state.
-        /// - Parameters:
-        ///   - referenceFrame: the frame.
-        ///   - isInitialized: whether the filter has an attitude.
-        ///   - gyroscopeBias: bias estimate, rad/s.
-        public init(referenceFrame: CMAttitudeReferenceFrame, isInitialized: Bool, gyroscopeBias: SIMD3<Double>) {
-            self.referenceFrame = referenceFrame
-            self.isInitialized = isInitialized
-            self.gyroscopeBias = gyroscopeBias
-        }
-    }
-
-    /// Driver name of the device (for example `sim`), nil without a device.
-    public var driver: String?
-    /// The sample rate the device is configured for (runs or will run at), Hz; 0 without a device.
-    public var configuredSampleRate: Double
-    /// Whether the device is running (some service of some manager is active and it started).
-    public var isRunning: Bool
-    /// Samples received per second over the last ~2 s, Hz (0 while stopped or stalled).
-    public var achievedSampleRate: Double
-    /// Samples received from the device since the process started.
-    public var samplesReceived: UInt64
-    /// Fault episodes since the process started (a device fault, a failed start or a stall; each episode
-    /// counts once however many faults it contains).
-    public var faultsSeen: Int
-    /// What went wrong in the current fault episode; nil when healthy (samples flow again).
-    public var lastFault: String?
-    /// The attitude filters of the reference frames in use by device-motion services.
-    public var fusion: [FusionState]
-
-    /// Creates a snapshot.
-    /// - Parameters:
-    ///   - driver: driver name, nil without a device.
-    ///   - configuredSampleRate: Hz.
-    ///   - isRunning: whether the device runs.
-    ///   - achievedSampleRate: Hz over the last ~2 s.
-    ///   - samplesReceived: samples since the process started.
-    ///   - faultsSeen: fault episodes since the process started.
-    ///   - lastFault: the current fault, nil when healthy.
-    ///   - fusion: filter states of the frames in use.
-    public init(
-        driver: String?, configuredSampleRate: Double, isRunning: Bool, achievedSampleRate: Double,
-        samplesReceived: UInt64, faultsSeen: Int, lastFault: String?, fusion: [FusionState]
-    ) {
-        self.driver = driver
-        self.configuredSampleRate = configuredSampleRate
-        self.isRunning = isRunning
-        self.achievedSampleRate = achievedSampleRate
-        self.samplesReceived = samplesReceived
-        self.faultsSeen = faultsSeen
-        self.lastFault = lastFault
-        self.fusion = fusion
-    }
-}
+/// ``CMMotionManager/linuxDiagnostics``): the engine's ``MotionDiagnostics`` (driver, configured and
+/// achieved rate, samples, fault episodes, the current fault, and per reference frame in use whether its
+/// filter has an attitude and its gyroscope bias estimate). A snapshot; take a new one to see changes.
+public typealias CMLinuxMotionDiagnostics = MotionDiagnostics

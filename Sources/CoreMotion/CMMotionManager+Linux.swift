@@ -147,6 +147,6 @@ extension CMMotionManager {
     /// ``CMMotionManager`` and ``CMBatchedSensorManager``. Faults also reach the handlers: an `NSError` in
     /// ``CMErrorDomain`` once per fault episode, after which data simply resumes.
     public static var linuxDiagnostics: CMLinuxMotionDiagnostics {
-        CMLinuxMotionDiagnostics(MotionEngine.shared.diagnostics)
+        MotionEngine.shared.diagnostics
     }
 }

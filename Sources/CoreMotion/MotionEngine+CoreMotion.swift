@@ -17,16 +17,6 @@ extension CMAttitudeReferenceFrame {
         default: .xArbitraryZVertical
         }
     }
-
-    /// The CoreMotion flag of an engine frame.
-    init(_ frame: AttitudeReferenceFrame) {
-        switch frame {
-        case .xArbitraryZVertical: self = .xArbitraryZVertical
-        case .xArbitraryCorrectedZVertical: self = .xArbitraryCorrectedZVertical
-        case .xMagneticNorthZVertical: self = .xMagneticNorthZVertical
-        case .xTrueNorthZVertical: self = .xTrueNorthZVertical
-        }
-    }
 }
 
 extension CMMagneticFieldCalibrationAccuracy {
@@ -69,21 +59,5 @@ extension MotionEngineFault {
     /// device or a failed start, ``CMErrorUnknown`` otherwise.
     var nsError: NSError {
         (kind == .notAvailable ? CMErrorNotAvailable : CMErrorUnknown).nsError(description)
-    }
-}
-
-extension CMLinuxMotionDiagnostics {
-    /// Apple-style names for the engine's diagnostics.
-    init(_ diagnostics: MotionDiagnostics) {
-        self.init(
-            driver: diagnostics.driver, configuredSampleRate: diagnostics.configuredSampleRate,
-            isRunning: diagnostics.isRunning, achievedSampleRate: diagnostics.achievedSampleRate,
-            samplesReceived: diagnostics.samplesReceived, faultsSeen: diagnostics.faultsSeen,
-            lastFault: diagnostics.lastFault,
-            fusion: diagnostics.fusion.map {
-                FusionState(
-                    referenceFrame: CMAttitudeReferenceFrame($0.referenceFrame), isInitialized: $0.isInitialized,
-                    gyroscopeBias: $0.gyroscopeBias)
-            })
     }
 }
