@@ -10,7 +10,11 @@ let package = Package(
         // libFuzzer's driver as each target's entry point (see the header).
         .target(name: "FuzzerEntry", path: "Targets/Entry"),
         .executableTarget(
-            name: "fuzz-control-command", dependencies: ["FuzzerEntry", .product(name: "MotionAgent", package: "MotionBridge")],
+            name: "fuzz-control-command",
+            dependencies: [
+                "FuzzerEntry", .product(name: "MotionAgent", package: "MotionBridge"),
+                .product(name: "MotionContract", package: "MotionBridge"),
+            ],
             path: "Targets/ControlCommand"),
         .executableTarget(
             name: "fuzz-configuration", dependencies: ["FuzzerEntry", .product(name: "MotionAgent", package: "MotionBridge")],

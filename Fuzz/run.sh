@@ -32,10 +32,14 @@ trap 'rm -rf "$work"' EXIT
 status=0
 for target in "${targets[@]}"; do
     [ -n "${max_length[$target]:-}" ] || { echo "run.sh: unknown target $target" >&2; exit 64; }
-    swift build --product "fuzz-$target" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 \
-        | grep -Ev "Cannot export local symbol|^\[|Compiling|Emitting|Write|Linking|Planning|Building|Build of product" || true
+    # A failed build must not leave an earlier binary to be run: its status decides, not the file.
+    if ! swift build --product "fuzz-$target" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+        >"$work/build-$target.log" 2>&1; then
+        grep -Ev "Cannot export local symbol|^\[|Compiling|Emitting|Write|Linking|Planning|Building" "$work/build-$target.log" >&2
+        echo "run.sh: fuzz-$target did not build" >&2
+        exit 1
+    fi
     binary=".build/debug/fuzz-$target"
-    [ -x "$binary" ] || { echo "run.sh: fuzz-$target did not build" >&2; exit 1; }
     corpus="${keep:+$keep/$target}"
     corpus="${corpus:-$work/corpus-$target}"
     mkdir -p "$corpus" "$work/artifacts-$target"

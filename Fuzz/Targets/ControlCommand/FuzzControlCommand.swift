@@ -4,6 +4,7 @@
 // a refusal is one bounded, printable line; a refused command leaves the state as it was.
 import FuzzerEntry
 import MotionAgent
+import MotionContract
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzControlCommand(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -19,7 +20,7 @@ public func fuzzControlCommand(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
         }
         if let interval = command.interval { precondition(ControlCommand.intervalRange.contains(interval), "interval \(interval) accepted") }
         if let frame = command.referenceFrame {
-            precondition(service == .deviceMotion && ReferenceFrameName.frame(named: frame) != nil, "frame \(frame) accepted")
+            precondition(service == .deviceMotion && ReferenceFrameName.all.contains(frame), "frame \(frame) accepted")
         }
         precondition(command != ControlCommand(), "a command that changes nothing was accepted")
         precondition((try? ControlCommand.parse(payload, for: service)) == command, "parsing is not deterministic")
