@@ -17,11 +17,11 @@ import Testing
         #expect(!plan.reloadsCalibration && !plan.changesMagneticReference)
     }
 
-    @Test func identityDeviceBrokerAndRecordingWaitForARestart() {
+    @Test func identityDeviceBrokerAndRecordingWaitForARestart() throws {
         var new = old
         new.device = "sim:rate=500"
         new.deviceID = "b"
-        new.broker.address = try! AgentConfiguration.brokerAddress("mqtt://127.0.0.1:1884", fieldPath: "broker.url")
+        new.broker.address = try AgentConfiguration.brokerAddress("mqtt://127.0.0.1:1884", fieldPath: "broker.url")
         new.recording = RecordingSettings(file: "/tmp/x.csv", seconds: 10)
         #expect(ReloadPlan(from: old, to: new, services: states(old)).restartNotes == [
             "device or mount_matrix changed: restart to apply", "record changed: restart to apply",
