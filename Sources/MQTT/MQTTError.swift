@@ -35,7 +35,7 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
         self.code = code
         self.operation = operation
         self.kind = .library
-        self.systemErrno = code == Int32(MOSQ_ERR_ERRNO.rawValue) ? systemErrno : nil
+        self.systemErrno = MosquittoResult(code) == .systemError ? systemErrno : nil
         self.detail = detail
     }
 
@@ -50,7 +50,7 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A configuration this wrapper rejects; `detail` names the field and the rule.
     public init(invalidConfiguration detail: String) {
-        self.code = Int32(MOSQ_ERR_INVAL.rawValue)
+        self.code = MosquittoResult.invalid.code
         self.operation = "configure MQTT client"
         self.kind = .invalidConfiguration
         self.systemErrno = nil
@@ -79,23 +79,7 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
     ///   - code: a `MOSQ_ERR_*` code.
     ///   - systemErrno: for `MOSQ_ERR_ERRNO`, the `errno` seen right after the failing call.
     static func libraryMessage(_ code: Int32, systemErrno: Int32? = nil) -> String {
-        switch code {
-        case Int32(MOSQ_ERR_ERRNO.rawValue):
-            guard let systemErrno, systemErrno != 0 else { return "a system call failed" }
-            return String(cString: strerror(systemErrno))
-        case Int32(MOSQ_ERR_KEEPALIVE.rawValue):
-            return "the broker did not answer within the keepalive interval"
-        case Int32(MOSQ_ERR_LOOKUP.rawValue): return "the broker's host name could not be resolved"
-        case Int32(MOSQ_ERR_MALFORMED_PACKET.rawValue): return "the broker sent a malformed packet"
-        case Int32(MOSQ_ERR_TIMEOUT.rawValue): return "the operation timed out"
-        case Int32(MOSQ_ERR_RETAIN_NOT_SUPPORTED.rawValue): return "the broker does not support retained messages"
-        case Int32(MOSQ_ERR_TOPIC_ALIAS_INVALID.rawValue): return "invalid topic alias"
-        case Int32(MOSQ_ERR_ADMINISTRATIVE_ACTION.rawValue): return "the broker disconnected this client (administrative action)"
-        case Int32(MOSQ_ERR_PLUGIN_DEFER.rawValue): return "deferred by a broker plugin"
-        case Int32(MOSQ_ERR_ALREADY_EXISTS.rawValue): return "it already exists"
-        default:
-            return String(cString: mosquitto_strerror(code))
-        }
+        MosquittoResult(code).message(systemErrno: systemErrno)
     }
 
     /// The explanation of a broker reason code: MQTT 5 reason codes are >= 0x80 (or 0 for success),

@@ -1,4 +1,9 @@
 import CMosquitto
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A libmosquitto result (`MOSQ_ERR_*`), typed: the one place that compares raw codes. The client's
 /// code asks ``isSuccess``, ``meansConnectionDropped`` and the named constants instead.
@@ -35,6 +40,30 @@ struct MosquittoResult: Equatable, Sendable, CustomStringConvertible {
     /// `NO_CONN`, or a failed write (`CONN_LOST`, `ERRNO`), which only happens after queuing.
     var meansConnectionDropped: Bool { self == .noConnection || self == .connectionLost || self == .systemError }
 
-    /// The code's words (``MQTTError/libraryMessage(_:systemErrno:)``).
-    var description: String { MQTTError.libraryMessage(code, systemErrno: nil) }
+    /// The code's words.
+    var description: String { message(systemErrno: nil) }
+
+    /// The explanation of the code: `mosquitto_strerror`'s, except where libmosquitto 2.0.11 has none
+    /// ("Unknown error." for codes it added later) or a misleading one (`MOSQ_ERR_ERRNO` gives `strerror`
+    /// of whatever `errno` holds when asked, often "Success").
+    /// - Parameter systemErrno: for ``systemError``, the `errno` seen right after the failing call.
+    func message(systemErrno: Int32?) -> String {
+        switch code {
+        case Int32(MOSQ_ERR_ERRNO.rawValue):
+            guard let systemErrno, systemErrno != 0 else { return "a system call failed" }
+            return String(cString: strerror(systemErrno))
+        case Int32(MOSQ_ERR_KEEPALIVE.rawValue):
+            return "the broker did not answer within the keepalive interval"
+        case Int32(MOSQ_ERR_LOOKUP.rawValue): return "the broker's host name could not be resolved"
+        case Int32(MOSQ_ERR_MALFORMED_PACKET.rawValue): return "the broker sent a malformed packet"
+        case Int32(MOSQ_ERR_TIMEOUT.rawValue): return "the operation timed out"
+        case Int32(MOSQ_ERR_RETAIN_NOT_SUPPORTED.rawValue): return "the broker does not support retained messages"
+        case Int32(MOSQ_ERR_TOPIC_ALIAS_INVALID.rawValue): return "invalid topic alias"
+        case Int32(MOSQ_ERR_ADMINISTRATIVE_ACTION.rawValue): return "the broker disconnected this client (administrative action)"
+        case Int32(MOSQ_ERR_PLUGIN_DEFER.rawValue): return "deferred by a broker plugin"
+        case Int32(MOSQ_ERR_ALREADY_EXISTS.rawValue): return "it already exists"
+        default:
+            return String(cString: mosquitto_strerror(code))
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import MotionCommandLine
+
 /// The options of `motion-bench`; see ``usage``.
 struct BenchCommandLine {
     /// What to measure.
@@ -43,40 +45,27 @@ struct BenchCommandLine {
     var brokerURL: String?
     var json = false
 
-    /// Parses the arguments (without the program name).
-    /// - Throws: ``BenchError`` for an unknown command or option, or a bad value.
-    init(arguments: [String]) throws(BenchError) {
-        var remaining = arguments[...]
-        guard let first = remaining.popFirst(), let command = Command(rawValue: first) else {
-            throw BenchError("expected a command: throughput, agent, floor or all")
+    /// Parses the arguments (without the program name) with the programs' shared ``ArgumentScanner``.
+    /// - Throws: ``MotionCommandLine/CommandLineError`` naming the unknown command or option, or the bad value.
+    init(arguments: [String]) throws(CommandLineError) {
+        guard let first = arguments.first, let command = Command(rawValue: first) else {
+            throw CommandLineError("expected a command: throughput, agent, floor, all or broad")
         }
         self.command = command
-        func text(_ option: String) throws(BenchError) -> String {
-            guard let value = remaining.popFirst() else { throw BenchError("\(option) needs a value") }
-            return value
-        }
-        func number(_ option: String, atLeast minimum: Double) throws(BenchError) -> Double {
-            let value = try text(option)
-            guard let number = Double(value), number >= minimum else {
-                throw BenchError("\(option): expected a number >= \(minimum), got \"\(value)\"")
-            }
-            return number
-        }
-        while let option = remaining.popFirst() {
-            switch option {
-            case "--messages": messages = Int(try number(option, atLeast: 1))
-            case "--payload": payloadBytes = Int(try number(option, atLeast: 0))
-            case "--window": window = Int(try number(option, atLeast: 0))
-            case "--agent": agentPath = try text(option)
-            case "--device": device = try text(option)
-            case "--floor": floorPath = try text(option)
-            case "--seconds": seconds = try number(option, atLeast: 0.5)
-            case "--warmup": warmUpSeconds = try number(option, atLeast: 0)
-            case "--broker": brokerURL = try text(option)
-            case "--json": json = true
-            default: throw BenchError("unknown option \(option)")
-            }
-        }
-        guard window < 65_535 else { throw BenchError("--window must be below 65535 (MQTT message IDs wrap)") }
+        let options = try ArgumentScanner(
+            Array(arguments.dropFirst()),
+            valued: ["--messages", "--payload", "--window", "--agent", "--device", "--floor", "--seconds", "--warmup", "--broker"],
+            switches: ["--json"])
+        try options.expectPositional(atMost: 0)
+        messages = try options.integer("--messages", atLeast: 1) ?? messages
+        payloadBytes = try options.integer("--payload", atLeast: 0) ?? payloadBytes
+        window = try options.integer("--window", atLeast: 0, atMost: 65_534) ?? window
+        agentPath = options["--agent"]
+        device = options["--device"] ?? device
+        floorPath = options["--floor"]
+        seconds = try options.number("--seconds", atLeast: 0.5) ?? seconds
+        warmUpSeconds = try options.number("--warmup", atLeast: 0) ?? warmUpSeconds
+        brokerURL = options["--broker"]
+        json = options.has("--json")
     }
 }
