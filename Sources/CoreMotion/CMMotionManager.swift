@@ -57,18 +57,14 @@ open class CMMotionManager: NSObject {
     // MARK: - Availability
 
     /// A Boolean value that indicates whether an accelerometer is available on the device.
-    open var isAccelerometerAvailable: Bool { Self.deviceHas(.accelerometer) }
+    open var isAccelerometerAvailable: Bool { MotionEngine.shared.hasSensors(for: .accelerometer) }
     /// A Boolean value that indicates whether a gyroscope is available on the device.
-    open var isGyroAvailable: Bool { Self.deviceHas(.gyroscope) }
+    open var isGyroAvailable: Bool { MotionEngine.shared.hasSensors(for: .gyroscope) }
     /// A Boolean value that indicates whether a magnetometer is available on the device.
-    open var isMagnetometerAvailable: Bool { Self.deviceHas(.magnetometer) }
+    open var isMagnetometerAvailable: Bool { MotionEngine.shared.hasSensors(for: .magnetometer) }
     /// A Boolean value that indicates whether the device-motion service is available on the device (it
     /// needs an accelerometer and a gyroscope).
-    open var isDeviceMotionAvailable: Bool { Self.deviceHas([.accelerometer, .gyroscope]) }
-
-    private static func deviceHas(_ sensors: IMUSensors) -> Bool {
-        MotionEngine.shared.deviceInfo?.sensors.isSuperset(of: sensors) ?? false
-    }
+    open var isDeviceMotionAvailable: Bool { MotionEngine.shared.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }
 
     // MARK: - Activity
 
@@ -157,15 +153,7 @@ open class CMMotionManager: NSObject {
     /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` when the magnetic declination is also known (Linux:
     /// ``linuxMagneticDeclination``, where Apple's devices use the location).
     open class func availableAttitudeReferenceFrames() -> CMAttitudeReferenceFrame {
-        guard let sensors = MotionEngine.shared.deviceInfo?.sensors,
-            sensors.isSuperset(of: [.accelerometer, .gyroscope])
-        else { return [] }
-        var frames: CMAttitudeReferenceFrame = .xArbitraryZVertical
-        if sensors.contains(.magnetometer) {
-            frames.formUnion([.xArbitraryCorrectedZVertical, .xMagneticNorthZVertical])
-            if MotionEngine.shared.magneticDeclination != nil { frames.insert(.xTrueNorthZVertical) }
-        }
-        return frames
+        CMAttitudeReferenceFrame(MotionEngine.shared.availableFrames.map(CMAttitudeReferenceFrame.init))
     }
 
     /// Controls whether the device-movement display is shown. Stored only: Linux has no system UI to ask

@@ -17,6 +17,17 @@ extension CMAttitudeReferenceFrame {
         default: .xArbitraryZVertical
         }
     }
+
+    /// The CoreMotion flag of an engine frame.
+    init(_ frame: AttitudeReferenceFrame) {
+        self =
+            switch frame {
+            case .xArbitraryZVertical: .xArbitraryZVertical
+            case .xArbitraryCorrectedZVertical: .xArbitraryCorrectedZVertical
+            case .xMagneticNorthZVertical: .xMagneticNorthZVertical
+            case .xTrueNorthZVertical: .xTrueNorthZVertical
+            }
+    }
 }
 
 extension CMMagneticFieldCalibrationAccuracy {

@@ -48,8 +48,8 @@ extension MosquittoConnection {
                 return state.protocolVersion
             }
             var reason = MQTTError.brokerReasonMessage(reasonCode, protocolVersion: version)
-            if ReconnectPolicy(backoff: backoff, allowsFallback: configuration.allowsProtocolFallback)
-                .fallsBack(onRefusal: reasonCode, protocolVersion: version)
+            if ReconnectPolicy.fallsBack(
+                onRefusal: reasonCode, protocolVersion: version, allowsFallback: configuration.allowsProtocolFallback)
             {
                 reason += "; retrying with MQTT 3.1.1"
             }

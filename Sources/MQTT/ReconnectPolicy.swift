@@ -46,10 +46,11 @@ struct ReconnectPolicy: Sendable, Equatable {
         self.allowsFallback = allowsFallback
     }
 
-    /// Whether a CONNACK refusal with `reasonCode` makes MQTT 5 fall back (for the refusal's words).
-    func fallsBack(onRefusal reasonCode: Int32, protocolVersion: MQTTProtocolVersion) -> Bool {
+    /// Whether a CONNACK refusal with `reasonCode` makes a client that `allowsFallback` fall back from
+    /// MQTT 5 (also for the refusal's words).
+    static func fallsBack(onRefusal reasonCode: Int32, protocolVersion: MQTTProtocolVersion, allowsFallback: Bool) -> Bool {
         protocolVersion == .v5 && allowsFallback
-            && (reasonCode == Self.unsupportedProtocolVersion || reasonCode == Self.unacceptableProtocolVersion)
+            && (reasonCode == unsupportedProtocolVersion || reasonCode == unacceptableProtocolVersion)
     }
 
     /// Decides after an attempt ended.
@@ -57,7 +58,7 @@ struct ReconnectPolicy: Sendable, Equatable {
         if outcome.connackReasonCode == 0 { failedAttempts = 0 }  // the connection had been up: start over
         var fallBack = false
         if outcome.protocolVersion == .v5, allowsFallback {
-            if let code = outcome.connackReasonCode, fallsBack(onRefusal: code, protocolVersion: .v5) {
+            if let code = outcome.connackReasonCode, Self.fallsBack(onRefusal: code, protocolVersion: .v5, allowsFallback: allowsFallback) {
                 fallBack = true
             } else if outcome.connackReasonCode == nil, outcome.result == .connectionLost {
                 closedBeforeConnack += 1

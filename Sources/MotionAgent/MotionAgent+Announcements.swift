@@ -57,14 +57,15 @@ extension MotionAgent {
     // MARK: - Helpers
 
     func isAvailable(_ service: MotionService) -> Bool {
-        let needed: IMUSensors =
+        // Device motion in its 6-axis frame needs the least: an accelerometer and a gyroscope.
+        let stream: MotionStream =
             switch service {
             case .accelerometer: .accelerometer
             case .gyro: .gyroscope
             case .magnetometer: .magnetometer
-            case .deviceMotion: [.accelerometer, .gyroscope]
+            case .deviceMotion: .deviceMotion(.xArbitraryZVertical)
             }
-        return engine.deviceInfo?.sensors.isSuperset(of: needed) ?? false
+        return engine.hasSensors(for: stream)
     }
 
     static func sensorName(_ service: MotionService) -> String {

@@ -22,7 +22,7 @@ extension MotionAgent {
         case .deviceMotion:
             let frameName = state.withLock { $0.services[.deviceMotion]!.settings.referenceFrame } ?? ReferenceFrameName.defaultFrame
             let frame = AttitudeReferenceFrame(rawValue: frameName) ?? .xArbitraryZVertical
-            guard availableFrames().contains(frame) else {
+            guard engine.availableFrames.contains(frame) else {
                 state.withLock { $0.services[.deviceMotion]!.error = "reference frame \(frameName) is not available on this device" }
                 return
             }
@@ -48,16 +48,6 @@ extension MotionAgent {
         }
     }
 
-    /// The reference frames the device can deliver device motion in: the 6-axis frame with an accelerometer
-    /// and gyroscope, the others with a magnetometer too, true north only with a known declination.
-    func availableFrames() -> [AttitudeReferenceFrame] {
-        guard let sensors = engine.deviceInfo?.sensors else { return [] }
-        let hasDeclination = engine.magneticDeclination != nil
-        return AttitudeReferenceFrame.allCases.filter { frame in
-            sensors.isSuperset(of: MotionEngine.requiredSensors(.deviceMotion(frame)))
-                && (frame != .xTrueNorthZVertical || hasDeclination)
-        }
-    }
 
     // MARK: - Data (the device's thread)
 

@@ -4,7 +4,7 @@ import MotionContract
 /// configurations and the services' current states alone: which settings need a restart (kept as they
 /// are, reported as notes), whether the calibration and the magnetic reference are applied again, and
 /// which services restart with which settings. A pure value; ``MotionAgent/reload(_:)`` carries it out.
-struct ReloadPlan: Equatable {
+struct ReloadPlan {
     /// One line per setting that cannot change without a restart.
     let restartNotes: [String]
     /// Whether the calibration file is read again: it changed, or it is set (it may have been recalibrated
@@ -14,13 +14,6 @@ struct ReloadPlan: Equatable {
     let changesMagneticReference: Bool
     /// The services whose settings or activity change, with their new state.
     let restartedServices: [(MotionService, ServiceState)]
-
-    static func == (lhs: ReloadPlan, rhs: ReloadPlan) -> Bool {
-        lhs.restartNotes == rhs.restartNotes && lhs.reloadsCalibration == rhs.reloadsCalibration
-            && lhs.changesMagneticReference == rhs.changesMagneticReference
-            && lhs.restartedServices.map(\.0) == rhs.restartedServices.map(\.0)
-            && lhs.restartedServices.map(\.1) == rhs.restartedServices.map(\.1)
-    }
 
     /// Plans the change from `old` to `new` for services currently in `services`.
     init(from old: AgentConfiguration, to new: AgentConfiguration, services: [MotionService: ServiceState]) {

@@ -34,12 +34,4 @@ public enum ContractText {
         return result
     }
 
-    /// `text` without leading and trailing spaces, tabs and line breaks.
-    public static func trimmingBlanks(_ text: some StringProtocol) -> Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        let whole = Substring(text)
-        guard let first = whole.firstIndex(where: { !isBlank($0) }), let last = whole.lastIndex(where: { !isBlank($0) })
-        else { return whole[whole.endIndex...] }
-        return whole[first...last]
-    }
 }

@@ -1,3 +1,4 @@
+import MotionMath
 
 /// A command received on `{base}/{service}/set`: `start`, `stop`, or a JSON object
 /// `{"active":bool,"interval":seconds,"frame":name}` (every field optional, `frame` for device motion only).
@@ -30,7 +31,7 @@ public struct ControlCommand: Sendable, Equatable {
         guard let text = String(validating: payload, as: UTF8.self) else {
             throw ControlCommandError("payload is not UTF-8")
         }
-        switch ContractText.trimmingBlanks(text) {
+        switch text.trimmingBlanks() {
         case "start": return ControlCommand(active: true)
         case "stop": return ControlCommand(active: false)
         default: break

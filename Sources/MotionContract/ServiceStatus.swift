@@ -29,13 +29,16 @@ public struct ServiceStatus: Sendable, Equatable {
     /// Messages per second, Hz.
     public var rateHz: Double { interval > 0 ? 1 / interval : 0 }
 
+    /// ``rateHz`` as the payload states it: to the millihertz.
+    public var publishedRateHz: Double { (rateHz * 1_000).rounded() / 1_000 }
+
     /// The JSON payload: `{"available":…,"active":…,"interval":…,"rate_hz":…[,"frame":…][,"error":…]}`.
     public func json() -> String {
         var writer = JSONWriter()
         writer.field("available", available)
         writer.field("active", active)
         writer.field("interval", interval)
-        writer.field("rate_hz", (rateHz * 1_000).rounded() / 1_000)
+        writer.field("rate_hz", publishedRateHz)
         if let referenceFrame { writer.field("frame", referenceFrame) }
         if let error { writer.field("error", error) }
         return writer.finished()

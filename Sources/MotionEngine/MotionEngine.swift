@@ -322,6 +322,23 @@ public final class MotionEngine: Sendable {
         }
     }
 
+    /// Whether the device has the sensors `stream` needs (false without a device).
+    public func hasSensors(for stream: MotionStream) -> Bool {
+        deviceInfo?.sensors.isSuperset(of: Self.requiredSensors(stream)) ?? false
+    }
+
+    /// The reference frames the device can deliver device motion in: the 6-axis frame with an
+    /// accelerometer and a gyroscope, the others with a magnetometer too, true north only while the
+    /// magnetic declination is known. Empty without a device.
+    public var availableFrames: [AttitudeReferenceFrame] {
+        guard let sensors = deviceInfo?.sensors else { return [] }
+        let hasDeclination = magneticDeclination != nil
+        return AttitudeReferenceFrame.allCases.filter { frame in
+            sensors.isSuperset(of: Self.requiredSensors(.deviceMotion(frame)))
+                && (frame != .xTrueNorthZVertical || hasDeclination)
+        }
+    }
+
     /// The sensors a stream needs.
     public static func requiredSensors(_ stream: MotionStream) -> IMUSensors {
         switch stream {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import MotionHAL
+import MotionMath
 
 /// What a ``MotionEngine`` takes from its surroundings: the environment variables it reads on first use
 /// (`MOTION_DEVICE`, `MOTION_MOUNT_MATRIX`, `MOTION_CALIBRATION`, `MOTION_DECLINATION`, `MOTION_LOCATION`)
@@ -39,7 +40,7 @@ public struct MotionEngineEnvironment: Sendable {
     /// The value of `name` with blanks around it removed, or nil when unset or empty.
     func value(_ name: String) -> String? {
         guard let text = variables[name] else { return nil }
-        let trimmed = Substring(text).trimmingBlanks()
+        let trimmed = text.trimmingBlanks()
         return trimmed.isEmpty ? nil : String(trimmed)
     }
 }

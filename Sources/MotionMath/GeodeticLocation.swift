@@ -37,9 +37,7 @@ public struct GeodeticLocation: Sendable, Equatable {
     /// Parses `latitude,longitude[,altitude m]` (blanks around the numbers ignored), e.g. `52.52,13.40,34`.
     /// - Throws: ``GeodeticLocationError`` for text of another form or a value out of range.
     public init(parsing text: String) throws(GeodeticLocationError) {
-        let values = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            Double($0.filter { $0 != " " && $0 != "\t" })
-        }
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingBlanks()) }
         guard (2...3).contains(values.count), let latitude = values[0], let longitude = values[1],
             let altitude = values.count == 3 ? values[2] : 0
         else {

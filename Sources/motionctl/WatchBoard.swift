@@ -130,7 +130,7 @@ public final class WatchBoard: Sendable {
 
     private static func describe(_ status: ServiceStatus) -> String {
         guard status.available else { return "unavailable: \(status.error ?? "?")" }
-        return status.active ? String(format: "active @ %g Hz", (status.rateHz * 1_000).rounded() / 1_000) : "stopped"
+        return status.active ? String(format: "active @ %g Hz", status.publishedRateHz) : "stopped"
     }
 
     private static func describe(_ info: InfoPayload) -> String {

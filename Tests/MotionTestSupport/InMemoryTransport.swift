@@ -97,25 +97,22 @@ public final class InMemoryTransport: MessageTransport {
 
     @discardableResult
     public func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32 {
-        let refused = state.withLock { state -> Bool in
-            guard !state.shutDown else { return true }
-            guard state.connected else {
-                guard message.qos != .atMostOnce else {
-                    state.statistics.droppedWhileDisconnected += 1
-                    return true
-                }
+        let id = state.withLock { state -> Int32? in
+            guard !state.shutDown else { return nil }
+            if state.connected {
+                state.published.append(message)
+                state.statistics.messagesPublished += 1
+            } else if message.qos != .atMostOnce {
                 state.buffered.append(message)
-                return false
+            } else {
+                state.statistics.droppedWhileDisconnected += 1
+                return nil
             }
-            state.published.append(message)
-            state.statistics.messagesPublished += 1
-            return false
-        }
-        if refused { throw MQTTError(code: 4, operation: "publish to \(message.topic)", detail: "not connected") }
-        return state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
         }
+        guard let id else { throw MQTTError(code: 4, operation: "publish to \(message.topic)", detail: "not connected") }
+        return id
     }
 
     public func subscribe(_ topicFilter: String, qos: MQTTQoS, retainAsPublished: Bool, noLocal: Bool) throws(MQTTError) {

@@ -48,9 +48,6 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
     /// The dotted path of member `key`.
     public func fieldPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    /// The member names, in no particular order.
-    public var keys: Dictionary<String, JSONValue>.Keys { object.keys }
-
     /// Refuses a member not in `known`.
     /// - Throws: `Failure` naming the first unknown member (in sorted order) and the known ones.
     public func rejectUnknownKeys(_ known: Set<String>) throws(Failure) {

@@ -1,3 +1,5 @@
+import MotionMath
+
 /// How one channel is stored in an IIO buffer record, as its `scan_elements/*_type` attribute says.
 ///
 /// The text form is the kernel's (`iio_show_fixed_type` in drivers/iio/industrialio-buffer.c, documented
