@@ -37,12 +37,13 @@ public struct MQTTBrokerAddress: Sendable, Equatable, CustomStringConvertible {
         func fail(_ reason: String) -> ParseError { ParseError(input: url, reason: reason) }
         var rest = Substring(url.trimmingWhitespace())
         guard !rest.isEmpty else { throw fail("it is empty") }
-        if let schemeEnd = rest.firstRange(of: "://") {
-            let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+        // A scheme has no colon, so its "://" is at the first colon.
+        if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
+            let scheme = rest[..<colon].lowercased()
             guard scheme == "mqtt" || scheme == "tcp" else {
                 throw fail("unsupported scheme \"\(scheme)\" (expected mqtt://)")
             }
-            rest = rest[schemeEnd.upperBound...]
+            rest = rest[rest.index(colon, offsetBy: 3)...]
         }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         guard !rest.contains("@") else { throw fail("user names and passwords are not accepted in the URL") }

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import MotionContract
-import FoundationEssentials
 import MQTT
+import MotionEngine
 import MotionHAL
 
 /// Everything `motion-agent` needs to run, read from a JSON file (see `Config/README.md`).
@@ -67,22 +67,14 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Reads and validates the configuration file at `path`.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public static func load(path: String) throws(ConfigurationError) -> AgentConfiguration {
-        // Checked before reading: `--config /dev/zero` or a runaway file must not be read into memory.
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw ConfigurationError(fieldPath: "", reason: "cannot read configuration file \(path): \(String(cString: strerror(errno)))")
+        // `--config /dev/zero` or a runaway file is refused before it is read into memory.
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, maximumSize: maximumFileSize)
+        } catch {
+            throw ConfigurationError(fieldPath: "", reason: "cannot read configuration file \(path): \(error)")
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw ConfigurationError(fieldPath: "", reason: "configuration file \(path) is not a regular file")
-        }
-        guard status.st_size <= maximumFileSize else {
-            throw ConfigurationError(
-                fieldPath: "", reason: "configuration file \(path) is larger than \(maximumFileSize / 1024) KiB")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(fieldPath: "", reason: "cannot read configuration file \(path)")
-        }
-        return try parse(data)
+        return try parse(bytes)
     }
 
     /// The largest configuration file read, bytes (the documented one is under 2 KiB).
@@ -90,8 +82,9 @@ public struct AgentConfiguration: Sendable, Equatable {
 
     /// Parses and validates a configuration document.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
-    public static func parse(_ data: Data) throws(ConfigurationError) -> AgentConfiguration {
-        let root = try ConfigurationReader(bytes: [UInt8](data))
+    /// - Parameter document: the JSON text's bytes (UTF-8).
+    public static func parse(_ document: some Collection<UInt8>) throws(ConfigurationError) -> AgentConfiguration {
+        let root = try ConfigurationReader(bytes: [UInt8](document))
         try root.rejectUnknownKeys([
             "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
             "broker", "services", "health_interval",
@@ -202,7 +195,7 @@ public struct AgentConfiguration: Sendable, Equatable {
                     reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.joined(separator: ", ")))")
             }
         }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = MotionEngineEnvironment.processVariables()
         if magneticReference == nil, ["MOTION_LOCATION", "MOTION_DECLINATION"].allSatisfy({ environment[$0]?.isEmpty ?? true }),
            let service = services.keys.sorted(by: { $0.topicName < $1.topicName })
                .first(where: { services[$0]?.referenceFrame == "xTrueNorthZVertical" })
@@ -224,7 +217,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     ///   - environment: the process environment (where a password may come from).
     /// - Throws: ``ConfigurationError`` for the broker field that cannot be used.
     public func clientConfiguration(
-        will: MQTTMessage?, environment: [String: String] = ProcessInfo.processInfo.environment
+        will: MQTTMessage?, environment: [String: String] = MotionEngineEnvironment.processVariables()
     ) throws(ConfigurationError) -> MQTTClientConfiguration {
         try broker.clientConfiguration(clientID: clientID, will: will, environment: environment)
     }

@@ -1,14 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
+import MotionHAL
+import MotionMath
 
 /// The agent's log: one line per event on standard error, prefixed with the UTC time.
 public enum AgentLog {
     /// Writes `message` as one line to standard error.
     public static func info(_ message: String) {
-        writeToStandardError(
-            "\(Date().ISO8601Format(.iso8601.year().month().day().time(includingFractionalSeconds: true))) \(message)\n")
+        writeToStandardError("\(UTCDateTime(unixTime: WallClock.unixTime()).iso8601(fractionalDigits: 3)) \(message)\n")
     }
 
     /// Writes `text` to standard error as it is, in one `write(2)`, so that lines of several threads never

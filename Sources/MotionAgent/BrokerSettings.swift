@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import MotionContract
-import FoundationEssentials
 import MQTT
+import MotionEngine
 
 /// How the agent connects to its broker (the `broker` object of the configuration file).
 public struct BrokerSettings: Sendable, Equatable {
@@ -114,7 +114,7 @@ public struct BrokerSettings: Sendable, Equatable {
     /// - Throws: ``ConfigurationError`` naming the password field when the password cannot be read, or
     ///   `broker` with the MQTT client's reason when it would refuse the configuration.
     public func clientConfiguration(
-        clientID: String, will: MQTTMessage?, environment: [String: String] = ProcessInfo.processInfo.environment
+        clientID: String, will: MQTTMessage?, environment: [String: String] = MotionEngineEnvironment.processVariables()
     ) throws(ConfigurationError) -> MQTTClientConfiguration {
         let configuration = MQTTClientConfiguration(
             broker: address,

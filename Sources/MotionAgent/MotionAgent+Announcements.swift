@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import MQTT
 import MotionContract
 import MotionEngine
@@ -96,7 +95,7 @@ extension MotionAgent {
                     service: service, topic: topics.data(service), units: InfoPayload.units(of: service),
                     mode: configuration.settings(for: service).sampling.mode.rawValue)
             },
-            started: startDate.ISO8601Format()
+            started: UTCDateTime(unixTime: startUnixTime).iso8601()
         ).json()
     }
 }

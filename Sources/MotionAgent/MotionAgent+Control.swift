@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import MQTT
 import MotionContract
 import MotionEngine

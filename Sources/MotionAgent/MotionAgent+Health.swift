@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import MQTT
 import MotionContract
 import MotionEngine
@@ -23,7 +22,7 @@ extension MotionAgent {
     }
 
     func publishHealth() {
-        let uptime = ProcessInfo.processInfo.systemUptime - startUptime
+        let uptime = Double(MonotonicClock.now() - startMonotonicNanoseconds) / 1e9
         let counters = pipelines.withLock { pipelines in
             Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
         }

@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import MQTT
 import MotionContract
 import MotionEngine
@@ -35,8 +34,10 @@ public final class MotionAgent: Sendable {
     /// topic gets only the samples it can publish, see `startUpdates`). Changed on the control queue only.
     let subscriptions = Mutex<[MotionService: MotionSubscription]>([:])
     let encoder: SamplePayloadEncoder
-    let startUptime = ProcessInfo.processInfo.systemUptime
-    let startDate = Date()
+    /// When the agent was made: `CLOCK_MONOTONIC` ns (for the uptime in `health`) and Unix time, s (the
+    /// `started` of `info`).
+    let startMonotonicNanoseconds = MonotonicClock.now()
+    let startUnixTime = WallClock.unixTime()
     let state: Mutex<State>
     let pipelines: Mutex<ServicePipelines>
     // Touched only on `controlQueue`.
@@ -69,7 +70,7 @@ public final class MotionAgent: Sendable {
         makeTransport = transport
         topics = configuration.topics
         encoder = SamplePayloadEncoder(
-            wallClockOffset: Date().timeIntervalSince1970 - Double(MonotonicClock.now()) / 1e9)
+            wallClockOffset: WallClock.unixTime() - Double(MonotonicClock.now()) / 1e9)
         state = Mutex(State(
             configuration: configuration,
             services: Dictionary(uniqueKeysWithValues: MotionService.allCases.map {

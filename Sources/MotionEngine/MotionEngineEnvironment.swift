@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
 import MotionHAL
 import MotionMath
 
@@ -25,7 +24,7 @@ public struct MotionEngineEnvironment: Sendable {
     public init(
         variables: [String: String] = [:],
         monotonicNanoseconds: @escaping @Sendable () -> UInt64 = { MonotonicClock.now() },
-        unixTime: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        unixTime: @escaping @Sendable () -> Double = { WallClock.unixTime() }
     ) {
         self.variables = variables
         self.monotonicNanoseconds = monotonicNanoseconds
@@ -34,7 +33,22 @@ public struct MotionEngineEnvironment: Sendable {
 
     /// The process's environment and clocks.
     public static var process: MotionEngineEnvironment {
-        MotionEngineEnvironment(variables: ProcessInfo.processInfo.environment)
+        MotionEngineEnvironment(variables: processVariables())
+    }
+
+    /// The process's environment variables now, by name (`environ`; of a name given twice, the first).
+    public static func processVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                let name = String(text[..<equals])
+                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return variables
     }
 
     /// The value of `name` with blanks around it removed, or nil when unset or empty.

@@ -57,27 +57,10 @@ public struct GeodeticLocation: Sendable, Equatable {
     /// July 2026: the year plus the fraction of it elapsed, with leap years counted.
     /// - Parameter unixTime: seconds since 1970-01-01T00:00:00Z.
     public static func decimalYear(unixTime: Double) -> Double {
-        let day = (unixTime / 86_400).rounded(.down)
-        let year = civilYear(daysSinceEpoch: Int(day))
-        let start = Double(daysSinceEpoch(january1Of: year)) * 86_400
-        let end = Double(daysSinceEpoch(january1Of: year + 1)) * 86_400
+        let year = UTCDateTime(unixTime: unixTime).year
+        let start = Double(UTCDateTime.daysSinceEpoch(year: year, month: 1, day: 1)) * 86_400
+        let end = Double(UTCDateTime.daysSinceEpoch(year: year + 1, month: 1, day: 1)) * 86_400
         return Double(year) + (unixTime - start) / (end - start)
-    }
-
-    /// Days from 1970-01-01 to 1 January of `year` (proleptic Gregorian calendar).
-    static func daysSinceEpoch(january1Of year: Int) -> Int {
-        let previous = year - 1
-        func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
-        let leapDays = floorDivide(previous, 4) - floorDivide(previous, 100) + floorDivide(previous, 400)
-        return 365 * (year - 1970) + leapDays - 477  // 477 leap days fall before 1970
-    }
-
-    /// The Gregorian year that day `days` (0 = 1970-01-01) falls in.
-    static func civilYear(daysSinceEpoch days: Int) -> Int {
-        var year = 1970 + Int((Double(days) / 365.2425).rounded(.down))
-        while daysSinceEpoch(january1Of: year) > days { year -= 1 }
-        while daysSinceEpoch(january1Of: year + 1) <= days { year += 1 }
-        return year
     }
 }
 

@@ -3,7 +3,6 @@
 import Glibc
 #endif
 import Dispatch
-import FoundationEssentials
 import MotionAgent
 import Synchronization
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MotionEngine
 import MotionHAL
 import Testing
@@ -40,5 +43,15 @@ import Testing
         let declination = berlin.magneticDeclination
         #expect(declination.map { (4.9...5.6).contains($0) } == true, "\(String(describing: declination))")
         #expect(engine(["MOTION_LOCATION": "95,0"]).magneticDeclination == nil)
+    }
+
+    @Test("the process's variables are read from environ as the C library sees them")
+    func processVariablesAreTheEnvironment() {
+        let variables = MotionEngineEnvironment.processVariables()
+        for name in ["PATH", "HOME"] {
+            #expect(variables[name] == getenv(name).map { String(cString: $0) }, "\(name)")
+        }
+        #expect(variables.count > 0 && !variables.keys.contains { $0.isEmpty || $0.contains("=") })
+        #expect(MotionEngineEnvironment.process.variables == variables)
     }
 }

@@ -74,11 +74,12 @@ public struct IIOScanElementType: Sendable, Equatable, CustomStringConvertible {
             throw failure("no number of bits before '/'")
         }
         rest = rest[rest.index(after: slash)...]
-        guard let shiftMarker = rest.firstRange(of: ">>") else { throw failure("no '>>SHIFT' at the end") }
-        guard let shift = Int(rest[shiftMarker.upperBound...]) else {
-            throw failure("shift '\(rest[shiftMarker.upperBound...])' is not a number")
+        guard let marker = rest.firstIndex(of: ">"), rest[marker...].hasPrefix(">>") else {
+            throw failure("no '>>SHIFT' at the end")
         }
-        let storage = rest[..<shiftMarker.lowerBound]
+        let shiftText = rest[rest.index(marker, offsetBy: 2)...]
+        guard let shift = Int(shiftText) else { throw failure("shift '\(shiftText)' is not a number") }
+        let storage = rest[..<marker]
         var repeatCount = 1
         let storageText: Substring
         if let repeatMarker = storage.firstIndex(of: "X") {
