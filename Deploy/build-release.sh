@@ -1,22 +1,46 @@
 #!/usr/bin/env bash
-# Builds the board's `motion-agent` for deployment: release, the Swift runtime and FoundationEssentials
-# linked in statically (the board needs no Swift toolchain, only Debian's libmosquitto1, libsqlite3-0 and
-# libjansson4), unused sections dropped, and not position-independent, so the loader has no relocations
-# to apply to the Swift metadata at start (see docs/BENCHMARKS.md). The shipped executable is stripped;
-# its symbols and debug information go to motion-agent.debug beside it (linked by .gnu_debuglink, for
-# gdb and for symbolising a crash report). Prints the path of the executable.
-# Scratch path: SCRATCH (default .build/static).
+# Builds the board's `motion-agent` for deployment (see docs/BENCHMARKS.md for what each choice saves):
+# - release, the Swift runtime, FoundationEssentials and libstdc++ linked in statically: the board needs
+#   no Swift toolchain, only Debian's libmosquitto1, libsqlite3-0 and libjansson4;
+# - unused sections dropped (--gc-sections), not position-independent, so the loader has no
+#   relocations to apply to the Swift metadata at start;
+# - every function in its own section and the functions the agent runs placed side by side
+#   (Deploy/motion-agent.order, made by Deploy/make-order-file.sh; lld), so that the few hundred kB of
+#   code it executes occupy a few hundred kB of pages instead of being spread over the 10 MB of text.
+#   A stale order file costs memory, never correctness: names it lists that no longer exist are skipped;
+# - no dynamic symbol table beyond what the libraries need (--no-export-dynamic overrides the Swift
+#   driver's -export-dynamic): 4 000 exported names the loader would search at start and nothing uses.
+# The shipped executable is stripped; its symbols and debug information go to motion-agent.debug beside
+# it (linked by .gnu_debuglink, for gdb, valgrind and for symbolising a crash report). Prints the path
+# of the executable. Scratch path: SCRATCH (default .build/static).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Deploy/install-deps.sh
 
-flags=(-c release --scratch-path "${SCRATCH:-.build/static}" --static-swift-stdlib
-       -Xlinker --gc-sections -Xswiftc -Xclang-linker -Xswiftc -no-pie)
-swift build "${flags[@]}" --product motion-agent >&2
+scratch="${SCRATCH:-.build/static}"
+order="$PWD/Deploy/motion-agent.order"
+# `-lstdc++` (from the Swift driver) finds the static archive first in a directory that holds only it.
+static_cxx="$scratch/static-libstdc++"
+archive=$(clang -print-file-name=libstdc++.a)
+[ -f "$archive" ] || { echo "build-release: libstdc++.a not found (libstdc++-12-dev)" >&2; exit 1; }
+mkdir -p "$static_cxx" && ln -sf "$archive" "$static_cxx/libstdc++.a"
+
+flags=(-c release --scratch-path "$scratch" --static-swift-stdlib
+       -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+       -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld -Xswiftc -Xclang-linker -Xswiftc -no-pie
+       -Xlinker --gc-sections -Xlinker -L"$(cd "$static_cxx" && pwd)"
+       -Xlinker --symbol-ordering-file="$order" -Xlinker --no-warn-symbol-ordering
+       -Xlinker --no-export-dynamic)
 built="$(swift build "${flags[@]}" --show-bin-path)/motion-agent"
-deploy="${SCRATCH:-.build/static}/deploy"
+# SwiftPM does not know the order file is an input of the link: a newer one forces it.
+if [[ -e "$built" && "$order" -nt "$built" ]]; then rm -f "$built"; fi
+swift build "${flags[@]}" --product motion-agent >&2
+deploy="$scratch/deploy"
 mkdir -p "$deploy"
 if [[ ! -e "$deploy/motion-agent" || "$built" -nt "$deploy/motion-agent" ]]; then
+    listed=$(grep -cv '^#' "$order" || true)
+    found=$(nm --defined-only "$built" | awk 'NR == FNR { if ($0 !~ /^#/) want[$0] = 1; next } ($3 in want) { if (!seen[$3]++) n++ } END { print n + 0 }' "$order" -)
+    echo "build-release: $found of $listed functions of the order file are in the executable" >&2
     objcopy --only-keep-debug "$built" "$deploy/motion-agent.debug"
     objcopy --strip-all --add-gnu-debuglink="$deploy/motion-agent.debug" "$built" "$deploy/motion-agent.tmp"
     mv "$deploy/motion-agent.tmp" "$deploy/motion-agent"
