@@ -7,6 +7,10 @@ import MQTT
 struct HealthReport: Sendable {
     /// Seconds since the agent started.
     var uptime: Double
+    /// When the report was made, Unix time, s.
+    var unixTime: Double
+    /// Seconds between reports.
+    var interval: Double
     /// Whether the broker connection is up.
     var connected: Bool
     /// The device and fusion as the engine sees them.
@@ -37,7 +41,7 @@ struct HealthReport: Sendable {
     /// The contract's payload of this report.
     var payload: HealthPayload {
         HealthPayload(
-            uptime: uptime, connected: connected,
+            uptime: uptime, ts: unixTime, interval: interval, connected: connected,
             device: HealthPayload.Device(
                 driver: diagnostics.driver, running: diagnostics.isRunning,
                 configuredRateHz: diagnostics.configuredSampleRate, achievedRateHz: diagnostics.achievedSampleRate,

@@ -21,6 +21,7 @@ extension MotionAgent {
             try client.publish(MQTTMessage(
                 topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
             for service in MotionService.allCases { try publishStatus(service, on: client) }
+            if configuration.healthInterval == 0 { try clearHealth(on: client) }
         } catch {
             AgentLog.info("announcing on the broker failed: \(error)")
         }

@@ -13,7 +13,11 @@ extension MotionAgent {
     func scheduleHealthReports(every interval: Double) {
         healthTimer?.cancel()
         healthTimer = nil
-        guard interval > 0 else { return }
+        guard interval > 0 else {
+            // No reports from now on: a retained one left behind would make the device look stale.
+            if let client = state.withLock({ $0.client }), client.isConnected { try? clearHealth(on: client) }
+            return
+        }
         let timer = DispatchSource.makeTimerSource(queue: controlQueue)
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler { [weak self] in self?.publishHealth() }
@@ -21,19 +25,24 @@ extension MotionAgent {
         healthTimer = timer
     }
 
+    /// Removes the retained `{base}/health` (an empty retained message).
+    func clearHealth(on client: any MessageTransport) throws {
+        try client.publish(MQTTMessage(topic: topics.health, payload: [], qos: .atLeastOnce, retain: true))
+    }
+
     func publishHealth() {
         let uptime = Double(MonotonicClock.now() - startMonotonicNanoseconds) / 1e9
         let counters = pipelines.withLock { pipelines in
             Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
         }
-        let (client, services, last) = state.withLock { state in
+        let (client, services, last, interval) = state.withLock { state in
             let last = state.lastHealth
             state.lastHealth = (uptime, counters.mapValues(\.messages))
-            return (state.client, state.services, last)
+            return (state.client, state.services, last, state.configuration.healthInterval)
         }
         guard let client else { return }
         var report = HealthReport(
-            uptime: uptime, connected: client.isConnected, diagnostics: engine.diagnostics,
+            uptime: uptime, unixTime: WallClock.unixTime(), interval: interval, connected: client.isConnected, diagnostics: engine.diagnostics,
             broker: client.statistics, protocolVersion: client.negotiatedProtocolVersion,
             commandsDropped: droppedCommands.load(ordering: .relaxed))
         for service in MotionService.allCases {
@@ -43,7 +52,8 @@ extension MotionAgent {
                 service: service, active: services[service]!.active, messages: messages,
                 samples: counters[service]!.samples, messageRate: rate, error: services[service]!.error))
         }
+        // Retained (contract 1.1), so that a fleet tool joining late reads when the device last reported.
         _ = try? client.publish(MQTTMessage(
-            topic: topics.health, string: report.json(), qos: .atMostOnce, retain: false, contentType: Self.json))
+            topic: topics.health, string: report.json(), qos: .atMostOnce, retain: true, contentType: Self.json))
     }
 }

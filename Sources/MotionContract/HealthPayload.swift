@@ -3,6 +3,11 @@
 public struct HealthPayload: Sendable, Equatable {
     /// Seconds since the agent started (written to the millisecond).
     public var uptime: Double
+    /// When the report was made, Unix time, s (since contract 1.1; `nil` from older agents).
+    public var ts: Double?
+    /// Seconds between reports (the agent's `health_interval`; since contract 1.1, `nil` from older
+    /// agents). A device is stale when it sends nothing for three of these.
+    public var interval: Double?
     /// Whether the broker connection is up.
     public var connected: Bool
     /// The IMU.
@@ -135,8 +140,13 @@ public struct HealthPayload: Sendable, Equatable {
     }
 
     /// Creates a report.
-    public init(uptime: Double, connected: Bool, device: Device, mqtt: Connection, services: [Service], fusion: [Fusion]) {
+    public init(
+        uptime: Double, ts: Double? = nil, interval: Double? = nil, connected: Bool, device: Device, mqtt: Connection,
+        services: [Service], fusion: [Fusion]
+    ) {
         self.uptime = uptime
+        self.ts = ts
+        self.interval = interval
         self.connected = connected
         self.device = device
         self.mqtt = mqtt
@@ -148,6 +158,8 @@ public struct HealthPayload: Sendable, Equatable {
     public func json() -> String {
         var writer = JSONWriter()
         writer.field("uptime", (uptime * 1_000).rounded() / 1_000)
+        if let ts { writer.field("ts", (ts * 1_000).rounded() / 1_000) }
+        if let interval { writer.field("interval", interval) }
         writer.field("connected", connected)
         writer.object("device") { entry in
             if let driver = device.driver { entry.field("driver", driver) }
@@ -214,7 +226,8 @@ public struct HealthPayload: Sendable, Equatable {
                 gyroBias: SIMD3(try bias.required("x", bias.number), try bias.required("y", bias.number), try bias.required("z", bias.number))))
         }
         self.init(
-            uptime: try root.required("uptime", root.number), connected: try root.required("connected", root.bool),
+            uptime: try root.required("uptime", root.number), ts: try root.number("ts"), interval: try root.number("interval"),
+            connected: try root.required("connected", root.bool),
             device: Device(
                 driver: try device.string("driver"), running: try device.required("running", device.bool),
                 configuredRateHz: try device.required("configured_rate_hz", device.number),

@@ -64,19 +64,19 @@ import MQTT
             samplesReceived: 123_456, faultsSeen: 1, lastFault: "stalled",
             fusion: [.init(referenceFrame: .xMagneticNorthZVertical, isInitialized: true, gyroscopeBias: SIMD3(1e-4, -2e-5, 0))])
         var report = HealthReport(
-            uptime: 12.34567, connected: true, diagnostics: diagnostics, broker: statistics, protocolVersion: .v5,
+            uptime: 12.34567, unixTime: 1_796_139_113.4567, interval: 10, connected: true, diagnostics: diagnostics, broker: statistics, protocolVersion: .v5,
             commandsDropped: 7)
         report.services = [
             .init(service: .accelerometer, active: true, messages: 500, samples: 2000, messageRate: 49.96, error: nil),
             .init(service: .deviceMotion, active: false, messages: 0, samples: 0, messageRate: nil, error: "no data"),
         ]
-        #expect(report.json() == #"{"uptime":12.346,"connected":true,"device":{"driver":"sim","running":true,"configured_rate_hz":200.0,"achieved_rate_hz":200.0,"samples":123456,"faults":1,"fault":"stalled"},"mqtt":{"protocol":"5","published":1234,"publish_errors":1,"reconnects":2,"queue_depth":3,"queued_bytes":456,"dropped_from_buffer":4,"dropped_while_disconnected":5,"expired_in_buffer":6,"queue_durable":true,"commands_dropped":7},"services":{"accelerometer":{"active":true,"messages":500,"samples":2000,"rate_hz":50.0},"device-motion":{"active":false,"messages":0,"samples":0,"error":"no data"}},"fusion":[{"frame":"xMagneticNorthZVertical","initialized":true,"gyro_bias":{"x":0.0001,"y":-2e-05,"z":0.0}}]}"#)
+        #expect(report.json() == #"{"uptime":12.346,"ts":1796139113.457,"interval":10.0,"connected":true,"device":{"driver":"sim","running":true,"configured_rate_hz":200.0,"achieved_rate_hz":200.0,"samples":123456,"faults":1,"fault":"stalled"},"mqtt":{"protocol":"5","published":1234,"publish_errors":1,"reconnects":2,"queue_depth":3,"queued_bytes":456,"dropped_from_buffer":4,"dropped_while_disconnected":5,"expired_in_buffer":6,"queue_durable":true,"commands_dropped":7},"services":{"accelerometer":{"active":true,"messages":500,"samples":2000,"rate_hz":50.0},"device-motion":{"active":false,"messages":0,"samples":0,"error":"no data"}},"fusion":[{"frame":"xMagneticNorthZVertical","initialized":true,"gyro_bias":{"x":0.0001,"y":-2e-05,"z":0.0}}]}"#)
         let bare = HealthReport(
-            uptime: 0, connected: false,
+            uptime: 0, unixTime: 1_000_000_000, interval: 1, connected: false,
             diagnostics: MotionDiagnostics(
                 driver: nil, configuredSampleRate: 0, isRunning: false, achievedSampleRate: 0, samplesReceived: 0,
                 faultsSeen: 0, lastFault: nil, fusion: []),
             broker: MQTTClientStatistics(), protocolVersion: .v311)
-        #expect(bare.json() == #"{"uptime":0.0,"connected":false,"device":{"running":false,"configured_rate_hz":0.0,"achieved_rate_hz":0.0,"samples":0,"faults":0},"mqtt":{"protocol":"3.1.1","published":0,"publish_errors":0,"reconnects":0,"queue_depth":0,"queued_bytes":0,"dropped_from_buffer":0,"dropped_while_disconnected":0,"expired_in_buffer":0,"queue_durable":false,"commands_dropped":0},"services":{},"fusion":[]}"#)
+        #expect(bare.json() == #"{"uptime":0.0,"ts":1000000000.0,"interval":1.0,"connected":false,"device":{"running":false,"configured_rate_hz":0.0,"achieved_rate_hz":0.0,"samples":0,"faults":0},"mqtt":{"protocol":"3.1.1","published":0,"publish_errors":0,"reconnects":0,"queue_depth":0,"queued_bytes":0,"dropped_from_buffer":0,"dropped_while_disconnected":0,"expired_in_buffer":0,"queue_durable":false,"commands_dropped":0},"services":{},"fusion":[]}"#)
     }
 }

@@ -104,6 +104,13 @@ import Testing
             ],
             fusion: [.init(frame: "xMagneticNorthZVertical", initialized: true, gyroBias: SIMD3(1e-4, -2e-5, 0))])
         #expect(try HealthPayload(payload: Array(health.json().utf8)) == health)
+        // Contract 1.1: the report's time and interval, absent from 1.0 agents' reports.
+        var stamped = health
+        stamped.ts = 1_796_139_113.457
+        stamped.interval = 10
+        #expect(try HealthPayload(payload: Array(stamped.json().utf8)) == stamped)
+        #expect(stamped.json().hasPrefix(#"{"uptime":12.346,"ts":1796139113.457,"interval":10.0,"connected":true,"#))
+        #expect(try HealthPayload(payload: Array(health.json().utf8)).ts == nil)
     }
 
     @Test func commandsRoundTrip() throws {
@@ -129,6 +136,6 @@ import Testing
         #expect(topics.kind(ofTopic: "motion/pi-5/gyro") == nil)
         #expect(TopicLayout.deviceID(inTopic: "motion/pi-4/gyro", prefix: "motion") == "pi-4")
         #expect(TopicLayout.deviceID(inTopic: "other/pi-4/gyro", prefix: "motion") == nil)
-        #expect(ContractVersion.text == "1.0")
+        #expect(ContractVersion.text == "1.1")
     }
 }
