@@ -43,6 +43,8 @@ let package = Package(
         // The contract's vocabulary and wire format: topics, services, sample values, payload encoders and
         // decoders. For publishers and subscribers alike: no HAL, no fusion, no Foundation.
         .target(name: "MotionContract", dependencies: ["MotionMath", "CJansson"]),
+        // The fleet's side of the contract: device patterns and the ledger of what a broker says about each device.
+        .target(name: "MotionFleet", dependencies: ["MotionContract"]),
         // The guided calibration (gyroscope still, six faces, turning for the magnetometer) as a state machine.
         .target(name: "MotionCalibration", dependencies: ["MotionFusion", "MotionHAL", "MotionMath"]),
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
@@ -56,7 +58,7 @@ let package = Package(
                 "CJansson",
             ]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine"]),
-        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionFleet", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
         // A real mosquitto on a free loopback port, for the tests and the benchmarks, and the child-process
         // helper it starts it with.
         .target(name: "PrivateBroker", dependencies: ["MQTT"]),
@@ -75,6 +77,7 @@ let package = Package(
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
+        .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionContract"]),
 
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionCalibrationTests", dependencies: ["MotionCalibration", "MotionFusion", "MotionHAL", "MotionMath"]),
@@ -85,7 +88,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",
-            dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionMath", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "motion-bench", "tilt-monitor"]
+            dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionFleet", "MotionMath", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "motion-bench", "tilt-monitor"]
         ),
     ],
     swiftLanguageModes: [.v6]

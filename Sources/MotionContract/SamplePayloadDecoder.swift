@@ -60,6 +60,14 @@ public enum SamplePayloadDecoder {
         return try first.required("timestamp", first.number)
     }
 
+    /// The `seq` of a data message (of any data topic), for a subscriber that counts lost messages
+    /// without decoding the values.
+    /// - Throws: ``PayloadError`` when the payload has none.
+    public static func sequence(_ payload: [UInt8]) throws(PayloadError) -> UInt64 {
+        let root = try JSONObjectReader<PayloadError>(bytes: payload)
+        return try root.required("seq", root.count)
+    }
+
     /// A sequence number and one or more samples read by `sample`.
     private static func decode<Sample>(
         _ payload: [UInt8], sample: (JSONObjectReader<PayloadError>) throws(PayloadError) -> Sample

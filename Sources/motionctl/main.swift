@@ -5,6 +5,7 @@ import MotionCommandLine
 
 /// Every command: its name, a one-line summary and where it runs.
 let commands: [(name: String, summary: String, usage: String, run: ([String]) -> Never)] = [
+    ("devices", "list the devices under a prefix: online, offline or stale", DevicesCommand.usage, DevicesCommand.run),
     ("watch", "live table of the devices under a prefix", WatchCommand.usage, WatchCommand.run),
     ("set", "send a control command to a device's service", SetCommand.usage, SetCommand.run),
     ("hardware", "list the board's IMUs (IIO and I²C)", HardwareCommand.usage, HardwareCommand.run),

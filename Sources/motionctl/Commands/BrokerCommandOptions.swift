@@ -1,4 +1,6 @@
+import Foundation
 import MQTT
+import Synchronization
 
 /// The options every broker command takes: `--broker mqtt://HOST:PORT` and `--prefix motion`.
 struct BrokerCommandOptions {
@@ -20,5 +22,44 @@ struct BrokerCommandOptions {
             options.fail("--broker: \(error)")
         }
         prefix = options["--prefix"] ?? "motion"
+    }
+
+    /// A started client that subscribes to `filter` (QoS 0) on every (re)connect and hands each message
+    /// to `onMessage` on its network thread; connection problems go to standard error. Exits with status
+    /// 69 (EX_UNAVAILABLE) when the client cannot be started.
+    /// - Parameters:
+    ///   - filter: the topic filter.
+    ///   - command: the command's name, for the client id (`motionctl-COMMAND-PID`).
+    ///   - onConnect: called on every connection, before the subscription.
+    ///   - onMessage: called for every message.
+    func subscriber(
+        to filter: String, command: String, onConnect: @escaping @Sendable () -> Void = {},
+        onMessage: @escaping @Sendable (MQTTMessage) -> Void
+    ) -> MQTTClient {
+        let clientBox = Mutex<MQTTClient?>(nil)
+        let broker = broker
+        do {
+            let client = try MQTTClient(
+                configuration: MQTTClientConfiguration(
+                    broker: broker, clientID: "motionctl-\(command)-\(ProcessInfo.processInfo.processIdentifier)")
+            ) { event in
+                switch event {
+                case .connected:
+                    onConnect()
+                    _ = try? clientBox.withLock { try $0?.subscribe(filter, qos: .atMostOnce) }
+                case .message(let message):
+                    onMessage(message)
+                case .connectionRefused(_, let reason), .disconnected(_, let reason), .offlineBufferProblem(let reason):
+                    FileHandle.standardError.write(Data("motionctl: broker \(broker): \(reason)\n".utf8))
+                case .published:
+                    break
+                }
+            }
+            clientBox.withLock { $0 = client }
+            try client.start()
+            return client
+        } catch {
+            CommandOptions.exit("cannot connect to \(broker): \(error)", status: 69)  // EX_UNAVAILABLE
+        }
     }
 }

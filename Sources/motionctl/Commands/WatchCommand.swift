@@ -1,6 +1,5 @@
 import Foundation
 import MQTT
-import Synchronization
 
 /// `motionctl watch`: the live table of every device under the prefix (or one device).
 enum WatchCommand {
@@ -17,28 +16,8 @@ enum WatchCommand {
         let duration = options.number("--duration", atLeast: .leastNonzeroMagnitude)
         let board = WatchBoard(prefix: connection.prefix)
         let filter = "\(connection.prefix)/\(options["--device"] ?? "+")/#"
-        /// The client, for the event handler to subscribe on every (re)connect.
-        let clientBox = Mutex<MQTTClient?>(nil)
-        do {
-            let client = try MQTTClient(
-                configuration: MQTTClientConfiguration(
-                    broker: connection.broker, clientID: "motionctl-watch-\(ProcessInfo.processInfo.processIdentifier)")
-            ) { event in
-                switch event {
-                case .connected:
-                    _ = try? clientBox.withLock { try $0?.subscribe(filter, qos: .atMostOnce) }
-                case .message(let message):
-                    board.receive(topic: message.topic, payload: message.payload, arrival: ProcessInfo.processInfo.systemUptime)
-                case .connectionRefused(_, let reason), .disconnected(_, let reason), .offlineBufferProblem(let reason):
-                    FileHandle.standardError.write(Data("motionctl: broker \(connection.broker): \(reason)\n".utf8))
-                case .published:
-                    break
-                }
-            }
-            clientBox.withLock { $0 = client }
-            try client.start()
-        } catch {
-            CommandOptions.exit("cannot connect to \(connection.broker): \(error)", status: 69)  // EX_UNAVAILABLE
+        let client = connection.subscriber(to: filter, command: "watch") { message in
+            board.receive(topic: message.topic, payload: message.payload, arrival: ProcessInfo.processInfo.systemUptime)
         }
         let interactive = isatty(STDOUT_FILENO) == 1
         let start = ProcessInfo.processInfo.systemUptime
@@ -54,7 +33,7 @@ enum WatchCommand {
             if finished { break }
             Thread.sleep(forTimeInterval: interactive ? 0.25 : 1)
         }
-        clientBox.withLock { $0?.shutdown(timeout: .seconds(1)) }
+        client.shutdown(timeout: .seconds(1))
         exit(0)
     }
 }

@@ -1,0 +1,131 @@
+import MotionContract
+
+/// What a fleet tool knows about the devices under a topic prefix, from the messages it receives: the
+/// retained availability, `info`, service statuses and last health report of each device, and the live
+/// data it heard while listening. A pure value: messages and times go in, ``DeviceSummary`` values come
+/// out; the MQTT connection and the clock belong to the caller.
+///
+/// A device is **stale** when its retained status says `online` but it has been silent (no data message,
+/// no health report) for more than ``staleIntervals`` of its health interval (contract 1.1). Without
+/// health reports (older agents, `health_interval` 0) staleness cannot be judged and such a device is
+/// listed by its retained status.
+public struct FleetLedger: Sendable {
+    /// The first topic level of the devices (`motion`).
+    public let prefix: String
+    /// Silence longer than this many health intervals makes an `online` device stale: 3.
+    public static let staleIntervals = 3.0
+
+    private var devices: [String: DeviceRecord] = [:]
+
+    private struct DeviceRecord: Sendable {
+        var availability: String?
+        var info: InfoPayload?
+        var health: HealthPayload?
+        var healthArrival: Double?
+        var statuses: [MotionService: ServiceStatus] = [:]
+        var data: [MotionService: DataRecord] = [:]
+        var lastLiveData: Double?
+    }
+
+    private struct DataRecord: Sendable {
+        var messages = 0
+        var lastSequence: UInt64?
+        var lost: UInt64 = 0
+    }
+
+    /// An empty ledger for the devices under `prefix`.
+    public init(prefix: String) {
+        self.prefix = prefix
+    }
+
+    /// Takes in one message. Payloads that do not decode are ignored (the previous value stays).
+    /// - Parameters:
+    ///   - topic: where it arrived.
+    ///   - payload: its payload.
+    ///   - retained: whether the broker delivered it as retained (an old message, not a sign of life).
+    ///   - arrival: when it arrived, Unix time, s.
+    public mutating func receive(topic: String, payload: [UInt8], retained: Bool, arrival: Double) {
+        guard let deviceID = TopicLayout.deviceID(inTopic: topic, prefix: prefix),
+            let kind = TopicLayout(prefix: prefix, deviceID: deviceID).kind(ofTopic: topic)
+        else { return }
+        var device = devices[deviceID] ?? DeviceRecord()
+        switch kind {
+        case .availability:
+            guard !payload.isEmpty else { device.availability = nil; break }  // a cleared retained status
+            device.availability = String(decoding: payload, as: UTF8.self)
+        case .info:
+            if let info = try? InfoPayload(payload: payload) { device.info = info }
+        case .health:
+            if payload.isEmpty {
+                device.health = nil  // reports switched off
+                device.healthArrival = nil
+            } else if let health = try? HealthPayload(payload: payload) {
+                device.health = health
+                device.healthArrival = retained ? nil : arrival
+            }
+        case .status(let service):
+            if let status = try? ServiceStatus(payload: payload) { device.statuses[service] = status }
+        case .data(let service):
+            guard !retained else { break }
+            var record = device.data[service] ?? DataRecord()
+            record.messages += 1
+            if let sequence = try? SamplePayloadDecoder.sequence(payload) {
+                if let last = record.lastSequence, sequence > last + 1 { record.lost += sequence - last - 1 }
+                record.lastSequence = sequence
+            }
+            device.data[service] = record
+            device.lastLiveData = arrival
+        case .error, .control:
+            break
+        }
+        devices[deviceID] = device
+    }
+
+    /// The devices matching `pattern`, sorted by identifier.
+    /// - Parameters:
+    ///   - pattern: which devices.
+    ///   - now: the current time, Unix time, s.
+    ///   - listened: how long the caller has been receiving, s (for the measured rates; 0: none measured).
+    public func summaries(matching pattern: DevicePattern = .all, now: Double, listened: Double) -> [DeviceSummary] {
+        devices.keys.sorted().filter(pattern.matches).map { summary(of: $0, now: now, listened: listened) }
+    }
+
+    private func summary(of deviceID: String, now: Double, listened: Double) -> DeviceSummary {
+        let device = devices[deviceID]!
+        // The health report's own time when it has one (it may have been retained for a while), else
+        // when it arrived.
+        let healthSeen = device.health?.ts ?? device.healthArrival
+        let lastSeen = [healthSeen, device.lastLiveData].compactMap { $0 }.max()
+        let interval = device.health?.interval.flatMap { $0 > 0 ? $0 : nil }
+        let state: DeviceSummary.State
+        switch device.availability {
+        case "online":
+            if let interval, (lastSeen.map { now - $0 } ?? .infinity) > Self.staleIntervals * interval {
+                state = .stale
+            } else {
+                state = .online
+            }
+        case "offline":
+            state = .offline
+        default:
+            state = .unknown
+        }
+        let services = MotionService.allCases.map { service in
+            let data = device.data[service]
+            return DeviceSummary.Service(
+                service: service, status: device.statuses[service],
+                measuredRate: listened > 0 ? Double(data?.messages ?? 0) / listened : nil, lost: data?.lost ?? 0)
+        }
+        let health = device.health.map { report in
+            DeviceSummary.Health(
+                faults: report.device.faults, fault: report.device.fault, reconnects: report.mqtt.reconnects,
+                queueDepth: report.mqtt.queueDepth,
+                dropped: report.mqtt.droppedFromBuffer + report.mqtt.droppedWhileDisconnected + report.mqtt.expiredInBuffer,
+                uptime: report.uptime)
+        }
+        return DeviceSummary(
+            deviceID: deviceID, state: state, started: device.info?.started, lastSeen: lastSeen, healthInterval: interval,
+            agentVersion: device.info?.version, imu: device.info.map { $0.device.chip ?? $0.device.specification },
+            sampleRateHz: device.info?.device.sampleRateHz, services: services, health: health)
+    }
+}

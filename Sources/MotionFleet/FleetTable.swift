@@ -1,0 +1,83 @@
+import MotionContract
+
+/// `motionctl devices` output: a table for people, one line per device, and the JSON form for scripts.
+public enum FleetTable {
+    /// The table. Times are shown relative to `now` (`12s ago`) and in UTC.
+    /// - Parameters:
+    ///   - devices: the summaries, in the order to print.
+    ///   - now: the current time, Unix time, s.
+    public static func render(_ devices: [DeviceSummary], now: Double) -> String {
+        let header = ["DEVICE", "STATE", "STARTED (UTC)", "LAST SEEN", "AGENT", "IMU",
+                      "SERVICES (state configured Hz / measured msg/s)", "HEALTH"]
+        var rows = [header]
+        for device in devices {
+            rows.append([
+                device.deviceID, device.state.rawValue, device.started.map(shortTime) ?? "-",
+                device.lastSeen.map { age(now - $0) } ?? "-", device.agentVersion ?? "-",
+                device.imu.map { text in device.sampleRateHz.map { "\(text) @ \(number($0)) Hz" } ?? text } ?? "-",
+                device.services.map(describe).joined(separator: "  "),
+                device.health.map(describe) ?? "-",
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { column in
+                column == row.count - 1 ? row[column] : row[column] + String(repeating: " ", count: widths[column] - row[column].count + 2)
+            }.joined()
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// The JSON form: `{"devices":[{…}, …]}` (see ``DeviceSummary/write(into:)``).
+    public static func json(_ devices: [DeviceSummary], now: Double) -> String {
+        var writer = JSONWriter()
+        writer.field("ts", (now * 1_000).rounded() / 1_000)
+        writer.array("devices", objects: devices) { device, entry in device.write(into: &entry) }
+        return writer.finished() + "\n"
+    }
+
+    private static let shortNames: [MotionService: String] = [
+        .accelerometer: "acc", .gyro: "gyro", .magnetometer: "mag", .deviceMotion: "dm",
+    ]
+
+    private static func describe(_ service: DeviceSummary.Service) -> String {
+        let name = shortNames[service.service] ?? service.service.topicName
+        let measured = service.measuredRate.map { "/\(number(($0 * 10).rounded() / 10))" } ?? ""
+        let lost = service.lost > 0 ? " (\(service.lost) lost)" : ""
+        switch service.state {
+        case "active": return "\(name) \(number(service.status?.publishedRateHz ?? 0))\(measured)\(lost)"
+        case "stopped": return "\(name) stopped\(measured == "/0" ? "" : measured)"
+        default: return "\(name) \(service.state)"
+        }
+    }
+
+    private static func describe(_ health: DeviceSummary.Health) -> String {
+        var parts: [String] = []
+        if let fault = health.fault { parts.append("fault: \(fault)") }
+        if health.faults > 0 { parts.append("\(health.faults) faults") }
+        if health.reconnects > 0 { parts.append("\(health.reconnects) reconnects") }
+        if health.queueDepth > 0 { parts.append("\(health.queueDepth) buffered") }
+        if health.dropped > 0 { parts.append("\(health.dropped) dropped") }
+        return parts.isEmpty ? "ok" : parts.joined(separator: ", ")
+    }
+
+    /// `2026-12-01T15:31:53Z` as `12-01 15:31:53`.
+    private static func shortTime(_ iso8601: String) -> String {
+        guard iso8601.count >= 19 else { return iso8601 }
+        let characters = Array(iso8601)
+        return String(characters[5..<10]) + " " + String(characters[11..<19])
+    }
+
+    /// An age in the largest unit that keeps it short: `4s ago`, `12m ago`, `3h ago`, `2d ago`.
+    static func age(_ seconds: Double) -> String {
+        let value = max(seconds, 0)
+        if value < 120 { return "\(Int(value))s ago" }
+        if value < 7_200 { return "\(Int(value / 60))m ago" }
+        if value < 172_800 { return "\(Int(value / 3_600))h ago" }
+        return "\(Int(value / 86_400))d ago"
+    }
+
+    /// A rate without needless decimals: `50`, `49.8`, `0.5`.
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
