@@ -7,7 +7,9 @@ import MotionCommandLine
 let commands: [(name: String, summary: String, usage: String, run: ([String]) -> Never)] = [
     ("devices", "list the devices under a prefix: online, offline or stale", DevicesCommand.usage, DevicesCommand.run),
     ("watch", "live table of the devices under a prefix", WatchCommand.usage, WatchCommand.run),
-    ("set", "send a control command to a device's service", SetCommand.usage, SetCommand.run),
+    ("start", "start a service on the matching devices and wait for their answers", StartCommand.usage, StartCommand.run),
+    ("stop", "stop a service on the matching devices and wait for their answers", StopCommand.usage, StopCommand.run),
+    ("set", "send a control command to the matching devices and wait for their answers", SetCommand.usage, SetCommand.run),
     ("hardware", "list the board's IMUs (IIO and I²C)", HardwareCommand.usage, HardwareCommand.run),
     ("record", "write an IMU's samples to a recording", RecordCommand.usage, RecordCommand.run),
     ("calibrate", "guide a person through calibrating an IMU", CalibrateCommand.usage, CalibrateCommand.run),

@@ -24,16 +24,17 @@ struct BrokerCommandOptions {
         prefix = options["--prefix"] ?? "motion"
     }
 
-    /// A started client that subscribes to `filter` (QoS 0) on every (re)connect and hands each message
+    /// A started client that subscribes to `filters` (QoS 0) on every (re)connect and hands each message
     /// to `onMessage` on its network thread; connection problems go to standard error. Exits with status
     /// 69 (EX_UNAVAILABLE) when the client cannot be started.
     /// - Parameters:
-    ///   - filter: the topic filter.
+    ///   - filters: the topic filters.
     ///   - command: the command's name, for the client id (`motionctl-COMMAND-PID`).
-    ///   - onConnect: called on every connection, before the subscription.
+    ///   - onSubscribed: called on every connection after the subscriptions were sent, with the client
+    ///     (what it publishes now reaches the broker after them).
     ///   - onMessage: called for every message.
     func subscriber(
-        to filter: String, command: String, onConnect: @escaping @Sendable () -> Void = {},
+        to filters: [String], command: String, onSubscribed: @escaping @Sendable (MQTTClient) -> Void = { _ in },
         onMessage: @escaping @Sendable (MQTTMessage) -> Void
     ) -> MQTTClient {
         let clientBox = Mutex<MQTTClient?>(nil)
@@ -45,8 +46,9 @@ struct BrokerCommandOptions {
             ) { event in
                 switch event {
                 case .connected:
-                    onConnect()
-                    _ = try? clientBox.withLock { try $0?.subscribe(filter, qos: .atMostOnce) }
+                    guard let client = clientBox.withLock({ $0 }) else { return }
+                    for filter in filters { _ = try? client.subscribe(filter, qos: .atMostOnce) }
+                    onSubscribed(client)
                 case .message(let message):
                     onMessage(message)
                 case .connectionRefused(_, let reason), .disconnected(_, let reason), .offlineBufferProblem(let reason):

@@ -34,8 +34,8 @@ enum DevicesCommand {
         let ledger = Mutex(FleetLedger(prefix: connection.prefix))
         let listening = Mutex<Double?>(nil)
         let client = connection.subscriber(
-            to: "\(connection.prefix)/+/#", command: "devices",
-            onConnect: { listening.withLock { $0 = $0 ?? Date().timeIntervalSince1970 } }
+            to: ["\(connection.prefix)/+/#"], command: "devices",
+            onSubscribed: { _ in listening.withLock { $0 = $0 ?? Date().timeIntervalSince1970 } }
         ) { message in
             let now = Date().timeIntervalSince1970
             ledger.withLock { $0.receive(topic: message.topic, payload: message.payload, retained: message.retain, arrival: now) }

@@ -1,39 +1,27 @@
-import Foundation
-import MQTT
 import MotionContract
 
-/// `motionctl set`: sends one control command to one device's service.
+/// `motionctl set PATTERN SERVICE COMMAND`: sends one control command to a service of every matching
+/// device and waits for each device's answer.
 enum SetCommand {
     static let usage = """
-        usage: motionctl set DEVICE_ID SERVICE COMMAND \(BrokerCommandOptions.usage)
-          publishes COMMAND (start, stop, or JSON such as {"interval":0.1}) to {prefix}/{id}/{service}/set
+        usage: motionctl set PATTERN SERVICE COMMAND \(FleetCommandRound.usage)
+          sends COMMAND (start, stop, or JSON such as {"interval":0.1}) to {prefix}/{id}/{service}/set of every
+          device matching PATTERN; a COMMAND the agent would refuse is refused here, before anything is sent
+        \(FleetCommandRound.explanation)
         """
 
     static func run(_ arguments: [String]) -> Never {
-        let options = CommandOptions(arguments, valued: BrokerCommandOptions.valued, usage: usage)
-        let connection = BrokerCommandOptions(options)
-        let positional = options.positional
-        guard positional.count == 3 else { options.fail("set needs DEVICE_ID SERVICE COMMAND") }
-        guard let service = MotionService(topicName: positional[1]) else {
-            options.fail("unknown service \(positional[1]) (one of \(MotionService.allCases.map(\.topicName).joined(separator: ", ")))")
-        }
-        let topic = TopicLayout(prefix: connection.prefix, deviceID: positional[0]).control(service)
-        do {
-            let client = try MQTTClient(
-                configuration: MQTTClientConfiguration(
-                    broker: connection.broker, clientID: "motionctl-set-\(ProcessInfo.processInfo.processIdentifier)")
-            ) { _ in }
-            try client.start()
-            guard client.waitUntilConnected(timeout: .seconds(5)) else {
-                CommandOptions.exit("cannot connect to \(connection.broker)", status: 69)
+        let options = CommandOptions(arguments, valued: FleetCommandRound.valued, switches: ["--json"], usage: usage)
+        guard options.positional.count == 3 else { options.fail("set needs PATTERN SERVICE COMMAND") }
+        let text = options.positional[2]
+        let request = FleetCommandRound.request(options, pattern: options.positional[0], service: options.positional[1]) { service in
+            do {
+                _ = try ControlCommand.parse(Array(text.utf8), for: service)
+            } catch {
+                options.fail("COMMAND: \(error)")
             }
-            let messageID = try client.publish(MQTTMessage(topic: topic, string: positional[2], qos: .atLeastOnce, retain: false))
-            _ = client.waitUntilPublished(messageID: messageID, timeout: .seconds(5))
-            client.shutdown(timeout: .seconds(1))
-            print("sent \(positional[2]) to \(topic)")
-            exit(0)
-        } catch {
-            CommandOptions.exit("\(error)", status: 69)
+            return Array(text.utf8)
         }
+        FleetCommandRound.run(request)
     }
 }

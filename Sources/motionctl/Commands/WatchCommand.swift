@@ -16,7 +16,7 @@ enum WatchCommand {
         let duration = options.number("--duration", atLeast: .leastNonzeroMagnitude)
         let board = WatchBoard(prefix: connection.prefix)
         let filter = "\(connection.prefix)/\(options["--device"] ?? "+")/#"
-        let client = connection.subscriber(to: filter, command: "watch") { message in
+        let client = connection.subscriber(to: [filter], command: "watch") { message in
             board.receive(topic: message.topic, payload: message.payload, arrival: ProcessInfo.processInfo.systemUptime)
         }
         let interactive = isatty(STDOUT_FILENO) == 1

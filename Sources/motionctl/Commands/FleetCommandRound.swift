@@ -1,0 +1,126 @@
+import Foundation
+import MotionContract
+import MotionFleet
+import MQTT
+import Synchronization
+
+/// The shell around ``CommandRound`` for `start`, `stop` and `set`: finds the devices matching the
+/// pattern from their retained status, sends each the command with the round's response topic and
+/// correlation data (QoS 1), waits for the answers, prints the results and exits: 0 when every device
+/// confirmed, 1 naming those that did not, 2 when no device matches, 69 when the broker is unreachable.
+enum FleetCommandRound {
+    /// What the round needs from the command line.
+    struct Request {
+        let connection: BrokerCommandOptions
+        let pattern: DevicePattern
+        let service: MotionService
+        let payload: [UInt8]
+        let timeout: Double
+        let json: Bool
+    }
+
+    private struct State: Sendable {
+        var ledger: FleetLedger
+        var round: CommandRound?
+        var discovered = false
+    }
+
+    static func run(_ request: Request) -> Never {
+        let token = String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
+        let replies = CommandRound(token: token, devices: []).responseTopic
+        let syncData = Array("sync/\(token)".utf8)
+        let state = Mutex(State(ledger: FleetLedger(prefix: request.connection.prefix)))
+        let client = request.connection.subscriber(
+            to: ["\(request.connection.prefix)/+/status", replies], command: "command",
+            onSubscribed: { client in
+                // Comes back after the retained statuses the subscription above delivers.
+                _ = try? client.publish(MQTTMessage(topic: replies, payload: [], qos: .atMostOnce, correlationData: syncData))
+            }
+        ) { message in
+            state.withLock { state in
+                if message.topic == replies {
+                    if message.correlationData == syncData { state.discovered = true } else {
+                        state.round?.receive(answer: message.payload, correlationData: message.correlationData)
+                    }
+                } else {
+                    state.ledger.receive(topic: message.topic, payload: message.payload, retained: message.retain, arrival: 0)
+                }
+            }
+        }
+        guard wait(until: Date().addingTimeInterval(5), for: { state.withLock { $0.discovered } }) else {
+            client.shutdown(timeout: .seconds(1))
+            CommandOptions.exit("no answer from \(request.connection.broker) within 5 s", status: 69)
+        }
+        let round = state.withLock { state in
+            let devices = state.ledger.summaries(matching: request.pattern, now: 0, listened: 0)
+            state.round = CommandRound(token: token, devices: devices.map { ($0.deviceID, $0.state != .offline) })
+            return state.round!
+        }
+        guard !round.outcomes.isEmpty else {
+            client.shutdown(timeout: .seconds(1))
+            CommandOptions.exit("no device under \(request.connection.prefix)/ matches \(request.pattern)", status: 2)
+        }
+        for deviceID in round.targets {
+            let topic = TopicLayout(prefix: request.connection.prefix, deviceID: deviceID).control(request.service)
+            do {
+                _ = try client.publish(MQTTMessage(
+                    topic: topic, payload: request.payload, qos: .atLeastOnce, responseTopic: replies,
+                    correlationData: round.correlationData(for: deviceID)))
+            } catch {
+                state.withLock { $0.round?.sendFailed(deviceID, reason: "\(error)") }
+            }
+        }
+        _ = wait(until: Date().addingTimeInterval(request.timeout), for: { state.withLock { $0.round!.isComplete } })
+        client.shutdown(timeout: .seconds(1))
+        let finished = state.withLock { state in
+            state.round!.finish()
+            return state.round!
+        }
+        FileHandle.standardOutput.write(Data((request.json ? finished.json() : finished.render()).utf8))
+        let unconfirmed = finished.unconfirmed
+        guard unconfirmed.isEmpty else {
+            CommandOptions.exit("did not confirm: \(unconfirmed.joined(separator: ", "))", status: 1)
+        }
+        exit(0)
+    }
+
+    /// Polls `condition` every 10 ms until it holds (true) or `deadline` passes (false).
+    private static func wait(until deadline: Date, for condition: () -> Bool) -> Bool {
+        while !condition() {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
+
+    /// The pattern, service, timeout and `--json` every round command takes, read from `options`, and
+    /// the payload `payload` makes for the service (it may fail the command with a usage error).
+    static func request(
+        _ options: CommandOptions, pattern patternText: String, service serviceName: String,
+        payload: (MotionService) -> [UInt8]
+    ) -> Request {
+        let pattern: DevicePattern
+        do {
+            pattern = try DevicePattern(patternText)
+        } catch {
+            options.fail(error.description)
+        }
+        guard let service = MotionService(topicName: serviceName) else {
+            options.fail("unknown service \(serviceName) (one of \(MotionService.allCases.map(\.topicName).joined(separator: ", ")))")
+        }
+        return Request(
+            connection: BrokerCommandOptions(options), pattern: pattern, service: service, payload: payload(service),
+            timeout: options.number("--timeout", atLeast: 0.1, atMost: 3_600) ?? 5, json: options.flags.contains("--json"))
+    }
+
+    /// The option names every round command takes besides its own.
+    static let valued = BrokerCommandOptions.valued.union(["--timeout"])
+    /// Their part of a usage line.
+    static let usage = "\(BrokerCommandOptions.usage) [--timeout SECONDS] [--json]"
+    /// What the commands' usage says about the round.
+    static let explanation = """
+          PATTERN is a device id or a shell glob over device ids (board-*); offline devices are not sent to.
+          Waits --timeout s (default 5) for each device's answer, prints DEVICE RESULT ERROR (or --json);
+          exit status: 0 all confirmed, 1 some did not (named), 2 none matches, 69 broker unreachable
+        """
+}
