@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CoreMotion", targets: ["CoreMotion"]),
+        .library(name: "RemoteMotion", targets: ["RemoteMotion"]),
         .library(name: "MotionMath", targets: ["MotionMath"]),
         .library(name: "MotionContract", targets: ["MotionContract"]),
         .library(name: "MotionEngine", targets: ["MotionEngine"]),
@@ -51,6 +52,8 @@ let package = Package(
         .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
         .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite"]),
+        // Apple's CMMotionManager for a board across the network: its topics on a broker as a motion source.
+        .target(name: "RemoteMotion", dependencies: ["CoreMotion", "MotionContract", "MotionEngine", "MotionFusion", "MQTT"]),
         .target(
             name: "MotionAgent",
             dependencies: [
@@ -69,7 +72,7 @@ let package = Package(
             dependencies: ["MQTT", "MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionHAL", "MotionMath", "PrivateBroker"]),
 
         // iPhone-style motion code, unchanged, on Linux (the README's guide).
-        .executableTarget(name: "tilt-monitor", dependencies: ["CoreMotion"], path: "Examples/tilt-monitor"),
+        .executableTarget(name: "tilt-monitor", dependencies: ["CoreMotion", "RemoteMotion"], path: "Examples/tilt-monitor"),
 
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber,
         // and register-level emulations of I²C IMU chips on an emulated bus.
@@ -88,7 +91,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",
-            dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionFleet", "MotionMath", "MQTT", "MotionTestSupport", "motion-agent", "motionctl", "motion-bench", "tilt-monitor"]
+            dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionFleet", "MotionMath", "MQTT", "MotionTestSupport", "RemoteMotion", "motion-agent", "motionctl", "motion-bench", "tilt-monitor"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -142,6 +142,13 @@ extension CMMotionManager {
         }
     }
 
+    /// Linux only: the reference frames this manager's device can deliver device motion in now, as an
+    /// instance property: the same as ``availableAttitudeReferenceFrames()`` for this process's IMU, and
+    /// the remote board's for a manager made with RemoteMotion.
+    public var linuxAvailableAttitudeReferenceFrames: CMAttitudeReferenceFrame {
+        CMAttitudeReferenceFrame(source.availableFrames.map(CMAttitudeReferenceFrame.init))
+    }
+
     /// Linux only: the health of the process's IMU (driver, configured and achieved rate, samples, fault
     /// episodes, the current fault) and of the attitude filters in use, for status reports. Shared by every
     /// ``CMMotionManager`` and ``CMBatchedSensorManager``. Faults also reach the handlers: an `NSError` in

@@ -17,7 +17,7 @@ extension CMMotionManager {
         guard isDeviceMotionAvailable else { return }
         storage.state.withLock { $0.attitudeReferenceFrame = frame }
         let isSingleFrame = frame.rawValue != 0 && frame.rawValue & (frame.rawValue - 1) == 0
-        guard isSingleFrame, Self.availableAttitudeReferenceFrames().contains(frame) else {
+        guard isSingleFrame, source.availableFrames.map(CMAttitudeReferenceFrame.init).contains(frame) else {
             let code: CMError =
                 if !isSingleFrame {
                     CMErrorInvalidParameter
@@ -30,7 +30,7 @@ extension CMMotionManager {
             let subscription = makeSubscription(
                 .deviceMotion(frame.engineFrame), slot: .deviceMotion, queue: queue, handler: handler)
             let previous = storage.state.withLock { state in state.replace(.deviceMotion, with: subscription) }
-            if let previous { MotionEngine.shared.unsubscribe(previous) }
+            if let previous { source.unsubscribe(previous) }
             let description =
                 code == CMErrorTrueNorthNotAvailable
                 ? "True north is not available: the magnetic declination is unknown (set it with CMMotionManager.useLinuxMagneticDeclination(_:) or MOTION_DECLINATION)."
@@ -50,8 +50,8 @@ extension CMMotionManager {
         let previous = storage.state.withLock { state in state.replace(slot, with: subscription) }
         // Engine calls happen outside the manager's lock: stopping the device waits for a delivery in
         // progress, and deliveries take that lock.
-        if let previous { MotionEngine.shared.unsubscribe(previous) }
-        if !MotionEngine.shared.subscribe(subscription) {
+        if let previous { source.unsubscribe(previous) }
+        if !source.subscribe(subscription) {
             storage.state.withLock { state in
                 if state.subscription(slot) === subscription { _ = state.replace(slot, with: nil) }
             }
@@ -78,7 +78,7 @@ extension CMMotionManager {
 
     func stop(_ slot: Slot) {
         let previous = storage.state.withLock { state in state.replace(slot, with: nil) }
-        if let previous { MotionEngine.shared.unsubscribe(previous) }
+        if let previous { source.unsubscribe(previous) }
     }
 }
 

@@ -23,6 +23,10 @@ open class CMMotionManager: NSObject {
 
     /// The manager's state, in an object of its own that deliveries from the device's thread can reach.
     let storage = ManagerStorage()
+    /// Where the samples come from: this process's IMU (``MotionEngine/shared``), or a remote board
+    /// (RemoteMotion's `init(linuxRemoteDevice:broker:prefix:)`, which sets it right after `init()`, before
+    /// anything can use the manager; not a designated initializer, so that app subclasses compile as on iOS).
+    package private(set) var source: any MotionSource = MotionEngine.shared
 
     /// Everything a manager holds; see the public properties.
     struct State {
@@ -47,24 +51,29 @@ open class CMMotionManager: NSObject {
         super.init()
     }
 
+    /// Makes the manager read `source` (RemoteMotion's remote boards); only right after `init()`.
+    package func useLinuxSource(_ source: any MotionSource) {
+        self.source = source
+    }
+
     deinit {
         let subscriptions = storage.state.withLock { state in
             [state.accelerometer, state.gyro, state.magnetometer, state.deviceMotion]
         }
-        for case let subscription? in subscriptions { MotionEngine.shared.unsubscribe(subscription) }
+        for case let subscription? in subscriptions { source.unsubscribe(subscription) }
     }
 
     // MARK: - Availability
 
     /// A Boolean value that indicates whether an accelerometer is available on the device.
-    open var isAccelerometerAvailable: Bool { MotionEngine.shared.hasSensors(for: .accelerometer) }
+    open var isAccelerometerAvailable: Bool { source.hasSensors(for: .accelerometer) }
     /// A Boolean value that indicates whether a gyroscope is available on the device.
-    open var isGyroAvailable: Bool { MotionEngine.shared.hasSensors(for: .gyroscope) }
+    open var isGyroAvailable: Bool { source.hasSensors(for: .gyroscope) }
     /// A Boolean value that indicates whether a magnetometer is available on the device.
-    open var isMagnetometerAvailable: Bool { MotionEngine.shared.hasSensors(for: .magnetometer) }
+    open var isMagnetometerAvailable: Bool { source.hasSensors(for: .magnetometer) }
     /// A Boolean value that indicates whether the device-motion service is available on the device (it
     /// needs an accelerometer and a gyroscope).
-    open var isDeviceMotionAvailable: Bool { MotionEngine.shared.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }
+    open var isDeviceMotionAvailable: Bool { source.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }
 
     // MARK: - Activity
 
@@ -114,7 +123,7 @@ open class CMMotionManager: NSObject {
         _ requested: TimeInterval, _ interval: WritableKeyPath<State, TimeInterval>,
         _ subscription: WritableKeyPath<State, MotionSubscription?>
     ) {
-        let clamped = Self.clampedInterval(requested)
+        let clamped = clampedInterval(requested)
         storage.state.withLock { state in
             state[keyPath: interval] = clamped
             state[keyPath: subscription]?.interval = clamped
@@ -122,8 +131,8 @@ open class CMMotionManager: NSObject {
     }
 
     /// `requested` raised to one sample period of the device (and to a positive value without a device), s.
-    private static func clampedInterval(_ requested: TimeInterval) -> TimeInterval {
-        let minimum = MotionEngine.shared.sampleRate.map { 1 / $0 } ?? 1e-3
+    private func clampedInterval(_ requested: TimeInterval) -> TimeInterval {
+        let minimum = source.sampleRate.map { 1 / $0 } ?? 1e-3
         guard requested.isFinite else { return requested.isNaN ? minimum : requested }
         return max(requested, minimum)
     }

@@ -52,8 +52,10 @@ final class AgentProcess: @unchecked Sendable {
 
     /// Runs `executable` to completion and returns its exit status, standard output and standard error.
     /// A process still running after `timeout` is killed and reported with status `nil`.
-    static func run(_ executable: String, arguments: [String], timeout: Duration = .seconds(20)) throws -> (status: Int32?, output: String, log: String) {
-        let child = try AgentProcess(executable, arguments: arguments)
+    static func run(
+        _ executable: String, arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(20)
+    ) throws -> (status: Int32?, output: String, log: String) {
+        let child = try AgentProcess(executable, arguments: arguments, environment: environment)
         // Read while waiting: a child that fills the pipe would otherwise never exit.
         let output = Mutex(Data())
         let reader = DispatchGroup()

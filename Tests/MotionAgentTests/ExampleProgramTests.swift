@@ -4,11 +4,10 @@ import Testing
 /// The example programs build from unchanged iPhone-style code and run on the simulated IMU.
 @Suite struct ExampleProgramTests {
     @Test func tiltMonitorPrintsDeviceMotionFromTheMainRunLoop() throws {
-        let child = try AgentProcess("tilt-monitor", arguments: ["5"], environment: ["MOTION_DEVICE": "sim:motion=stationary"])
-        let output = String(decoding: child.standardOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(child.waitForExit(timeout: .seconds(10)) == 0, "log: \(child.log)")
-        let lines = output.split(separator: "\n")
-        #expect(lines.count == 5, "\(output)")
+        let run = try AgentProcess.run("tilt-monitor", arguments: ["5"], environment: ["MOTION_DEVICE": "sim:motion=stationary"])
+        #expect(run.status == 0, "log: \(run.log)")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == 5, "\(run.output)")
         for line in lines {
             // The handler ran on the main thread, serviced by RunLoop.main; a resting face-up device reads
             // gravity straight down.
@@ -22,6 +21,24 @@ import Testing
         for (earlier, later) in zip(times, times.dropFirst()) {
             #expect(abs(later - earlier - 0.1) < 0.011, "\(times)")
         }
+    }
+
+    @Test("tilt-monitor --remote reads a board across a broker with the same iPhone code")
+    func tiltMonitorReadsARemoteBoard() throws {
+        let running = try RunningAgent.start(device: "sim:motion=stationary")
+        defer { running.cleanUp() }
+        #expect(running.subscriber.waitForMessage(on: running.topics.status(.deviceMotion)) != nil)
+        let run = try AgentProcess.run("tilt-monitor", arguments: ["3", "--remote", running.deviceID, "--broker", running.broker.url])
+        #expect(run.status == 0, "log: \(run.log)")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == 3, "\(run.output)")
+        for line in lines {
+            #expect(line.hasSuffix("main=yes"), "\(line)")
+            let gravity = try #require(Self.vector(named: "gravity", in: line), "\(line)")
+            #expect(abs(gravity.z + 1) < 0.01, "\(line)")
+        }
+        let missing = try AgentProcess.run("tilt-monitor", arguments: ["1", "--remote", "no-such-board", "--broker", running.broker.url])
+        #expect(missing.status == 1 && missing.output.contains("not available on no-such-board"), "\(missing.output)")
     }
 
     /// The `(x,y,z)` printed after `name=` in a line of tilt-monitor's output.
