@@ -31,6 +31,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var services: [MotionService: ServiceSettings]
     /// Seconds between `{base}/health` reports; 0 turns them off.
     public var healthInterval: Double
+    /// Home Assistant MQTT discovery.
+    public var homeAssistant = HomeAssistantSettings()
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
@@ -87,7 +89,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         let root = try ConfigurationReader(bytes: [UInt8](document))
         try root.rejectUnknownKeys([
             "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
-            "broker", "services", "health_interval",
+            "broker", "services", "health_interval", "home_assistant",
         ])
         var configuration = AgentConfiguration()
         if let deviceID = try root.string("device_id") {
@@ -113,6 +115,7 @@ public struct AgentConfiguration: Sendable, Equatable {
             configuration.broker = try BrokerSettings.parse(broker)
         }
         configuration.healthInterval = try root.number("health_interval") ?? configuration.healthInterval
+        configuration.homeAssistant = try HomeAssistantSettings.parse(from: root)
         if let services = try root.object("services") {
             try services.rejectUnknownKeys(Set(MotionService.allCases.map(\.topicName)))
             for service in MotionService.allCases {

@@ -36,9 +36,25 @@ extension MotionAgent {
     static let json = "application/json"
 
     func publishStatus(_ service: MotionService, on client: any MessageTransport) throws {
+        let status = status(of: service)
         try client.publish(MQTTMessage(
-            topic: topics.status(service), string: status(of: service).json(), qos: .atLeastOnce, retain: true,
-            contentType: Self.json))
+            topic: topics.status(service), string: status.json(), qos: .atLeastOnce, retain: true, contentType: Self.json))
+        try publishDiscovery(service, active: status.active, on: client)
+    }
+
+    /// With Home Assistant discovery on: the retained discovery messages of `service`'s sensors while it
+    /// is active, empty retained messages (which remove them) while it is stopped or disabled.
+    func publishDiscovery(_ service: MotionService, active: Bool, on client: any MessageTransport) throws {
+        let settings = configuration.homeAssistant
+        guard settings.discovery else { return }
+        let discovery = HomeAssistantDiscovery(
+            discoveryPrefix: settings.discoveryPrefix, topics: topics, model: engine.deviceInfo?.chip ?? configuration.device,
+            version: version)
+        for sensor in discovery.sensors(of: service) {
+            try client.publish(MQTTMessage(
+                topic: sensor.topic, payload: active ? Array(sensor.payload.utf8) : [], qos: .atLeastOnce, retain: true,
+                contentType: active ? Self.json : nil))
+        }
     }
 
     /// The status `service` would publish now (control queue only: it asks the motion manager).

@@ -23,9 +23,11 @@ import Testing
         new.deviceID = "b"
         new.broker.address = try AgentConfiguration.brokerAddress("mqtt://127.0.0.1:1884", fieldPath: "broker.url")
         new.recording = RecordingSettings(file: "/tmp/x.csv", seconds: 10)
+        new.homeAssistant.discovery = true
         #expect(ReloadPlan(from: old, to: new, services: states(old)).restartNotes == [
             "device or mount_matrix changed: restart to apply", "record changed: restart to apply",
             "device_id or topic_prefix changed: restart to apply", "broker settings changed: restart to apply",
+            "home_assistant changed: restart to apply",
         ])
     }
 

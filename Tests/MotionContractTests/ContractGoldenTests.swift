@@ -139,3 +139,20 @@ import Testing
         #expect(ContractVersion.text == "1.1")
     }
 }
+
+/// Home Assistant discovery payloads as values: topics, keys and templates.
+@Suite struct HomeAssistantDiscoveryPayloadTests {
+    @Test func sensorsPerServiceWithTheirTopicsAndAvailability() throws {
+        let discovery = HomeAssistantDiscovery(
+            discoveryPrefix: "homeassistant", topics: TopicLayout(prefix: "motion", deviceID: "shelf-3"),
+            model: "ICM-20948", version: "1.2.0")
+        #expect(discovery.sensors(of: .gyro).map(\.topic) == ["x", "y", "z", "rate"].map { "homeassistant/sensor/shelf-3/gyro_\($0)/config" })
+        #expect(discovery.sensors(of: .deviceMotion).map(\.topic).map { $0.split(separator: "/")[3] } == ["roll", "pitch", "heading", "device-motion_rate"])
+        let x = try #require(discovery.sensors(of: .accelerometer).first).payload
+        #expect(x.hasPrefix(#"{"name":"Acceleration x","unique_id":"motionbridge_shelf-3_accelerometer_x","state_topic":"motion/shelf-3/accelerometer","#))
+        #expect(x.contains(#""unit_of_measurement":"g","state_class":"measurement","availability":[{"topic":"motion/shelf-3/status","payload_available":"online","payload_not_available":"offline"},{"topic":"motion/shelf-3/accelerometer/status","#))
+        #expect(x.contains(#""device":{"identifiers":["motionbridge_shelf-3"],"name":"shelf-3","manufacturer":"MotionBridge","model":"ICM-20948","sw_version":"1.2.0"}"#))
+        let rate = try #require(discovery.sensors(of: .magnetometer).last).payload
+        #expect(rate.contains(#""state_topic":"motion/shelf-3/health""#) && rate.contains(#""device_class":"frequency","entity_category":"diagnostic""#))
+    }
+}

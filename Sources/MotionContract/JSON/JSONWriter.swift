@@ -90,6 +90,17 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// Appends `"key":["…","…",…]`.
+    public mutating func array(_ key: String, strings: [String]) {
+        appendKey(key)
+        bytes.append(UInt8(ascii: "["))
+        for (index, string) in strings.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendQuoted(string)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// The finished object as UTF-8 bytes (the writer's buffer, closed in place): an MQTT payload.
     public consuming func finishedBytes() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))

@@ -1,0 +1,108 @@
+/// Home Assistant's MQTT discovery for one device (https://www.home-assistant.io/integrations/mqtt/,
+/// "MQTT Discovery"): a retained config message per sensor on
+/// `{discovery prefix}/sensor/{device id}/{object id}/config`, so that the device appears in Home
+/// Assistant with its sensors, units and availability. An empty retained message on the same topic
+/// removes a sensor. Each sensor reads the contract's topics with a value template (either form of a
+/// data message), and is available while the device is online and its service available and active.
+public struct HomeAssistantDiscovery: Sendable, Equatable {
+    /// One sensor: its discovery topic and config payload.
+    public struct Sensor: Sendable, Equatable {
+        /// `{prefix}/sensor/{device id}/{object id}/config`.
+        public let topic: String
+        /// The config payload (JSON).
+        public let payload: String
+    }
+
+    /// Home Assistant's discovery prefix (`homeassistant`).
+    public let discoveryPrefix: String
+    /// The device's topics.
+    public let topics: TopicLayout
+    /// What Home Assistant shows as the device's model (the IMU).
+    public let model: String
+    /// The agent's version.
+    public let version: String
+
+    /// Creates the discovery of a device.
+    public init(discoveryPrefix: String, topics: TopicLayout, model: String, version: String) {
+        self.discoveryPrefix = discoveryPrefix
+        self.topics = topics
+        self.model = model
+        self.version = version
+    }
+
+    /// The device id, as Home Assistant's node id.
+    public var deviceID: String { String(topics.base.split(separator: "/").last ?? "") }
+
+    /// The sensors of `service`: its values (three axes; for device motion roll, pitch and heading) and
+    /// its measured message rate (from `health`).
+    public func sensors(of service: MotionService) -> [Sensor] {
+        let latest = "{% set m = value_json.samples[-1] if value_json.samples is defined else value_json %}"
+        var sensors: [Sensor] = []
+        switch service {
+        case .accelerometer, .gyro, .magnetometer:
+            let (field, unit, label) = switch service {
+                case .accelerometer: ("acceleration", "g", "Acceleration")
+                case .gyro: ("rotationRate", "rad/s", "Rotation rate")
+                default: ("magneticField", "µT", "Magnetic field")
+                }
+            for axis in ["x", "y", "z"] {
+                sensors.append(sensor(
+                    service, objectID: "\(service.topicName)_\(axis)", name: "\(label) \(axis)", stateTopic: topics.data(service),
+                    template: "\(latest){{ m.\(field).\(axis) }}", unit: unit))
+            }
+        case .deviceMotion:
+            let degrees = "57.29577951308232"
+            sensors.append(sensor(
+                service, objectID: "roll", name: "Roll", stateTopic: topics.data(service),
+                template: "\(latest){{ (m.attitude.roll * \(degrees)) | round(2) }}", unit: "°"))
+            sensors.append(sensor(
+                service, objectID: "pitch", name: "Pitch", stateTopic: topics.data(service),
+                template: "\(latest){{ (m.attitude.pitch * \(degrees)) | round(2) }}", unit: "°"))
+            sensors.append(sensor(
+                service, objectID: "heading", name: "Heading", stateTopic: topics.data(service),
+                template: "\(latest){{ m.heading | round(1) if m.heading >= 0 else None }}", unit: "°"))
+        }
+        sensors.append(sensor(
+            service, objectID: "\(service.topicName)_rate", name: "\(service.topicName) rate", stateTopic: topics.health,
+            template: "{{ value_json.services['\(service.topicName)'].rate_hz | default(0) }}", unit: "Hz",
+            deviceClass: "frequency", diagnostic: true))
+        return sensors
+    }
+
+    private func sensor(
+        _ service: MotionService, objectID: String, name: String, stateTopic: String, template: String, unit: String,
+        deviceClass: String? = nil, diagnostic: Bool = false
+    ) -> Sensor {
+        var writer = JSONWriter()
+        writer.field("name", name)
+        writer.field("unique_id", "motionbridge_\(deviceID)_\(objectID)")
+        writer.field("state_topic", stateTopic)
+        writer.field("value_template", template)
+        writer.field("unit_of_measurement", unit)
+        writer.field("state_class", "measurement")
+        if let deviceClass { writer.field("device_class", deviceClass) }
+        if diagnostic { writer.field("entity_category", "diagnostic") }
+        writer.array("availability", objects: [topics.status, topics.status(service)]) { topic, entry in
+            entry.field("topic", topic)
+            if topic == topics.status {
+                entry.field("payload_available", "online")
+                entry.field("payload_not_available", "offline")
+            } else {
+                entry.field("value_template", "{{ 'online' if value_json.available and value_json.active else 'offline' }}")
+            }
+        }
+        writer.field("availability_mode", "all")
+        writer.object("device") { device in
+            device.array("identifiers", strings: ["motionbridge_\(deviceID)"])
+            device.field("name", deviceID)
+            device.field("manufacturer", "MotionBridge")
+            device.field("model", model)
+            device.field("sw_version", version)
+        }
+        writer.object("origin") { origin in
+            origin.field("name", "MotionBridge motion-agent")
+            origin.field("sw_version", version)
+        }
+        return Sensor(topic: "\(discoveryPrefix)/sensor/\(deviceID)/\(objectID)/config", payload: writer.finished())
+    }
+}
