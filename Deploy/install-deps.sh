@@ -4,12 +4,14 @@
 # configuration and commands), libsqlite3-dev (the durable offline buffer), mosquitto (the broker the tests and the demo
 # start on a loopback port), mosquitto-clients, pkg-config, openssl (the TLS tests make their certificates),
 # linux-libc-dev (the kernel's <linux/i2c-dev.h> for the I2C shim), python3-jsonschema and python3-jinja2
-# (the tests validate every payload against schemas/ and render the Home Assistant templates). Needs root (or sudo) only when something
+# (the tests validate every payload against schemas/ and render the Home Assistant templates),
+# prometheus-mqtt-exporter and prometheus (the tests run the exporter of Deploy/prometheus/ on a loopback
+# port and check the alert rules with promtool; their system services are not left running). Needs root (or sudo) only when something
 # is missing.
 set -euo pipefail
 
 packages=(libmosquitto-dev libjansson-dev libsqlite3-dev mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
-          python3-jsonschema python3-jinja2)
+          python3-jsonschema python3-jinja2 prometheus-mqtt-exporter prometheus)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -25,6 +27,10 @@ if ((${#missing[@]})); then
     export DEBIAN_FRONTEND=noninteractive
     "${as_root[@]}" apt-get update -qq
     "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Installed for the tests only: not a Prometheus server or an exporter listening on every interface.
+    if [ -d /run/systemd/system ]; then
+        "${as_root[@]}" systemctl disable --now prometheus prometheus-mqtt-exporter prometheus-node-exporter >/dev/null 2>&1 || true
+    fi
 fi
 
 if ! command -v swift >/dev/null; then

@@ -59,7 +59,9 @@ struct HealthReport: Sendable {
             },
             fusion: diagnostics.fusion.map {
                 HealthPayload.Fusion(frame: $0.referenceFrame.rawValue, initialized: $0.isInitialized, gyroBias: $0.gyroscopeBias)
-            })
+            },
+            magneticDisturbance: diagnostics.fusion.contains { $0.referenceFrame.usesMagnetometer }
+                ? diagnostics.fusion.contains(where: \.isMagneticallyDisturbed) : nil)
     }
 
     /// The JSON payload.

@@ -18,6 +18,9 @@ public struct HealthPayload: Sendable, Equatable {
     public var services: [Service]
     /// The attitude filters in use.
     public var fusion: [Fusion]
+    /// Whether a frame that uses the magnetometer rejects it now as magnetically disturbed (since
+    /// contract 1.1; `nil` when no such frame runs, and from older agents).
+    public var magneticDisturbance: Bool?
 
     /// The IMU's part of the report.
     public struct Device: Sendable, Equatable {
@@ -142,8 +145,9 @@ public struct HealthPayload: Sendable, Equatable {
     /// Creates a report.
     public init(
         uptime: Double, ts: Double? = nil, interval: Double? = nil, connected: Bool, device: Device, mqtt: Connection,
-        services: [Service], fusion: [Fusion]
+        services: [Service], fusion: [Fusion], magneticDisturbance: Bool? = nil
     ) {
+        self.magneticDisturbance = magneticDisturbance
         self.uptime = uptime
         self.ts = ts
         self.interval = interval
@@ -199,6 +203,7 @@ public struct HealthPayload: Sendable, Equatable {
             entry.field("initialized", state.initialized)
             entry.vector("gyro_bias", x: state.gyroBias.x, y: state.gyroBias.y, z: state.gyroBias.z)
         }
+        if let magneticDisturbance { writer.field("magnetic_disturbance", magneticDisturbance) }
         return writer.finished()
     }
 
@@ -245,6 +250,6 @@ public struct HealthPayload: Sendable, Equatable {
                 expiredInBuffer: try mqtt.integer("expired_in_buffer") ?? 0,
                 queueDurable: try mqtt.bool("queue_durable") ?? false,
                 commandsDropped: try mqtt.integer("commands_dropped") ?? 0),
-            services: serviceEntries, fusion: fusionEntries)
+            services: serviceEntries, fusion: fusionEntries, magneticDisturbance: try root.bool("magnetic_disturbance"))
     }
 }

@@ -10,16 +10,24 @@ public struct MotionDiagnostics: Sendable, Equatable {
         public var isInitialized: Bool
         /// The filter's estimate of the gyroscope bias, rad/s, device axes x, y, z.
         public var gyroscopeBias: SIMD3<Double>
+        /// Whether the filter rejects the magnetometer now as magnetically disturbed (the field's norm or
+        /// dip is off its reference: a magnet, steel nearby); false in a frame without a magnetometer.
+        public var isMagneticallyDisturbed: Bool
 
         /// Creates a fusion state.
         /// - Parameters:
         ///   - referenceFrame: the frame.
         ///   - isInitialized: whether the filter has an attitude.
         ///   - gyroscopeBias: bias estimate, rad/s.
-        public init(referenceFrame: AttitudeReferenceFrame, isInitialized: Bool, gyroscopeBias: SIMD3<Double>) {
+        ///   - isMagneticallyDisturbed: whether the magnetometer is rejected as disturbed now.
+        public init(
+            referenceFrame: AttitudeReferenceFrame, isInitialized: Bool, gyroscopeBias: SIMD3<Double>,
+            isMagneticallyDisturbed: Bool = false
+        ) {
             self.referenceFrame = referenceFrame
             self.isInitialized = isInitialized
             self.gyroscopeBias = gyroscopeBias
+            self.isMagneticallyDisturbed = isMagneticallyDisturbed
         }
     }
 

@@ -281,7 +281,7 @@ public final class MotionEngine: Sendable {
                     fusion: processing.router.fusions.map { fusion in
                         MotionDiagnostics.FusionState(
                             referenceFrame: fusion.frame, isInitialized: fusion.isReady,
-                            gyroscopeBias: fusion.gyroscopeBias)
+                            gyroscopeBias: fusion.gyroscopeBias, isMagneticallyDisturbed: fusion.isMagneticallyDisturbed)
                     })
             }
         }

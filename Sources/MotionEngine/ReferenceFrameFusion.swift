@@ -50,6 +50,9 @@ struct ReferenceFrameFusion {
     /// The filter's estimate of the gyroscope bias, rad/s (device axes).
     var gyroscopeBias: SIMD3<Double> { estimator.filter.gyroscopeBias }
 
+    /// Whether the filter rejected the last magnetometer reading as magnetically disturbed.
+    var isMagneticallyDisturbed: Bool { usesMagnetometer && estimator.filter.isMagneticallyDisturbed }
+
     /// Feeds one IMU sample.
     /// - Parameters:
     ///   - gyroscope: rad/s; accelerometer: specific force, m/s²; magnetometer: µT (device axes).

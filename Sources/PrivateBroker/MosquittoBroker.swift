@@ -305,7 +305,7 @@ public final class MosquittoBroker: Sendable {
     // MARK: Sockets
 
     /// A port the kernel considers free on 127.0.0.1: bind port 0, read the port back, close.
-    private static func freeLoopbackPort() throws -> Int {
+    public static func freeLoopbackPort() throws -> Int {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw StartError(description: "socket(): \(String(cString: strerror(errno)))") }
         defer { close(socketFD) }
