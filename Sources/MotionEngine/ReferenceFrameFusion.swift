@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotionMath
 import MotionContract
 import MotionFusion
 import MotionMath
@@ -17,8 +16,8 @@ import MotionMath
 /// - `xTrueNorthZVertical`: the magnetic-north attitude turned about the vertical by the magnetic
 ///   declination, x = true north, y = west.
 struct ReferenceFrameFusion {
-    /// Standard gravity, m/s² per g: Apple's unit of acceleration.
-    static let standardGravity = 9.80665
+    /// Standard gravity, m/s² per g: Apple's unit of acceleration (MotionMath's).
+    static let standardGravity = MotionMath.standardGravity
 
     /// The frame this filter reports in (a single flag).
     let frame: AttitudeReferenceFrame

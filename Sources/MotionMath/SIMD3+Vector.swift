@@ -41,3 +41,6 @@ extension SIMD3 where Scalar == Double {
         x.isFinite && y.isFinite && z.isFinite
     }
 }
+
+/// Standard gravity, m/s² per g (9.80665, by definition): Apple's unit of acceleration.
+public let standardGravity = 9.80665

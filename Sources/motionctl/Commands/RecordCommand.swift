@@ -8,18 +8,26 @@ import Synchronization
 enum RecordCommand {
     static let usage = """
         usage: motionctl record --device SPEC --output RECORDING.csv [--seconds S]
+               motionctl record --remote DEVICE_ID --output RECORDING.csv [--seconds S] \(BrokerCommandOptions.usage)
           --device   the IMU, as for motion-agent (sim, replay:PATH, ...)
+          --remote   a board on the broker instead: its gyro, accelerometer and magnetometer topics as they
+                     are published (at their rates; start them first), merged by time; lost messages counted
           --seconds  how long to record (default: until Ctrl-C)
         """
 
     /// Runs the command with the arguments after `record`; exits the process.
     static func run(_ arguments: [String]) -> Never {
-        let options = CommandOptions(arguments, valued: ["--device", "--output", "--seconds"], usage: usage)
+        let options = CommandOptions(
+            arguments, valued: BrokerCommandOptions.valued.union(["--device", "--remote", "--output", "--seconds"]), usage: usage)
         guard options.positional.isEmpty else { options.fail("record takes no positional arguments") }
-        guard let specification = options["--device"] else { options.fail("--device is required") }
         guard let output = options["--output"] else { options.fail("--output is required") }
         let seconds = options["--seconds"].map { Double($0) ?? -1 }
         if let seconds, !(seconds > 0 && seconds.isFinite) { options.fail("--seconds must be a positive number") }
+        if let remote = options["--remote"] {
+            guard options["--device"] == nil else { options.fail("--device and --remote exclude each other") }
+            recordRemote(remote, connection: BrokerCommandOptions(options), output: output, seconds: seconds)
+        }
+        guard let specification = options["--device"] else { options.fail("--device or --remote is required") }
 
         let device: any IMUDevice
         do {
@@ -43,7 +51,16 @@ enum RecordCommand {
         } catch {
             CommandOptions.exit("cannot start \(specification): \(error)", status: 69)
         }
-        // Ctrl-C (or SIGTERM) ends the recording cleanly.
+        waitForStop(after: seconds)
+        device.stop()
+        let (count, failure) = recorder.finish()
+        if let failure { CommandOptions.exit(failure, status: 74) }  // EX_IOERR
+        FileHandle.standardError.write(Data("motionctl: recorded \(count) samples to \(output)\n".utf8))
+        CommandOptions.exit(nil, status: 0)
+    }
+
+    /// Waits for Ctrl-C or SIGTERM (which end a recording cleanly), or `seconds` when given.
+    static func waitForStop(after seconds: Double?) {
         let stopRequested = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
@@ -54,11 +71,7 @@ enum RecordCommand {
             sources.append(source)
         }
         _ = stopRequested.wait(timeout: seconds.map { .now() + $0 } ?? .distantFuture)
-        device.stop()
-        let (count, failure) = recorder.finish()
-        if let failure { CommandOptions.exit(failure, status: 74) }  // EX_IOERR
-        FileHandle.standardError.write(Data("motionctl: recorded \(count) samples to \(output)\n".utf8))
-        CommandOptions.exit(nil, status: 0)
+        sources.forEach { $0.cancel() }
     }
 
     /// Hands the device's batches to the writer (the device's queue delivers one batch at a time).
