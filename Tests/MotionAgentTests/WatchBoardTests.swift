@@ -1,5 +1,7 @@
 import Testing
 
+import MotionContract
+
 @testable import motionctl
 
 /// `motionctl watch`'s live table, from payloads as the broker delivers them.
@@ -21,5 +23,39 @@ import Testing
         #expect(table.contains("x   +0.500  y   -1.000  z   +0.125 rad/s"))
         #expect(table.contains("(2 lost)"))
         #expect(table.contains("8.0"), "8 messages within the last second: \(table)")
+    }
+}
+
+/// `motionctl watch DEVICE [SERVICE]`'s charts, from payloads as the broker delivers them.
+@Suite struct ChartBoardTests {
+    @Test("a chart puts the newest value at the right edge, between its scale's minimum and maximum")
+    func aChartScalesAndScrolls() {
+        let chart = TextChart(title: "x", unit: "rad/s", window: 10)
+        let points = (0..<100).map { (time: Double($0) * 0.1, value: Double($0 % 20) - 10) }  // a saw tooth
+        let lines = chart.render(points, now: 10, width: 60, height: 8)
+        #expect(lines.count == 9 && lines.allSatisfy { $0.count <= 60 })
+        #expect(lines[0] == "x (rad/s)  now +9.000")
+        #expect(lines[1].hasPrefix("    +9.000│") && lines[8].hasPrefix("    -10.00│"), "\(lines.joined(separator: "\n"))")
+        #expect(lines[1].hasSuffix("•"), "the newest value is the maximum: top right")
+        #expect(lines.dropFirst().allSatisfy { $0.contains("│") })
+        #expect(chart.render([], now: 10, width: 60, height: 4)[0] == "x (rad/s)  no data")
+        #expect(TextChart.format(-12.3456) == "-12.35" && TextChart.format(123_456) == "+1.2e5" && TextChart.format(0.0001) == "+1.0e-4")
+    }
+
+    @Test("the device-motion view: roll, pitch and yaw charts, heading, measured rate and losses in 80×24")
+    func theAttitudeView() {
+        let board = ChartBoard(topics: TopicLayout(prefix: "motion", deviceID: "pi"), service: .deviceMotion, window: 10)
+        board.receive(topic: "motion/pi/status", payload: Array("online".utf8), arrival: 0)
+        board.receive(topic: "motion/pi/device-motion/status", payload: Array(#"{"available":true,"active":true,"interval":0.1,"rate_hz":10}"#.utf8), arrival: 0)
+        for (index, seq) in [1, 2, 3, 6, 7].enumerated() {
+            let payload = #"{"seq":\#(seq),"timestamp":\#(100 + Double(index) * 0.1),"ts":1.0,"attitude":{"quaternion":{"x":0,"y":0,"z":0.3826834,"w":0.9238795},"roll":0,"pitch":0,"yaw":0.785398},"rotationRate":{"x":0,"y":0,"z":0},"gravity":{"x":0,"y":0,"z":-1},"userAcceleration":{"x":0,"y":0,"z":0},"magneticField":{"field":{"x":20,"y":0,"z":-40},"accuracy":"low"},"heading":315.0}"#
+            board.receive(topic: "motion/pi/device-motion", payload: Array(payload.utf8), arrival: 1 + Double(index) * 0.1)
+        }
+        let screen = board.render(now: 1.5, width: 80, height: 24).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(screen.count <= 24 && screen.allSatisfy { $0.count <= 80 }, "\(screen.count) lines")
+        #expect(screen[0] == "motion/pi [online]  device-motion: active @ +10.00 Hz")
+        #expect(screen[1] == "measured +2.500 msg/s  lost 2  heading +315.0°")
+        #expect(screen.contains { $0.hasPrefix("roll (°)") } && screen.contains { $0.hasPrefix("pitch (°)") })
+        #expect(screen.contains("yaw (°)  now +45.00"), "\(screen.joined(separator: "\n"))")
     }
 }

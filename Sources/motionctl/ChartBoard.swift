@@ -1,0 +1,116 @@
+import MotionContract
+import Synchronization
+
+/// What `motionctl watch DEVICE [SERVICE]` shows: one service of one device as scrolling charts, one per
+/// axis (roll, pitch and yaw in degrees, and the heading, for device motion), with the device's and the
+/// service's status, the measured message rate and the messages lost (from `seq`).
+///
+/// Thread-safe: messages arrive on the MQTT client's thread, rendering happens on another.
+final class ChartBoard: Sendable {
+    /// The device's topics.
+    let topics: TopicLayout
+    /// The service charted.
+    let service: MotionService
+    /// Seconds of history the charts show.
+    let window: Double
+
+    private struct State: Sendable {
+        var availability = "?"
+        var status: ServiceStatus?
+        /// Per chart: (local time, value).
+        var series: [[(time: Double, value: Double)]] = []
+        var arrivals: [Double] = []
+        var lastSequence: UInt64?
+        var lost: UInt64 = 0
+        /// Local arrival time minus the board's sample time, from the first message.
+        var clockOffset: Double?
+        var heading: Double?
+    }
+
+    private let state = Mutex(State())
+
+    /// The charts' names and units.
+    var charts: [(name: String, unit: String)] {
+        switch service {
+        case .accelerometer: [("x", "g"), ("y", "g"), ("z", "g")]
+        case .gyro: [("x", "rad/s"), ("y", "rad/s"), ("z", "rad/s")]
+        case .magnetometer: [("x", "µT"), ("y", "µT"), ("z", "µT")]
+        case .deviceMotion: [("roll", "°"), ("pitch", "°"), ("yaw", "°")]
+        }
+    }
+
+    /// Creates an empty board.
+    init(topics: TopicLayout, service: MotionService, window: Double = 10) {
+        self.topics = topics
+        self.service = service
+        self.window = window
+        state.withLock { $0.series = Array(repeating: [], count: 3) }
+    }
+
+    /// Takes in one message of the device.
+    /// - Parameter arrival: when it arrived, s of a monotonic clock (the same as ``render(now:width:height:)``'s).
+    func receive(topic: String, payload: [UInt8], arrival: Double) {
+        switch topics.kind(ofTopic: topic) {
+        case .availability?:
+            state.withLock { $0.availability = String(decoding: payload, as: UTF8.self) }
+        case .status(let service)? where service == self.service:
+            if let status = try? ServiceStatus(payload: payload) { state.withLock { $0.status = status } }
+        case .data(let service)? where service == self.service:
+            guard let (sequence, values, heading) = Self.decode(payload, service) else { return }
+            state.withLock { state in
+                if let last = state.lastSequence, sequence > last + 1 { state.lost += sequence - last - 1 }
+                state.lastSequence = sequence
+                state.arrivals.append(arrival)
+                state.arrivals.removeAll { $0 < arrival - 2 }
+                let offset = state.clockOffset ?? arrival - (values.last?.time ?? 0)
+                state.clockOffset = offset
+                for (time, axes) in values {
+                    for index in 0..<3 { state.series[index].append((time + offset, axes[index])) }
+                }
+                for index in 0..<3 { state.series[index].removeAll { $0.time < arrival - window } }
+                if let heading { state.heading = heading }
+            }
+        default:
+            break
+        }
+    }
+
+    /// The screen: a header and the charts, fitted to `width` × `height` characters (at least 80 × 24 is
+    /// comfortable; smaller still draws).
+    func render(now: Double, width: Int = 80, height: Int = 24) -> String {
+        let snapshot = state.withLock { $0 }
+        let rate = Double(snapshot.arrivals.filter { $0 >= now - 2 }.count) / 2
+        let status = snapshot.status.map { status in
+            !status.available ? "unavailable: \(status.error ?? "?")" : status.active ? "active @ \(TextChart.format(status.publishedRateHz)) Hz" : "stopped"
+        } ?? "no status"
+        var lines = [
+            "\(topics.base) [\(snapshot.availability)]  \(service.topicName): \(status)",
+            "measured \(TextChart.format(rate)) msg/s  lost \(snapshot.lost)"
+                + (service == .deviceMotion ? "  heading " + (snapshot.heading.map { $0 >= 0 ? TextChart.format($0) + "°" : "n/a" } ?? "-") : ""),
+        ]
+        let chartHeight = max((height - lines.count - 3) / 3 - 1, 2)
+        for (index, chart) in charts.enumerated() {
+            lines += TextChart(title: chart.name, unit: chart.unit, window: window)
+                .render(snapshot.series[index], now: now, width: width, height: chartHeight)
+        }
+        return lines.map { String($0.prefix(width)) }.joined(separator: "\n") + "\n"
+    }
+
+    /// A data message's `seq`, its samples as (board time, three values) and, for device motion, the
+    /// newest heading.
+    private static func decode(_ payload: [UInt8], _ service: MotionService)
+        -> (UInt64, [(time: Double, axes: SIMD3<Double>)], Double?)?
+    {
+        if service == .deviceMotion {
+            guard let message = try? SamplePayloadDecoder.deviceMotion(payload) else { return nil }
+            let degrees = 180 / Double.pi
+            let values = message.samples.map { sample in
+                let angles = sample.eulerAngles
+                return (sample.timestamp, SIMD3(angles.roll, angles.pitch, angles.yaw) * degrees)
+            }
+            return (message.sequence, values, message.samples.last?.heading)
+        }
+        guard let message = try? SamplePayloadDecoder.vectors(payload, service: service) else { return nil }
+        return (message.sequence, message.samples.map { ($0.timestamp, $0.value) }, nil)
+    }
+}
