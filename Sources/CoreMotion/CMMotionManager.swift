@@ -124,10 +124,12 @@ open class CMMotionManager: NSObject {
         _ subscription: WritableKeyPath<State, MotionSubscription?>
     ) {
         let clamped = clampedInterval(requested)
-        storage.state.withLock { state in
+        let running = storage.state.withLock { state in
             state[keyPath: interval] = clamped
             state[keyPath: subscription]?.interval = clamped
+            return state[keyPath: subscription]
         }
+        if let running { source.intervalChanged(running) }
     }
 
     /// `requested` raised to one sample period of the device (and to a positive value without a device), s.

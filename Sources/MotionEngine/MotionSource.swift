@@ -15,6 +15,14 @@ public protocol MotionSource: AnyObject, Sendable {
     var sampleRate: Double? { get }
     /// The reference frames device motion can be delivered in now.
     var availableFrames: [AttitudeReferenceFrame] { get }
+    /// Called after a running subscription's interval changed (the engine reads it live; a remote
+    /// source tells the board).
+    func intervalChanged(_ subscription: MotionSubscription)
+}
+
+extension MotionSource {
+    /// Nothing to do: the subscription's interval is read where the samples are routed.
+    public func intervalChanged(_ subscription: MotionSubscription) {}
 }
 
 extension MotionEngine: MotionSource {}

@@ -103,10 +103,7 @@ public final class RemoteMotionSource: MotionSource {
         }
         guard let client = clientBox.withLock({ $0 }) else { return false }
         if first { _ = try? client.subscribe(topics.data(service), qos: .atMostOnce) }
-        var frame: String?
-        if case .deviceMotion(let referenceFrame) = subscription.service { frame = referenceFrame.rawValue }
-        let command = ControlCommand(active: true, interval: subscription.interval, referenceFrame: frame)
-        _ = try? client.publish(MQTTMessage(topic: topics.control(service), payload: command.payload(), qos: .atLeastOnce))
+        sendStart(subscription, on: client)
         if !available { fault([service], "The remote device \(topics.base) is not available.") }
         return true
     }
@@ -119,6 +116,23 @@ public final class RemoteMotionSource: MotionSource {
             return state.subscriptions[service]?.isEmpty ?? true
         }
         if last, let client = clientBox.withLock({ $0 }) { try? client.unsubscribe(topics.data(service)) }
+    }
+
+    /// Sends the board the new interval of a running subscription (the last one asked for wins there).
+    public func intervalChanged(_ subscription: MotionSubscription) {
+        let service = Self.service(of: subscription.service)
+        let running = state.withLock { $0.subscriptions[service]?.contains { $0 === subscription } ?? false }
+        guard running, !subscription.isCancelled, let client = clientBox.withLock({ $0 }) else { return }
+        sendStart(subscription, on: client)
+    }
+
+    /// The start command for `subscription`'s stream: its interval and, for device motion, its frame.
+    private func sendStart(_ subscription: MotionSubscription, on client: MQTTClient) {
+        var frame: String?
+        if case .deviceMotion(let referenceFrame) = subscription.service { frame = referenceFrame.rawValue }
+        let command = ControlCommand(active: true, interval: subscription.interval, referenceFrame: frame)
+        let service = Self.service(of: subscription.service)
+        _ = try? client.publish(MQTTMessage(topic: topics.control(service), payload: command.payload(), qos: .atLeastOnce))
     }
 
     public func hasSensors(for stream: MotionStream) -> Bool {

@@ -40,6 +40,12 @@ import Testing
         let first = received.withLock { $0.first }
         #expect(first.map(published.contains) == true, "the handler's timestamp is the board's")
         #expect(manager.gyroData != nil, "pull mode")
+        // A new interval while running reaches the board, as Apple's managers change their rate.
+        manager.gyroUpdateInterval = 0.1
+        let slowed = running.subscriber.waitForMessage(on: running.topics.status(.gyro)) { message in
+            (try? ServiceStatus(payload: message.payload))?.interval == 0.1
+        }
+        #expect(slowed != nil, "the board runs its gyro at the new interval")
 
         // Device motion in pull mode, in the board's 6-axis frame.
         manager.deviceMotionUpdateInterval = 0.05
