@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RemoteMotion", targets: ["RemoteMotion"]),
         .library(name: "MotionMath", targets: ["MotionMath"]),
         .library(name: "MotionContract", targets: ["MotionContract"]),
+        .library(name: "MotionFleet", targets: ["MotionFleet"]),
         .library(name: "MotionEngine", targets: ["MotionEngine"]),
         .library(name: "MotionHAL", targets: ["MotionHAL"]),
         .library(name: "MotionFusion", targets: ["MotionFusion"]),

@@ -20,6 +20,13 @@ let package = Package(
             name: "fuzz-configuration", dependencies: ["FuzzerEntry", .product(name: "MotionAgent", package: "MotionBridge")],
             path: "Targets/Configuration"),
         .executableTarget(
+            name: "fuzz-payloads",
+            dependencies: [
+                "FuzzerEntry", .product(name: "MotionContract", package: "MotionBridge"),
+                .product(name: "MotionFleet", package: "MotionBridge"),
+            ],
+            path: "Targets/Payloads"),
+        .executableTarget(
             name: "fuzz-recording", dependencies: ["FuzzerEntry", .product(name: "MotionHAL", package: "MotionBridge")],
             path: "Targets/Recording"),
     ],
