@@ -15,6 +15,7 @@ let commands: [(name: String, summary: String, usage: String, run: ([String]) ->
     ("calibrate", "guide a person through calibrating an IMU", CalibrateCommand.usage, CalibrateCommand.run),
     ("fuse", "run the attitude filter over a recording", FuseCommand.usage, FuseCommand.run),
     ("provision", "prepare a new device's broker credentials", ProvisionCommand.usage, ProvisionCommand.run),
+    ("simulate", "run N simulated agents in one process, for capacity planning", SimulateCommand.usage, SimulateCommand.run),
 ]
 
 let overview = """

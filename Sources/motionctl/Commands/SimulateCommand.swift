@@ -1,0 +1,65 @@
+import Foundation
+import MotionAgent
+import MotionContract
+import MotionMath
+
+/// `motionctl simulate --devices N`: N simulated agents in one process, each the real agent (its own
+/// engine on a simulated IMU, MQTT client id, last will, statuses, health and control), for capacity
+/// planning and for trying fleet tools on many devices.
+enum SimulateCommand {
+    static let usage = """
+        usage: motionctl simulate --devices N [--rate HZ] [--services LIST] [--id-prefix NAME] [--seconds S] \(BrokerCommandOptions.usage)
+          runs N simulated agents, device ids NAME-0001… (default sim), each publishing the services in LIST
+          (comma-separated, default device-motion) at HZ (default 10) and the others stopped; until Ctrl-C
+          or S seconds, then each stops cleanly (inactive statuses, offline)
+        """
+
+    static func run(_ arguments: [String]) -> Never {
+        let options = CommandOptions(
+            arguments, valued: BrokerCommandOptions.valued.union(["--devices", "--rate", "--services", "--id-prefix", "--seconds"]),
+            usage: usage)
+        guard options.positional.isEmpty else { options.fail("simulate takes no positional arguments") }
+        guard let count = options.number("--devices", atLeast: 1, atMost: 10_000).map(Int.init) else {
+            options.fail("--devices is required")
+        }
+        let rate = options.number("--rate", atLeast: 0.01, atMost: 1_000) ?? 10
+        let seconds = options.number("--seconds", atLeast: 0.1)
+        let idPrefix = options["--id-prefix"] ?? "sim"
+        guard DeviceIdentifier.isValid(idPrefix) else { options.fail("--id-prefix \(idPrefix): only a-z, 0-9, _ and -") }
+        var services: Set<MotionService> = []
+        for name in (options["--services"] ?? MotionService.deviceMotion.topicName).split(separator: ",") {
+            guard let service = MotionService(topicName: String(name.trimmingBlanks())) else {
+                options.fail("--services: unknown service \(name) (one of \(MotionService.allCases.map(\.topicName).joined(separator: ", ")))")
+            }
+            services.insert(service)
+        }
+        let connection = BrokerCommandOptions(options)
+        // The simulator runs at twice the fastest rate asked for (at least 50 Hz), as a device would.
+        let deviceRate = Int(min(max(2 * rate, 50), 1_000).rounded(.up))
+        var agents: [MotionAgent] = []
+        for index in 1...count {
+            var configuration = AgentConfiguration(
+                deviceID: "\(idPrefix)-\(String(format: "%04d", index))", topicPrefix: connection.prefix,
+                device: "sim:rate=\(deviceRate),seed=\(index)")
+            configuration.broker.address = connection.broker
+            for service in MotionService.allCases {
+                configuration.services[service] = ServiceSettings(enabled: services.contains(service), rateHz: rate)
+            }
+            do {
+                try configuration.validate()
+                let agent = try MotionAgent(configuration: configuration, version: AgentVersion.current)
+                try agent.start()
+                agents.append(agent)
+            } catch {
+                for agent in agents { agent.shutdown(timeout: .seconds(1)) }
+                CommandOptions.exit("cannot start simulated device \(index): \(error)", status: 69)
+            }
+        }
+        FileHandle.standardError.write(Data(
+            "motionctl: \(count) simulated devices \(idPrefix)-0001…\(String(format: "%04d", count)) on \(connection.broker), \(services.map(\.topicName).sorted().joined(separator: ", ")) at \(TextChart.format(rate)) Hz\n".utf8))
+        RecordCommand.waitForStop(after: seconds)
+        let running = agents
+        DispatchQueue.concurrentPerform(iterations: running.count) { running[$0].shutdown(timeout: .seconds(2)) }
+        exit(0)
+    }
+}
