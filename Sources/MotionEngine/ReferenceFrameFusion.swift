@@ -16,9 +16,6 @@ import MotionMath
 /// - `xTrueNorthZVertical`: the magnetic-north attitude turned about the vertical by the magnetic
 ///   declination, x = true north, y = west.
 struct ReferenceFrameFusion {
-    /// Standard gravity, m/s² per g: Apple's unit of acceleration (MotionMath's).
-    static let standardGravity = MotionMath.standardGravity
-
     /// The frame this filter reports in (a single flag).
     let frame: AttitudeReferenceFrame
     private var estimator: FrameAttitudeEstimator
@@ -76,7 +73,7 @@ struct ReferenceFrameFusion {
         let filter = estimator.filter
         let attitude = estimator.attitude
         // Apple's acceleration is the negated specific force in g; gravity is a unit vector pointing down.
-        let acceleration = -accelerometer / Self.standardGravity
+        let acceleration = -accelerometer / standardGravity
         let gravity = filter.gravity / filter.settings.gravity
         let userAcceleration = acceleration - gravity
         var magneticField = SIMD3<Double>.zero

@@ -1,6 +1,7 @@
 import MotionContract
 import MotionFusion
 import MotionHAL
+import MotionMath
 
 /// The engine's pure core: takes the device's samples, runs one attitude filter per reference frame in use
 /// at the full sensor rate, decimates each decimated subscription to its update interval and collects
@@ -235,7 +236,7 @@ struct SampleRouter {
         let item: MotionSample?
         switch stream {
         case .accelerometer:
-            item = calibrated.acceleration.map { .vector(VectorSample(timestamp: timestamp, value: -$0 / ReferenceFrameFusion.standardGravity)) }
+            item = calibrated.acceleration.map { .vector(VectorSample(timestamp: timestamp, value: -$0 / standardGravity)) }
         case .gyroscope:
             item = sample.rotationRate.map { .vector(VectorSample(timestamp: timestamp, value: $0)) }
         case .magnetometer:

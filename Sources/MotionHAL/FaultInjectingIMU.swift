@@ -1,4 +1,5 @@
 import Synchronization
+import MotionMath
 
 /// Any ``IMUDevice`` with scripted hardware faults, for testing what the layers above do with a failing
 /// sensor: the faults a real chip and bus produce, at known times, and the recovery after them.
@@ -91,7 +92,7 @@ public final class FaultInjectingIMU: IMUDevice {
     ///   - script: when and which faults happen.
     public init(_ inner: any IMUDevice, script: FaultScript) {
         var info = inner.info
-        info.accelerometerRange = info.accelerometerRange ?? 16 * 9.80665
+        info.accelerometerRange = info.accelerometerRange ?? 16 * standardGravity
         info.gyroscopeRange = info.gyroscopeRange ?? 2_000 * .pi / 180
         info.magnetometerRange = info.magnetometerRange ?? 4_900
         self.info = info

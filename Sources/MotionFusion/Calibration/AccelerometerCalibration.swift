@@ -40,7 +40,7 @@ public struct AccelerometerCalibration: Sendable, Equatable {
     ///   the faces not among the orientations, ``CalibrationError/degenerate(_:)`` or
     ///   ``CalibrationError/didNotConverge(_:)``.
     public init(
-        orientations: [SIMD3<Double>], gravity: Double = 9.80665, includesCrossAxisTerms: Bool = false
+        orientations: [SIMD3<Double>], gravity: Double = standardGravity, includesCrossAxisTerms: Bool = false
     ) throws(CalibrationError) {
         let needed = includesCrossAxisTerms ? Self.minimumOrientationCountWithCrossAxisTerms : Self.minimumOrientationCount
         guard orientations.count >= needed else {

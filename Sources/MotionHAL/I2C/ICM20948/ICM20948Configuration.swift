@@ -1,3 +1,4 @@
+import MotionMath
 /// How the ICM-20948 driver sets the chip up: the full scales, and for a requested rate the sample rate
 /// divider and the digital low-pass filters (datasheet DS-000189: GYRO_CONFIG_1 with its Table 16,
 /// ACCEL_CONFIG with its Table 18, GYRO_SMPLRT_DIV and ACCEL_SMPLRT_DIV).
@@ -21,7 +22,7 @@ public struct ICM20948Configuration: Sendable, Equatable {
         /// Full scale in standard gravities.
         public var standardGravities: Double { Double(2 << Int(rawValue)) }
         /// Full scale, m/s².
-        public var fullScale: Double { standardGravities * ICM20948Configuration.standardGravity }
+        public var fullScale: Double { standardGravities * MotionMath.standardGravity }
         /// One count, m/s²: the full scale over 2¹⁵ (the datasheet's sensitivities 16384...2048 LSB/g).
         public var resolution: Double { fullScale / 32768 }
     }
@@ -59,9 +60,6 @@ public struct ICM20948Configuration: Sendable, Equatable {
         self.accelerometerRange = accelerometerRange
         self.gyroscopeRange = gyroscopeRange
     }
-
-    /// Standard gravity, m/s² per g.
-    static let standardGravity = 9.80665
 
     /// The rate both sensors divide with the filter on, Hz.
     public static let baseSampleRate = 1125.0

@@ -1,3 +1,4 @@
+import MotionMath
 /// The accelerometer full-scale settings of the MPU-6050 / MPU-6500 family (ACCEL_CONFIG AFS_SEL), raw value
 /// the register field.
 ///
@@ -13,14 +14,11 @@ public enum InvenSenseAccelerometerRange: UInt8, Sendable, CaseIterable {
     /// ±16 g.
     case g16 = 3
 
-    /// Standard gravity, m/s² per g.
-    public static let standardGravity = 9.80665
-
     /// LSB per g.
     public var sensitivity: Double { 16384 / Double(1 << Int(rawValue)) }
 
     /// m/s² per LSB.
-    public var scale: Double { Self.standardGravity / sensitivity }
+    public var scale: Double { standardGravity / sensitivity }
 
     /// The largest reading the chip can output, 32767 LSB, in m/s².
     public var fullScale: Double { 32767 * scale }

@@ -1,3 +1,4 @@
+import MotionMath
 /// A full scale of the LSM6DSOX accelerometer (CTRL1_XL FS_XL, bits 3:2).
 ///
 /// Sensitivities from datasheet DS13082 table 2 "Mechanical characteristics" (LA_So: 0.061, 0.122, 0.244 and
@@ -12,9 +13,6 @@ public enum LSM6DSOXAccelerometerScale: Sendable, CaseIterable {
     case g8
     /// ±16 g, 0.488 mg/LSB.
     case g16
-
-    /// Standard gravity, m/s² per g.
-    static let standardGravity = 9.80665
 
     /// The FS_XL code, already shifted into bits 3:2 of CTRL1_XL.
     public var fieldValue: UInt8 {
@@ -44,7 +42,7 @@ public enum LSM6DSOXAccelerometerScale: Sendable, CaseIterable {
         case .g8: 0.244
         case .g16: 0.488
         }
-        return milliG * 1e-3 * Self.standardGravity
+        return milliG * 1e-3 * standardGravity
     }
 
     /// The largest reading the 16-bit output can hold, m/s² (32767 LSB: ±8 g reads up to 7.995 g).
