@@ -9,18 +9,17 @@ extension IMUCalibration {
     /// - Throws: ``IMUCalibrationError/unreadable(path:reason:)`` if it cannot be read,
     ///   ``IMUCalibrationError/invalid(path:field:reason:)`` naming the missing or bad field.
     public static func load(contentsOf path: String) throws(IMUCalibrationError) -> IMUCalibration {
-        guard let file = fopen(path, "r") else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { fclose(file) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 14)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, maximumSize: maximumFileSize)
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
         }
-        if ferror(file) != 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        return try decode(data, path: path)
+        return try decode(Data(bytes), path: path)
     }
+
+    /// The largest calibration file read, bytes (a calibration is under 2 KiB).
+    public static let maximumFileSize = 1 << 20
 
     /// Decodes the JSON form; `path` only names the source in errors.
     /// - Throws: ``IMUCalibrationError/invalid(path:field:reason:)`` naming the missing or bad field.
