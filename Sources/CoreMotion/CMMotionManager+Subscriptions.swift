@@ -17,7 +17,7 @@ extension CMMotionManager {
         guard isDeviceMotionAvailable else { return }
         storage.state.withLock { $0.attitudeReferenceFrame = frame }
         let isSingleFrame = frame.rawValue != 0 && frame.rawValue & (frame.rawValue - 1) == 0
-        guard isSingleFrame, source.availableFrames.map(CMAttitudeReferenceFrame.init).contains(frame) else {
+        guard isSingleFrame, linuxAvailableAttitudeReferenceFrames.contains(frame) else {
             let code: CMError =
                 if !isSingleFrame {
                     CMErrorInvalidParameter

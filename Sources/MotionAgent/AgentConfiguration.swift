@@ -161,9 +161,7 @@ public struct AgentConfiguration: Sendable, Equatable {
                 reason: "\"\(deviceID)\" must be non-empty and use only a-z, 0-9, _ and - "
                     + "(for example \"\(DeviceIdentifier.sanitized(deviceID))\")")
         }
-        if topicPrefix.isEmpty || topicPrefix.contains(where: { "+#".contains($0) })
-            || topicPrefix.hasPrefix("/") || topicPrefix.hasSuffix("/")
-        {
+        if !TopicLayout.isTopicPrefix(topicPrefix) {
             throw ConfigurationError(
                 fieldPath: "topic_prefix", reason: "must be a non-empty topic without wildcards or outer slashes")
         }

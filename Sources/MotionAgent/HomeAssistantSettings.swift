@@ -19,9 +19,7 @@ public struct HomeAssistantSettings: Sendable, Equatable {
         let settings = HomeAssistantSettings(
             discovery: try entry.bool("discovery") ?? false, discoveryPrefix: try entry.string("discovery_prefix") ?? "homeassistant")
         let prefix = settings.discoveryPrefix
-        guard !prefix.isEmpty, !prefix.hasPrefix("$"), !prefix.contains(where: { "+#".contains($0) }),
-            !prefix.hasPrefix("/"), !prefix.hasSuffix("/")
-        else {
+        guard TopicLayout.isTopicPrefix(prefix), !prefix.hasPrefix("$") else {
             throw ConfigurationError(
                 fieldPath: "home_assistant.discovery_prefix",
                 reason: "must be a topic prefix without wildcards, leading $ or slashes at either end")

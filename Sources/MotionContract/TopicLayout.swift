@@ -57,6 +57,17 @@ public struct TopicLayout: Sendable, Equatable {
         return MotionService(topicName: String(middle))
     }
 
+    /// Whether `prefix` can stand before a topic's own levels: not empty, no wildcard (`+`, `#`), no slash
+    /// at either end (it may have several levels, `site/motion`).
+    public static func isTopicPrefix(_ prefix: String) -> Bool {
+        !prefix.isEmpty && !prefix.contains(where: { "+#".contains($0) }) && !prefix.hasPrefix("/") && !prefix.hasSuffix("/")
+    }
+
+    /// Whether `level` can be one level of a topic name: not empty, no `/`, and no wildcard (`+`, `#`).
+    public static func isTopicLevel(_ level: String) -> Bool {
+        !level.isEmpty && !level.contains(where: { "/+#".contains($0) })
+    }
+
     /// The device id of a topic under `prefix` (`{prefix}/{device_id}/…`), or nil for another topic.
     public static func deviceID(inTopic topic: String, prefix: String) -> String? {
         guard topic.hasPrefix(prefix + "/") else { return nil }

@@ -11,6 +11,16 @@ public enum MotionStream: Sendable, Hashable {
     case magnetometer
     /// Fused device motion in a reference frame.
     case deviceMotion(AttitudeReferenceFrame)
+
+    /// The contract's service that publishes this stream.
+    public var service: MotionService {
+        switch self {
+        case .accelerometer: .accelerometer
+        case .gyroscope: .gyro
+        case .magnetometer: .magnetometer
+        case .deviceMotion: .deviceMotion
+        }
+    }
 }
 
 /// One sample a subscription receives: a three-axis reading of the accelerometer, gyroscope or

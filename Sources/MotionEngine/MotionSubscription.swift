@@ -79,8 +79,9 @@ public final class MotionSubscription: Sendable {
         cancelled.store(true, ordering: .releasing)
     }
 
-    /// Hands one sample to a decimated sink (a batched one receives it as a batch of one).
-    func deliver(_ item: MotionSample) {
+    /// Hands one sample to a decimated sink (a batched one receives it as a batch of one). For a
+    /// ``MotionSource``: on its delivery thread, never with a lock of its own held.
+    public func deliver(_ item: MotionSample) {
         switch sink {
         case .each(let deliver): deliver(self, item, nil)
         case .batch(let deliver): deliver(self, [item], nil)
@@ -88,7 +89,7 @@ public final class MotionSubscription: Sendable {
     }
 
     /// Hands a batch to a batched sink (a decimated one receives its samples one by one).
-    func deliver(batch: [MotionSample]) {
+    public func deliver(batch: [MotionSample]) {
         switch sink {
         case .each(let deliver): for item in batch { deliver(self, item, nil) }
         case .batch(let deliver): deliver(self, batch, nil)
@@ -96,7 +97,7 @@ public final class MotionSubscription: Sendable {
     }
 
     /// Hands a fault to the sink.
-    func deliver(_ error: MotionEngineFault) {
+    public func deliver(_ error: MotionEngineFault) {
         switch sink {
         case .each(let deliver): deliver(self, nil, error)
         case .batch(let deliver): deliver(self, nil, error)

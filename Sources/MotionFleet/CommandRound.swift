@@ -26,9 +26,12 @@ public struct CommandRound: Sendable {
 
     /// The round's identifier: random, in the response topic and every correlation datum.
     public let token: String
-    /// Where the devices answer: `motionctl/operator/replies/{token}` (outside every device's subtree,
-    /// where the fleet ACL lets devices write and operators read).
-    public let responseTopic: String
+    /// Where the devices answer: ``responseTopic(token:)`` of the round's token.
+    public var responseTopic: String { Self.responseTopic(token: token) }
+
+    /// Where the devices answer a round: `motionctl/operator/replies/{token}` (outside every device's
+    /// subtree, where the fleet ACL lets devices write and operators read).
+    public static func responseTopic(token: String) -> String { "motionctl/operator/replies/\(token)" }
     /// Each device's outcome.
     public private(set) var outcomes: [String: Outcome]
 
@@ -38,7 +41,6 @@ public struct CommandRound: Sendable {
     ///   - devices: each device id with whether it can be sent to (online or stale) or is offline.
     public init(token: String, devices: [(id: String, reachable: Bool)]) {
         self.token = token
-        responseTopic = "motionctl/operator/replies/\(token)"
         outcomes = Dictionary(uniqueKeysWithValues: devices.map { ($0.id, $0.reachable ? Outcome.pending : .offline) })
     }
 
@@ -84,11 +86,7 @@ public struct CommandRound: Sendable {
             let (result, error) = Self.describe(outcomes[id]!)
             rows.append([id, result, error])
         }
-        let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row[0] + String(repeating: " ", count: widths[0] - row[0].count + 2)
-                + row[1] + String(repeating: " ", count: widths[1] - row[1].count + 2) + row[2]
-        }.joined(separator: "\n") + "\n"
+        return TextTable.render(rows)
     }
 
     /// The JSON form: `{"results":[{"device":…,"result":…[,"error":…]}, …]}`.

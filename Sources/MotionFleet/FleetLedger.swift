@@ -29,8 +29,7 @@ public struct FleetLedger: Sendable {
 
     private struct DataRecord: Sendable {
         var messages = 0
-        var lastSequence: UInt64?
-        var lost: UInt64 = 0
+        var sequence = SequenceGapCounter()
     }
 
     /// An empty ledger for the devices under `prefix`.
@@ -69,10 +68,7 @@ public struct FleetLedger: Sendable {
             guard !retained else { break }
             var record = device.data[service] ?? DataRecord()
             record.messages += 1
-            if let sequence = try? SamplePayloadDecoder.sequence(payload) {
-                if let last = record.lastSequence, sequence > last + 1 { record.lost += sequence - last - 1 }
-                record.lastSequence = sequence
-            }
+            if let sequence = try? SamplePayloadDecoder.sequence(payload) { record.sequence.record(sequence) }
             device.data[service] = record
             device.lastLiveData = arrival
         case .error, .control:
@@ -114,7 +110,7 @@ public struct FleetLedger: Sendable {
             let data = device.data[service]
             return DeviceSummary.Service(
                 service: service, status: device.statuses[service],
-                measuredRate: listened > 0 ? Double(data?.messages ?? 0) / listened : nil, lost: data?.lost ?? 0)
+                measuredRate: listened > 0 ? Double(data?.messages ?? 0) / listened : nil, lost: data?.sequence.lost ?? 0)
         }
         let health = device.health.map { report in
             DeviceSummary.Health(

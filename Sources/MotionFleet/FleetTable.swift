@@ -19,12 +19,7 @@ public enum FleetTable {
                 device.health.map(describe) ?? "-",
             ])
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.indices.map { column in
-                column == row.count - 1 ? row[column] : row[column] + String(repeating: " ", count: widths[column] - row[column].count + 2)
-            }.joined()
-        }.joined(separator: "\n") + "\n"
+        return TextTable.render(rows)
     }
 
     /// The JSON form: `{"devices":[{…}, …]}` (see ``DeviceSummary/write(into:)``).

@@ -47,8 +47,7 @@ public final class RemoteMotionSource: MotionSource {
     public init(deviceID: String, broker: MQTTBrokerAddress, prefix: String = "motion", timeout: Duration = .seconds(5))
         throws(RemoteMotionError)
     {
-        for (name, level) in [("device id", deviceID), ("prefix", prefix)]
-        where level.isEmpty || level.contains(where: { "/+#".contains($0) }) {
+        for (name, level) in [("device id", deviceID), ("prefix", prefix)] where !TopicLayout.isTopicLevel(level) {
             throw .invalidTopicLevel("\(name) \"\(level)\" is not one topic level")
         }
         topics = TopicLayout(prefix: prefix, deviceID: deviceID)
@@ -95,7 +94,7 @@ public final class RemoteMotionSource: MotionSource {
 
     @discardableResult
     public func subscribe(_ subscription: MotionSubscription) -> Bool {
-        let service = Self.service(of: subscription.service)
+        let service = subscription.service.service
         let (first, available) = state.withLock { state in
             let first = state.subscriptions[service, default: []].isEmpty
             state.subscriptions[service, default: []].append(subscription)
@@ -110,7 +109,7 @@ public final class RemoteMotionSource: MotionSource {
 
     public func unsubscribe(_ subscription: MotionSubscription) {
         subscription.cancel()
-        let service = Self.service(of: subscription.service)
+        let service = subscription.service.service
         let last = state.withLock { state in
             state.subscriptions[service]?.removeAll { $0 === subscription }
             return state.subscriptions[service]?.isEmpty ?? true
@@ -120,7 +119,7 @@ public final class RemoteMotionSource: MotionSource {
 
     /// Sends the board the new interval of a running subscription (the last one asked for wins there).
     public func intervalChanged(_ subscription: MotionSubscription) {
-        let service = Self.service(of: subscription.service)
+        let service = subscription.service.service
         let running = state.withLock { $0.subscriptions[service]?.contains { $0 === subscription } ?? false }
         guard running, !subscription.isCancelled, let client = clientBox.withLock({ $0 }) else { return }
         sendStart(subscription, on: client)
@@ -131,13 +130,13 @@ public final class RemoteMotionSource: MotionSource {
         var frame: String?
         if case .deviceMotion(let referenceFrame) = subscription.service { frame = referenceFrame.rawValue }
         let command = ControlCommand(active: true, interval: subscription.interval, referenceFrame: frame)
-        let service = Self.service(of: subscription.service)
+        let service = subscription.service.service
         _ = try? client.publish(MQTTMessage(topic: topics.control(service), payload: command.payload(), qos: .atLeastOnce))
     }
 
     public func hasSensors(for stream: MotionStream) -> Bool {
         if case .deviceMotion(let frame) = stream { return availableFrames.contains(frame) }
-        let service = Self.service(of: stream)
+        let service = stream.service
         return state.withLock { $0.online == true && $0.statuses[service]?.available == true }
     }
 
@@ -204,12 +203,7 @@ public final class RemoteMotionSource: MotionSource {
             state.faulted.remove(service)
             return state.subscriptions[service] ?? []
         }
-        for subscription in subscriptions where !subscription.isCancelled {
-            switch subscription.sink {
-            case .each(let handler): for sample in samples { handler(subscription, sample, nil) }
-            case .batch(let handler): handler(subscription, samples, nil)
-            }
-        }
+        for subscription in subscriptions where !subscription.isCancelled { subscription.deliver(batch: samples) }
     }
 
     /// One not-available fault per episode to every subscription of `services`.
@@ -218,21 +212,7 @@ public final class RemoteMotionSource: MotionSource {
             services.filter { state.faulted.insert($0).inserted }.flatMap { state.subscriptions[$0] ?? [] }
         }
         let fault = MotionEngineFault(.notAvailable, description)
-        for subscription in subscriptions where !subscription.isCancelled {
-            switch subscription.sink {
-            case .each(let handler): handler(subscription, nil, fault)
-            case .batch(let handler): handler(subscription, nil, fault)
-            }
-        }
-    }
-
-    private static func service(of stream: MotionStream) -> MotionService {
-        switch stream {
-        case .accelerometer: .accelerometer
-        case .gyroscope: .gyro
-        case .magnetometer: .magnetometer
-        case .deviceMotion: .deviceMotion
-        }
+        for subscription in subscriptions where !subscription.isCancelled { subscription.deliver(fault) }
     }
 }
 

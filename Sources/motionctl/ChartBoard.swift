@@ -20,8 +20,7 @@ final class ChartBoard: Sendable {
         /// Per chart: (local time, value).
         var series: [[(time: Double, value: Double)]] = []
         var arrivals: [Double] = []
-        var lastSequence: UInt64?
-        var lost: UInt64 = 0
+        var sequence = SequenceGapCounter()
         /// Local arrival time minus the board's sample time, from the first message.
         var clockOffset: Double?
         var heading: Double?
@@ -58,8 +57,7 @@ final class ChartBoard: Sendable {
         case .data(let service)? where service == self.service:
             guard let (sequence, values, heading) = Self.decode(payload, service) else { return }
             state.withLock { state in
-                if let last = state.lastSequence, sequence > last + 1 { state.lost += sequence - last - 1 }
-                state.lastSequence = sequence
+                state.sequence.record(sequence)
                 state.arrivals.append(arrival)
                 state.arrivals.removeAll { $0 < arrival - 2 }
                 let offset = state.clockOffset ?? arrival - (values.last?.time ?? 0)
@@ -85,7 +83,7 @@ final class ChartBoard: Sendable {
         } ?? "no status"
         var lines = [
             "\(topics.base) [\(snapshot.availability)]  \(service.topicName): \(status)",
-            "measured \(TextChart.format(rate)) msg/s  lost \(snapshot.lost)"
+            "measured \(TextChart.format(rate)) msg/s  lost \(snapshot.sequence.lost)"
                 + (service == .deviceMotion ? "  heading " + (snapshot.heading.map { $0 >= 0 ? TextChart.format($0) + "°" : "n/a" } ?? "-") : ""),
         ]
         let chartHeight = max((height - lines.count - 3) / 3 - 1, 2)

@@ -53,4 +53,19 @@ struct CommandOptions {
         if let message { FileHandle.standardError.write(Data("motionctl: \(message)\n".utf8)) }
         Foundation.exit(status)
     }
+
+    /// Waits for Ctrl-C or SIGTERM (which end a recording or a simulation cleanly), or `seconds` when given.
+    static func waitForStop(after seconds: Double?) {
+        let stopRequested = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber)
+            source.setEventHandler { stopRequested.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        _ = stopRequested.wait(timeout: seconds.map { .now() + $0 } ?? .distantFuture)
+        sources.forEach { $0.cancel() }
+    }
 }

@@ -14,9 +14,9 @@ struct RemoteRecordingMerger {
     private var gyroscope: [VectorSample] = []
     private var accelerometer: [VectorSample] = []
     private var magnetometer: [VectorSample] = []
-    private var lastSequence: [MotionService: UInt64] = [:]
-    /// Messages lost on each topic (gaps in `seq`).
-    private(set) var lost: [MotionService: UInt64] = [:]
+    private var sequences: [MotionService: SequenceGapCounter] = [:]
+    /// Messages lost on each topic (gaps in `seq`), for the topics that lost some.
+    var lost: [MotionService: UInt64] { sequences.compactMapValues { $0.lost > 0 ? $0.lost : nil } }
     /// Messages that did not decode.
     private(set) var unreadable = 0
 
@@ -27,20 +27,24 @@ struct RemoteRecordingMerger {
             unreadable += 1
             return
         }
-        if let last = lastSequence[service], message.sequence > last + 1 { lost[service, default: 0] += message.sequence - last - 1 }
-        lastSequence[service] = message.sequence
+        sequences[service, default: SequenceGapCounter()].record(message.sequence)
         switch service {
-        case .gyro: gyroscope += message.samples
-        case .accelerometer: accelerometer += message.samples
-        default: magnetometer += message.samples
+        case .gyro: Self.append(message.samples, to: &gyroscope)
+        case .accelerometer: Self.append(message.samples, to: &accelerometer)
+        default: Self.append(message.samples, to: &magnetometer)
         }
+    }
+
+    /// Appends a message's samples (oldest first) keeping `buffer` in time order; only a message that
+    /// arrives out of order (a re-sent one) costs a sort.
+    private static func append(_ samples: [VectorSample], to buffer: inout [VectorSample]) {
+        let outOfOrder = if let last = buffer.last, let first = samples.first { first.timestamp < last.timestamp } else { false }
+        buffer += samples
+        if outOfOrder { buffer.sort { $0.timestamp < $1.timestamp } }
     }
 
     /// The rows whose neighbours have had ``delay`` to arrive (all of them when `finishing`), in time order.
     mutating func rows(finishing: Bool = false) -> [IMUSample] {
-        gyroscope.sort { $0.timestamp < $1.timestamp }
-        accelerometer.sort { $0.timestamp < $1.timestamp }
-        magnetometer.sort { $0.timestamp < $1.timestamp }
         let newest = [gyroscope.last, accelerometer.last, magnetometer.last].compactMap { $0?.timestamp }.max() ?? 0
         var rows: [IMUSample] = []
         var used = 0

@@ -23,8 +23,7 @@ public final class WatchBoard: Sendable {
         var status = ""
         var values = ""
         var arrivals: [Double] = []
-        var lastSequence: UInt64?
-        var lostMessages: UInt64 = 0
+        var sequence = SequenceGapCounter()
     }
 
     /// Creates an empty board.
@@ -58,8 +57,7 @@ public final class WatchBoard: Sendable {
                 view.arrivals.removeAll { $0 < arrival - rateWindow }
                 let decoded = Self.latestValues(service, payload)
                 if let sequence = decoded?.sequence {
-                    if let last = view.lastSequence, sequence > last + 1 { view.lostMessages += sequence - last - 1 }
-                    view.lastSequence = sequence
+                    view.sequence.record(sequence)
                 }
                 view.values = decoded?.text ?? "unreadable payload"
                 device.services[service] = view
@@ -87,7 +85,7 @@ public final class WatchBoard: Sendable {
                 let view = device.services[service] ?? ServiceView()
                 let recent = view.arrivals.filter { $0 >= now - rateWindow }.count
                 let rate = String(format: "%.1f", Double(recent) / rateWindow)
-                let lost = view.lostMessages > 0 ? "  (\(view.lostMessages) lost)" : ""
+                let lost = view.sequence.lost > 0 ? "  (\(view.sequence.lost) lost)" : ""
                 lines.append(Self.pad(service.topicName, 15) + Self.pad(view.status, 30) + Self.pad(rate, 8) + view.values + lost)
             }
             lines.append("")

@@ -1,6 +1,7 @@
 import Foundation
 import MotionContract
 import MotionHAL
+import MotionMath
 import MotionTestSupport
 import Testing
 
@@ -48,12 +49,10 @@ import Testing
         let recording = try IMURecording.load(contentsOf: output.path)
         #expect((80...120).contains(recording.samples.count), "\(recording.samples.count) rows in 2 s at 50 Hz")
         // A row at either end of the window may miss a partner that arrived before or after it.
-        func present(_ vector: SIMD3<Double>?) -> Bool { vector.map { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite } ?? false }
-        let complete = recording.samples.filter { present($0.acceleration) && present($0.magneticField) }
+        let complete = recording.samples.filter { $0.acceleration?.isFinite == true && $0.magneticField?.isFinite == true }
         #expect(complete.count * 10 >= recording.samples.count * 9, "the three topics share their sample times: \(complete.count) of \(recording.samples.count)")
         for sample in complete {
-            let norm = (sample.acceleration!.x * sample.acceleration!.x + sample.acceleration!.y * sample.acceleration!.y
-                + sample.acceleration!.z * sample.acceleration!.z).squareRoot()
+            let norm = sample.acceleration!.length
             #expect((4...16).contains(norm), "specific force in m/s²: \(norm)")
         }
         #expect(throws: Never.self) { _ = try IMUDeviceSpecification.open("replay:\(output.path)") }

@@ -64,4 +64,13 @@ struct BrokerCommandOptions {
             CommandOptions.exit("cannot connect to \(broker): \(error)", status: 69)  // EX_UNAVAILABLE
         }
     }
+
+    /// Polls `condition` every 10 ms until it holds (true) or `deadline` passes (false).
+    static func wait(until deadline: Date, for condition: () -> Bool) -> Bool {
+        while !condition() {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
 }

@@ -41,8 +41,7 @@ enum DevicesCommand {
             ledger.withLock { $0.receive(topic: message.topic, payload: message.payload, retained: message.retain, arrival: now) }
         }
         // The retained topics arrive right after the subscription; the wait is for live traffic.
-        let connectDeadline = Date().addingTimeInterval(5)
-        while listening.withLock({ $0 }) == nil && Date() < connectDeadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = BrokerCommandOptions.wait(until: Date().addingTimeInterval(5), for: { listening.withLock { $0 } != nil })
         guard let start = listening.withLock({ $0 }) else {
             client.shutdown(timeout: .seconds(1))
             CommandOptions.exit("no connection to \(connection.broker) within 5 s", status: 69)

@@ -27,7 +27,7 @@ enum FleetCommandRound {
 
     static func run(_ request: Request) -> Never {
         let token = String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
-        let replies = CommandRound(token: token, devices: []).responseTopic
+        let replies = CommandRound.responseTopic(token: token)
         let syncData = Array("sync/\(token)".utf8)
         let state = Mutex(State(ledger: FleetLedger(prefix: request.connection.prefix)))
         let client = request.connection.subscriber(
@@ -47,7 +47,7 @@ enum FleetCommandRound {
                 }
             }
         }
-        guard wait(until: Date().addingTimeInterval(5), for: { state.withLock { $0.discovered } }) else {
+        guard BrokerCommandOptions.wait(until: Date().addingTimeInterval(5), for: { state.withLock { $0.discovered } }) else {
             client.shutdown(timeout: .seconds(1))
             CommandOptions.exit("no answer from \(request.connection.broker) within 5 s", status: 69)
         }
@@ -70,7 +70,7 @@ enum FleetCommandRound {
                 state.withLock { $0.round?.sendFailed(deviceID, reason: "\(error)") }
             }
         }
-        _ = wait(until: Date().addingTimeInterval(request.timeout), for: { state.withLock { $0.round!.isComplete } })
+        _ = BrokerCommandOptions.wait(until: Date().addingTimeInterval(request.timeout), for: { state.withLock { $0.round!.isComplete } })
         client.shutdown(timeout: .seconds(1))
         let finished = state.withLock { state in
             state.round!.finish()
@@ -82,15 +82,6 @@ enum FleetCommandRound {
             CommandOptions.exit("did not confirm: \(unconfirmed.joined(separator: ", "))", status: 1)
         }
         exit(0)
-    }
-
-    /// Polls `condition` every 10 ms until it holds (true) or `deadline` passes (false).
-    private static func wait(until deadline: Date, for condition: () -> Bool) -> Bool {
-        while !condition() {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
     }
 
     /// The pattern, service, timeout and `--json` every round command takes, read from `options`, and

@@ -29,7 +29,7 @@ extension RecordCommand {
                 state.writer.append(state.merger.rows())
             }
         }
-        waitForStop(after: seconds)
+        CommandOptions.waitForStop(after: seconds)
         client.shutdown(timeout: .seconds(1))
         let (count, messages, lost, unreadable, failure) = state.withLock { state in
             state.writer.append(state.merger.rows(finishing: true))

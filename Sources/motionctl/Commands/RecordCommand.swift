@@ -51,27 +51,12 @@ enum RecordCommand {
         } catch {
             CommandOptions.exit("cannot start \(specification): \(error)", status: 69)
         }
-        waitForStop(after: seconds)
+        CommandOptions.waitForStop(after: seconds)
         device.stop()
         let (count, failure) = recorder.finish()
         if let failure { CommandOptions.exit(failure, status: 74) }  // EX_IOERR
         FileHandle.standardError.write(Data("motionctl: recorded \(count) samples to \(output)\n".utf8))
         CommandOptions.exit(nil, status: 0)
-    }
-
-    /// Waits for Ctrl-C or SIGTERM (which end a recording cleanly), or `seconds` when given.
-    static func waitForStop(after seconds: Double?) {
-        let stopRequested = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler { stopRequested.signal() }
-            source.resume()
-            sources.append(source)
-        }
-        _ = stopRequested.wait(timeout: seconds.map { .now() + $0 } ?? .distantFuture)
-        sources.forEach { $0.cancel() }
     }
 
     /// Hands the device's batches to the writer (the device's queue delivers one batch at a time).

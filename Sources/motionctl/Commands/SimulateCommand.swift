@@ -57,7 +57,7 @@ enum SimulateCommand {
         }
         FileHandle.standardError.write(Data(
             "motionctl: \(count) simulated devices \(idPrefix)-0001…\(String(format: "%04d", count)) on \(connection.broker), \(services.map(\.topicName).sorted().joined(separator: ", ")) at \(TextChart.format(rate)) Hz\n".utf8))
-        RecordCommand.waitForStop(after: seconds)
+        CommandOptions.waitForStop(after: seconds)
         let running = agents
         DispatchQueue.concurrentPerform(iterations: running.count) { running[$0].shutdown(timeout: .seconds(2)) }
         exit(0)

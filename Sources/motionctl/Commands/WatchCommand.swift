@@ -22,7 +22,7 @@ enum WatchCommand {
         let filter: String
         let client: MQTTClient
         if let deviceID = options.positional.first {
-            guard !deviceID.isEmpty, !deviceID.contains(where: { "/+#".contains($0) }) else {
+            guard TopicLayout.isTopicLevel(deviceID) else {
                 options.fail("DEVICE_ID \(deviceID) is not one topic level")
             }
             let serviceName = options.positional.count == 2 ? options.positional[1] : MotionService.deviceMotion.topicName
