@@ -30,7 +30,8 @@ let package = Package(
         ),
         // SQLite: the MQTT client's durable offline buffer.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // OpenSSL's libcrypto: random bytes and PBKDF2 for motionctl provision.
+        // OpenSSL's libcrypto (libmosquitto loads it anyway): random bytes and PBKDF2 for motionctl provision,
+        // SHA-256 of the agent's configuration report.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Jansson: the strict JSON parser for the configuration and control commands.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
@@ -46,7 +47,7 @@ let package = Package(
         // decoders. For publishers and subscribers alike: no HAL, no fusion, no Foundation.
         .target(name: "MotionContract", dependencies: ["MotionMath", "CJansson"]),
         // The fleet's side of the contract: device patterns and the ledger of what a broker says about each device.
-        .target(name: "MotionFleet", dependencies: ["MotionContract"]),
+        .target(name: "MotionFleet", dependencies: ["MotionContract", "MotionMath"]),
         // The guided calibration (gyroscope still, six faces, turning for the magnetometer) as a state machine.
         .target(name: "MotionCalibration", dependencies: ["MotionFusion", "MotionHAL", "MotionMath"]),
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
@@ -59,7 +60,7 @@ let package = Package(
             name: "MotionAgent",
             dependencies: [
                 "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionMath", "MQTT",
-                "CJansson",
+                "CJansson", "CCrypto",
             ]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine"]),
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionFleet", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),

@@ -33,6 +33,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var healthInterval: Double
     /// Home Assistant MQTT discovery.
     public var homeAssistant = HomeAssistantSettings()
+    /// Remote configuration on `{base}/config/set` and its state file.
+    public var remoteConfiguration = RemoteConfigurationSettings()
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
@@ -79,6 +81,12 @@ public struct AgentConfiguration: Sendable, Equatable {
         return try parse(bytes)
     }
 
+    /// Every top-level field of the configuration file.
+    static let fileFields: Set<String> = [
+        "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
+        "broker", "services", "health_interval", "home_assistant", "remote_config",
+    ]
+
     /// The largest configuration file read, bytes (the documented one is under 2 KiB).
     public static let maximumFileSize = 1 << 20
 
@@ -87,10 +95,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// - Parameter document: the JSON text's bytes (UTF-8).
     public static func parse(_ document: some Collection<UInt8>) throws(ConfigurationError) -> AgentConfiguration {
         let root = try ConfigurationReader(bytes: [UInt8](document))
-        try root.rejectUnknownKeys([
-            "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
-            "broker", "services", "health_interval", "home_assistant",
-        ])
+        try root.rejectUnknownKeys(fileFields)
         var configuration = AgentConfiguration()
         if let deviceID = try root.string("device_id") {
             configuration.deviceID = deviceID
@@ -103,28 +108,37 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
         configuration.magneticReference = try MagneticReference.parse(from: root)
         configuration.calibration = try root.string("calibration")
-        if let text = try root.string("mount_matrix") {
-            do {
-                configuration.mountMatrix = try MountMatrix(parsing: text)
-            } catch {
-                throw ConfigurationError(fieldPath: "mount_matrix", reason: error.description)
-            }
-        }
         configuration.recording = try RecordingSettings.parse(from: root)
+        configuration.remoteConfiguration = try RemoteConfigurationSettings.parse(from: root)
         if let broker = try root.object("broker") {
             configuration.broker = try BrokerSettings.parse(broker)
         }
-        configuration.healthInterval = try root.number("health_interval") ?? configuration.healthInterval
         configuration.homeAssistant = try HomeAssistantSettings.parse(from: root)
-        if let services = try root.object("services") {
-            try services.rejectUnknownKeys(Set(MotionService.allCases.map(\.topicName)))
-            for service in MotionService.allCases {
-                guard let entry = try services.object(service.topicName) else { continue }
-                configuration.services[service] = try serviceSettings(service, from: entry)
-            }
-        }
+        try configuration.applyRuntimeFields(of: root)
         try configuration.validate()
         return configuration
+    }
+
+    /// Sets the run-time fields `root` gives (`services`, `health_interval`, `mount_matrix`: what a remote
+    /// document may change too) on top of the current values; a service entry changes only the settings
+    /// it names.
+    /// - Throws: ``ConfigurationError`` naming the field (ranges are checked by ``validateRuntime()``).
+    mutating func applyRuntimeFields(of root: ConfigurationReader) throws(ConfigurationError) {
+        if let text = try root.string("mount_matrix") {
+            do {
+                mountMatrix = try MountMatrix(parsing: text)
+            } catch {
+                throw ConfigurationError(fieldPath: root.fieldPath("mount_matrix"), reason: error.description)
+            }
+        }
+        healthInterval = try root.number("health_interval") ?? healthInterval
+        if let entries = try root.object("services") {
+            try entries.rejectUnknownKeys(Set(MotionService.allCases.map(\.topicName)))
+            for service in MotionService.allCases {
+                guard let entry = try entries.object(service.topicName) else { continue }
+                services[service] = try Self.serviceSettings(service, from: entry, base: settings(for: service))
+            }
+        }
     }
 
     /// Parses a broker URL, naming `fieldPath` in the error.
@@ -178,9 +192,18 @@ public struct AgentConfiguration: Sendable, Equatable {
             _ = try Self.loadCalibration(calibration)
         }
         try recording?.validate()
+        try remoteConfiguration.validate()
         if !(5...65_535).contains(broker.keepAlive) {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }
+        try validateRuntime()
+        _ = try clientConfiguration(will: nil)
+    }
+
+    /// Checks the run-time part alone (the services, the health interval, that a true-north frame has a
+    /// declination): what a remote document is judged by.
+    /// - Throws: ``ConfigurationError`` naming the field and the reason.
+    public func validateRuntime() throws(ConfigurationError) {
         for (service, settings) in services {
             let path = "services.\(service.topicName)"
             if !(settings.rateHz > 0 && settings.rateHz <= 1_000) {
@@ -209,7 +232,6 @@ public struct AgentConfiguration: Sendable, Equatable {
         if !(healthInterval == 0 || (1...86_400).contains(healthInterval)) {
             throw ConfigurationError(fieldPath: "health_interval", reason: "must be 0 (off) or 1…86400 seconds")
         }
-        _ = try clientConfiguration(will: nil)
     }
 
     /// The MQTT client configuration of these settings, checked as the client will check it.
@@ -224,14 +246,14 @@ public struct AgentConfiguration: Sendable, Equatable {
     }
 
     private static func serviceSettings(
-        _ service: MotionService, from entry: ConfigurationReader
+        _ service: MotionService, from entry: ConfigurationReader, base: ServiceSettings
     ) throws(ConfigurationError) -> ServiceSettings {
         var known: Set<String> = [
             "enabled", "rate_hz", "interval", "qos", "mode", "batch", "deadband", "heartbeat", "message_expiry",
         ]
         if service == .deviceMotion { known.insert("frame") }
         try entry.rejectUnknownKeys(known)
-        var settings = ServiceSettings.defaults(for: service)
+        var settings = base
         settings.enabled = try entry.bool("enabled") ?? settings.enabled
         let rate = try entry.number("rate_hz")
         let interval = try entry.number("interval")
@@ -250,8 +272,8 @@ public struct AgentConfiguration: Sendable, Equatable {
             settings.sampling.mode = try SamplingMode.named(mode, fieldPath: entry.fieldPath("mode"))
         }
         settings.sampling.batchSize = try entry.integer("batch") ?? settings.sampling.batchSize
-        settings.sampling.deadband = try entry.number("deadband")
-        settings.sampling.heartbeat = try entry.number("heartbeat")
+        settings.sampling.deadband = try entry.number("deadband") ?? settings.sampling.deadband
+        settings.sampling.heartbeat = try entry.number("heartbeat") ?? settings.sampling.heartbeat
         settings.qos = try entry.integer("qos") ?? settings.qos
         settings.referenceFrame = try entry.string("frame") ?? settings.referenceFrame
         if let expiry = try entry.integer("message_expiry") {

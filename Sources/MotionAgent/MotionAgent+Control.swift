@@ -43,17 +43,11 @@ extension MotionAgent {
     // MARK: - Control (control queue)
 
     func handleControl(_ message: MQTTMessage) {
-        guard let service = topics.service(forControlTopic: message.topic) else { return }
-        guard !message.retain else {
-            AgentLog.info("ignored a retained command on \(ContractText.sanitized(message.topic)): commands must not be retained")
+        guard let service = topics.service(forControlTopic: message.topic) else {
+            if message.topic == topics.configurationControl { handleConfigurationDocument(message) }
             return
         }
-        if let responseTopic = message.responseTopic, let problem = topics.responseTopicProblem(responseTopic) {
-            var refused = message
-            refused.responseTopic = nil  // answered on {base}/error instead
-            answerError("refused: \(problem)", service: service, command: refused)
-            return
-        }
+        guard isAnswerable(message, service: service) else { return }
         let next: ServiceState
         do {
             let command = try ControlCommand.parse(message.payload, for: service)
@@ -71,6 +65,23 @@ extension MotionAgent {
         if message.responseTopic != nil {
             respond(to: message, with: CommandAnswer.accepted.json())
         }
+    }
+
+    /// Whether a command (`service` nil: a configuration document) may be handled: a retained one is
+    /// ignored (someone left it on the broker), and one whose response topic points into the devices'
+    /// subtrees is refused on `{base}/error`.
+    func isAnswerable(_ message: MQTTMessage, service: MotionService?) -> Bool {
+        guard !message.retain else {
+            AgentLog.info("ignored a retained command on \(ContractText.sanitized(message.topic)): commands must not be retained")
+            return false
+        }
+        if let responseTopic = message.responseTopic, let problem = topics.responseTopicProblem(responseTopic) {
+            var refused = message
+            refused.responseTopic = nil  // answered on {base}/error instead
+            answerError("refused: \(problem)", service: service, command: refused)
+            return false
+        }
+        return true
     }
 
     /// Stops `service` and starts it again with its current settings if it is active; publishes its status.
@@ -91,9 +102,10 @@ extension MotionAgent {
         }
     }
 
-    /// Answers a refused command: on its MQTT 5 response topic when it named one, else on `{base}/error`.
-    func answerError(_ reason: String, service: MotionService, command: MQTTMessage) {
-        AgentLog.info("refused a command for \(service.topicName): \(reason)")
+    /// Answers a refused command (`service` nil: a configuration document): on its MQTT 5 response topic
+    /// when it named one, else on `{base}/error`.
+    func answerError(_ reason: String, service: MotionService?, command: MQTTMessage) {
+        AgentLog.info("refused a \(service.map { "command for \($0.topicName)" } ?? "configuration document"): \(reason)")
         respond(to: command, with: CommandAnswer.refusal(reason, service: service, payload: command.payload).json())
     }
 

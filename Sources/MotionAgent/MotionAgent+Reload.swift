@@ -1,49 +1,31 @@
-import Dispatch
-import MQTT
 import MotionContract
-import MotionEngine
-import MotionFusion
-import MotionHAL
-import MotionMath
-import Synchronization
 
 extension MotionAgent {
-    /// Applies a new configuration without dropping the connection: service settings, the magnetic
-    /// reference, the calibration file and the health interval take effect at once; changes that need a restart (device, identity, broker) are kept
-    /// as they are and returned as notes.
+    /// Applies a new configuration file without dropping the connection, with the accepted remote
+    /// documents on top again: service settings, the magnetic reference, the calibration file, the mount
+    /// matrix and the health interval take effect at once; changes that need a restart (device, identity,
+    /// broker) are kept as they are and returned as notes. Remote documents that no longer fit the file
+    /// are set aside (reported on `{base}/config` and in the notes) and the file's values apply.
     /// - Returns: one line per setting that was not applied.
     @discardableResult
-    public func reload(_ new: AgentConfiguration) -> [String] {
+    public func reload(_ file: AgentConfiguration) -> [String] {
         controlQueue.sync {
-            let old = configuration
-            let plan = ReloadPlan(from: old, to: new, services: state.withLock { $0.services })
-            var notes = plan.restartNotes
-            state.withLock { state in
-                state.configuration.services = new.services
-                state.configuration.healthInterval = new.healthInterval
-                state.configuration.magneticReference = new.magneticReference
-            }
-            if plan.reloadsCalibration {
+            let remote = state.withLock { $0.remote }
+            var new = file
+            var remoteError: String?
+            if file.remoteConfiguration.enabled, !remote.overlay.isEmpty {
                 do {
-                    if let path = new.calibration {
-                        try applyCalibration(path)
-                    } else {
-                        engine.setCalibration(nil)
-                    }
-                    state.withLock { $0.configuration.calibration = new.calibration }
+                    new = try file.applying(remote: remote.overlay)
                 } catch {
-                    notes.append("calibration: \(error)")
+                    remoteError = "the remote configuration (version \(remote.version)) does not fit the configuration file: \(error)"
                 }
             }
-            if plan.changesMagneticReference {
-                // Validated with the file: a failure here would be a range the validation missed.
-                do { try apply(new.magneticReference) } catch { notes.append("magnetic reference: \(error)") }
+            state.withLock { state in
+                state.fileConfiguration = file
+                state.remoteError = remoteError
             }
-            for (service, next) in plan.restartedServices {
-                state.withLock { $0.services[service] = next }
-                restart(service)
-            }
-            scheduleHealthReports(every: new.healthInterval)
+            var notes = apply(new, keepingCommandedStates: false)
+            if let remoteError { notes.append("\(remoteError); the file's values apply") }
             AgentLog.info("configuration reloaded" + (notes.isEmpty ? "" : "; not applied: " + notes.joined(separator: "; ")))
             return notes
         }

@@ -44,7 +44,16 @@ public final class MotionAgent: Sendable {
     nonisolated(unsafe) var healthTimer: (any DispatchSourceTimer)?
 
     struct State: Sendable {
+        /// The configuration in force: the file's with the remote overlay on top.
         var configuration: AgentConfiguration
+        /// The configuration file's (with the command line's options), as last read.
+        var fileConfiguration: AgentConfiguration
+        /// The documents accepted on `{base}/config/set`.
+        var remote: RemoteConfiguration
+        /// Why ``remote`` is not in force, or nil.
+        var remoteError: String?
+        /// When the configuration in force came into force, Unix time, s.
+        var configurationSince: Double
         var client: (any MessageTransport)?
         var services: [MotionService: ServiceState]
         var deviceError: String?
@@ -71,15 +80,28 @@ public final class MotionAgent: Sendable {
         topics = configuration.topics
         encoder = SamplePayloadEncoder(
             wallClockOffset: WallClock.unixTime() - Double(MonotonicClock.now()) / 1e9)
+        let (remote, remoteError) = Self.remoteState(of: configuration)
+        var effective = configuration
+        var overlayError = remoteError
+        if remoteError == nil, configuration.remoteConfiguration.enabled, !remote.overlay.isEmpty {
+            do {
+                effective = try configuration.applying(remote: remote.overlay)
+                AgentLog.info("remote configuration version \(remote.version) applied on top of the file")
+            } catch {
+                overlayError = "the remote configuration (version \(remote.version)) does not fit the configuration file: \(error)"
+            }
+        }
+        if let overlayError { AgentLog.info("\(overlayError); the file's values apply") }
         state = Mutex(State(
-            configuration: configuration,
+            configuration: effective, fileConfiguration: configuration, remote: remote, remoteError: overlayError,
+            configurationSince: WallClock.unixTime(),
             services: Dictionary(uniqueKeysWithValues: MotionService.allCases.map {
-                ($0, ServiceState(settings: configuration.settings(for: $0)))
+                ($0, ServiceState(settings: effective.settings(for: $0)))
             })))
-        pipelines = Mutex(try ServicePipelines(settings: configuration.settings(for:)))
+        pipelines = Mutex(try ServicePipelines(settings: effective.settings(for:)))
     }
 
-    /// The configuration in force (the file's, changed by reloads).
+    /// The configuration in force: the file's (changed by reloads) with the accepted remote documents on top.
     public var configuration: AgentConfiguration { state.withLock { $0.configuration } }
 
     /// Opens the device, connects to the broker (retrying in the background while it is down) and

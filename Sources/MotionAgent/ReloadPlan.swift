@@ -1,9 +1,10 @@
 import MotionContract
 
-/// What a reload (SIGHUP, a new file) does with the new configuration, decided from the old and new
-/// configurations and the services' current states alone: which settings need a restart (kept as they
-/// are, reported as notes), whether the calibration and the magnetic reference are applied again, and
-/// which services restart with which settings. A pure value; ``MotionAgent/reload(_:)`` carries it out.
+/// What a reload (SIGHUP, a new file) or a remote document does with the new configuration, decided from
+/// the old and new configurations and the services' current states alone: which settings need a restart
+/// (kept as they are, reported as notes), whether the calibration, the magnetic reference and the mount
+/// matrix are applied again, and which services restart with which settings. A pure value;
+/// ``MotionAgent/reload(_:)`` and the remote configuration carry it out.
 struct ReloadPlan {
     /// One line per setting that cannot change without a restart.
     let restartNotes: [String]
@@ -12,14 +13,27 @@ struct ReloadPlan {
     let reloadsCalibration: Bool
     /// Whether the magnetic reference (location or declination) changed.
     let changesMagneticReference: Bool
+    /// Whether the device is opened again under a new mount matrix (the broker connection stays).
+    let reopensDevice: Bool
     /// The services whose settings or activity change, with their new state.
     let restartedServices: [(MotionService, ServiceState)]
 
     /// Plans the change from `old` to `new` for services currently in `services`.
-    init(from old: AgentConfiguration, to new: AgentConfiguration, services: [MotionService: ServiceState]) {
+    /// - Parameters:
+    ///   - old: the configuration in force.
+    ///   - new: the one to apply.
+    ///   - services: the services' current states (a command may have changed them since `old`).
+    ///   - keepingCommandedStates: restart only the services whose configured settings changed, leaving
+    ///     what commands did to the others (a remote document changes what it names); `false` (a file
+    ///     reload): every service that differs from the new file is restarted as the file says.
+    init(
+        from old: AgentConfiguration, to new: AgentConfiguration, services: [MotionService: ServiceState],
+        keepingCommandedStates: Bool = false
+    ) {
         var notes: [String] = []
-        if new.device != old.device || new.mountMatrix != old.mountMatrix {
-            notes.append("device or mount_matrix changed: restart to apply")
+        if new.device != old.device { notes.append("device changed: restart to apply") }
+        if new.remoteConfiguration.stateFile != old.remoteConfiguration.stateFile {
+            notes.append("remote_config.state_file changed: restart to apply")
         }
         if new.recording != old.recording { notes.append("record changed: restart to apply") }
         if new.topics != old.topics { notes.append("device_id or topic_prefix changed: restart to apply") }
@@ -28,9 +42,11 @@ struct ReloadPlan {
         restartNotes = notes
         reloadsCalibration = new.calibration != old.calibration || new.calibration != nil
         changesMagneticReference = new.magneticReference != old.magneticReference
+        reopensDevice = new.device == old.device && new.mountMatrix != old.mountMatrix
         restartedServices = MotionService.allCases.compactMap { service in
             let settings = new.settings(for: service)
             guard var current = services[service] else { return nil }
+            if keepingCommandedStates, settings == old.settings(for: service) { return nil }
             guard current.settings != settings || current.active != settings.enabled else { return nil }
             current.settings = settings
             current.active = settings.enabled

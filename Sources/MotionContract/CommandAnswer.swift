@@ -9,6 +9,9 @@ public struct CommandAnswer: Sendable, Equatable {
     public var error: String?
     /// The start of the refused payload, at most ``quotedCommandLength`` bytes, as text.
     public var command: String?
+    /// For a configuration document (`{base}/config/set`): the ``ConfigurationReport/version`` in force
+    /// after it was applied.
+    public var version: UInt64?
 
     /// How much of a refused payload the answer quotes, bytes.
     public static let quotedCommandLength = 200
@@ -17,27 +20,33 @@ public struct CommandAnswer: Sendable, Equatable {
     public static let accepted = CommandAnswer(ok: true)
 
     /// Creates an answer.
-    public init(ok: Bool, service: MotionService? = nil, error: String? = nil, command: String? = nil) {
+    public init(ok: Bool, service: MotionService? = nil, error: String? = nil, command: String? = nil, version: UInt64? = nil) {
         self.ok = ok
         self.service = service
         self.error = error
         self.command = command
+        self.version = version
     }
 
-    /// The answer refusing `payload` for `service` because of `reason`.
-    public static func refusal(_ reason: String, service: MotionService, payload: [UInt8]) -> CommandAnswer {
+    /// The answer of an applied configuration document: `{"ok":true,"version":n}`.
+    public static func accepted(version: UInt64) -> CommandAnswer { CommandAnswer(ok: true, version: version) }
+
+    /// The answer refusing `payload` for `service` (`nil`: a configuration document) because of `reason`.
+    public static func refusal(_ reason: String, service: MotionService?, payload: [UInt8]) -> CommandAnswer {
         CommandAnswer(
             ok: false, service: service, error: reason,
             command: String(decoding: payload.prefix(quotedCommandLength), as: UTF8.self))
     }
 
-    /// The JSON payload: `{"ok":true}` or `{"ok":false,"service":…,"error":…,"command":…}`.
+    /// The JSON payload: `{"ok":true}` (with `"version"` for a configuration document) or
+    /// `{"ok":false,"service":…,"error":…,"command":…}`.
     public func json() -> String {
         var writer = JSONWriter()
         writer.field("ok", ok)
         if let service { writer.field("service", service.topicName) }
         if let error { writer.field("error", error) }
         if let command { writer.field("command", command) }
+        if let version { writer.field("version", version) }
         return writer.finished()
     }
 
@@ -54,6 +63,6 @@ public struct CommandAnswer: Sendable, Equatable {
         }
         self.init(
             ok: try root.required("ok", root.bool), service: service, error: try root.string("error"),
-            command: try root.string("command"))
+            command: try root.string("command"), version: try root.count("version"))
     }
 }

@@ -32,7 +32,11 @@ public struct TopicLayout: Sendable, Equatable {
     public var health: String { "\(base)/health" }
     /// Where answers to malformed commands go when the command named no response topic.
     public var error: String { "\(base)/error" }
-    /// The filter that matches every service's control topic.
+    /// Retained ``ConfigurationReport``: the run-time configuration in force, its version and sources.
+    public var configuration: String { "\(base)/config" }
+    /// Where a run-time configuration document (a JSON merge patch) is sent to the device.
+    public var configurationControl: String { "\(base)/config/set" }
+    /// The filter that matches every service's control topic (and ``configurationControl``).
     public var allControlTopics: String { "\(base)/+/set" }
 
     /// The data topic of a service.
@@ -90,9 +94,11 @@ public struct TopicLayout: Sendable, Equatable {
             case "info": return .info
             case "health": return .health
             case "error": return .error
+            case "config": return .configuration
             default: return MotionService(topicName: String(levels[0])).map(TopicKind.data)
             }
         case 2:
+            if levels[0] == "config" { return levels[1] == "set" ? .configurationControl : nil }
             guard let service = MotionService(topicName: String(levels[0])) else { return nil }
             switch levels[1] {
             case "status": return .status(service)
@@ -121,4 +127,8 @@ public enum TopicKind: Sendable, Equatable {
     case status(MotionService)
     /// `{base}/{service}/set`: ``ControlCommand``.
     case control(MotionService)
+    /// `{base}/config`: ``ConfigurationReport`` (retained).
+    case configuration
+    /// `{base}/config/set`: a run-time configuration document (answered with a ``CommandAnswer``).
+    case configurationControl
 }

@@ -71,7 +71,7 @@ public struct FleetLedger: Sendable {
             if let sequence = try? SamplePayloadDecoder.sequence(payload) { record.sequence.record(sequence) }
             device.data[service] = record
             device.lastLiveData = arrival
-        case .error, .control:
+        case .error, .control, .configuration, .configurationControl:
             break
         }
         devices[deviceID] = device

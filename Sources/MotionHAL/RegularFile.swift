@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// Reading a small file whole (a configuration, a calibration) with the checks that keep a wrong path
-/// harmless: `/dev/zero`, a directory, a FIFO or a runaway file is refused before anything is read.
+/// harmless: `/dev/zero`, a directory, a FIFO or a runaway file is refused before anything is read; and
+/// replacing one whole so that a crash or power cut leaves the old contents or the new, never a mix.
 public enum RegularFile {
     /// Why a file could not be read; `description` completes "cannot read PATH: …".
     public enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -61,6 +62,65 @@ public enum RegularFile {
         bytes.removeLast(bytes.count - count)
         return bytes
     }
+}
+
+extension RegularFile {
+    /// Why a file could not be replaced: the step and the system's words.
+    public struct WriteError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Replaces the file at `path` with `bytes` atomically: written to `PATH.tmp`, synced, renamed over
+    /// `path`, and the directory synced, so that after a crash or power cut the file holds the old bytes
+    /// or the new ones.
+    /// - Parameters:
+    ///   - path: the file (its directory must exist and be writable).
+    ///   - bytes: the new contents.
+    ///   - permissions: the mode of a new file (before the umask), `0o640` by default.
+    /// - Throws: ``WriteError`` naming the step and the system's words; `path` is then unchanged.
+    public static func replace(_ path: String, with bytes: [UInt8], permissions: mode_t = 0o640) throws(WriteError) {
+        let temporary = path + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, permissions)
+        guard descriptor >= 0 else { throw WriteError(description: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { writeSome(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if result > 0 {
+                written += result
+            } else if result < 0 && errno == EINTR {
+                continue
+            } else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                unlink(temporary)
+                throw WriteError(description: "cannot write \(temporary): \(reason)")
+            }
+        }
+        let synced = fsync(descriptor) == 0
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        guard synced else {
+            unlink(temporary)
+            throw WriteError(description: "cannot sync \(temporary): \(reason)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw WriteError(description: "cannot rename \(temporary) to \(path): \(reason)")
+        }
+        // The rename itself is durable once the directory is synced.
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let directoryDescriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            _ = fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+}
+
+/// `write(2)` at file scope.
+private func writeSome(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }
 
 /// `read(2)` (at file scope, where `read` is the system's and not ``RegularFile/read(_:maximumSize:)``).

@@ -10,6 +10,7 @@ let commands: [(name: String, summary: String, usage: String, run: ([String]) ->
     ("start", "start a service on the matching devices and wait for their answers", StartCommand.usage, StartCommand.run),
     ("stop", "stop a service on the matching devices and wait for their answers", StopCommand.usage, StopCommand.run),
     ("set", "send a control command to the matching devices and wait for their answers", SetCommand.usage, SetCommand.run),
+    ("config", "show a device's run-time configuration, or change it on the matching devices", ConfigCommand.usage, ConfigCommand.run),
     ("hardware", "list the board's IMUs (IIO and I²C)", HardwareCommand.usage, HardwareCommand.run),
     ("record", "write an IMU's samples to a recording", RecordCommand.usage, RecordCommand.run),
     ("calibrate", "guide a person through calibrating an IMU", CalibrateCommand.usage, CalibrateCommand.run),

@@ -122,7 +122,7 @@ import Glibc
         changed.services[.accelerometer]?.enabled = false
         changed.device = "sim:rate=500"
         let notes = agent.reload(changed)
-        #expect(notes == ["device or mount_matrix changed: restart to apply"])
+        #expect(notes == ["device changed: restart to apply"])
         #expect(status(transport.messages(on: topics.status(.accelerometer)).last)?.active == false)
         #expect(agent.configuration.device == "sim:motion=stationary", "the device stays until a restart")
     }

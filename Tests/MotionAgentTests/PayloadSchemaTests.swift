@@ -22,7 +22,7 @@ import Testing
             timeout: .seconds(30))
     }
 
-    @Test("samples, batches, averages, device motion, statuses, info, health, answers and errors match their schemas")
+    @Test("samples, batches, averages, device motion, statuses, info, health, configuration, answers and errors match their schemas")
     func everyPublishedPayloadMatchesItsSchema() throws {
         let replies = "motionctl/schema-test/replies/\(UUID().uuidString.prefix(8))"
         let running = try RunningAgent.start(
@@ -46,7 +46,11 @@ import Testing
         try running.subscriber.client.publish(MQTTMessage(
             topic: topics.control(.gyro), string: "stop", qos: .atLeastOnce, responseTopic: replies, correlationData: [1]))
         try running.send(#"{"interval": -3}"#, to: .magnetometer)
-        #expect(running.subscriber.waitForMessage(on: replies) != nil)
+        let document = #"{"services":{"gyro":{"rate_hz":10,"mode":null},"magnetometer":{"deadband":0.5,"heartbeat":2}},"mount_matrix":"0, 1, 0; -1, 0, 0; 0, 0, 1"}"#
+        try running.subscriber.client.publish(MQTTMessage(
+            topic: topics.configurationControl, string: document, qos: .atLeastOnce, responseTopic: replies, correlationData: [2]))
+        #expect(running.subscriber.waitForMessage(on: topics.configuration) { (try? ConfigurationReport(payload: $0.payload))?.version == 1 } != nil)
+        #expect(running.subscriber.waitForCount(on: replies, count: 2))
         #expect(running.subscriber.waitForMessage(on: topics.error) != nil)
         #expect(running.subscriber.waitForMessage(on: topics.status(.gyro)) { (try? ServiceStatus(payload: $0.payload))?.active == false } != nil)
 
@@ -56,6 +60,8 @@ import Testing
         checks.append(("info", payloads(topics.info)))
         checks.append(("health", payloads(topics.health)))
         checks.append(("answer", payloads(replies) + payloads(topics.error)))
+        checks.append(("config", payloads(topics.configuration)))
+        checks.append(("config-set", [Array(document.utf8), Array(#"{"services":{"gyro":null},"health_interval":30}"#.utf8)]))
         checks.append(("command", [ControlCommand(active: true, interval: 0.5).payload(), Array(#"{"frame":"xArbitraryZVertical"}"#.utf8)]))
         for check in checks {
             #expect(!check.payloads.isEmpty, "\(check.schema): nothing to validate")
@@ -71,6 +77,8 @@ import Testing
             ("gyro", #"{"seq":1,"timestamp":1.0,"ts":2.0}"#, "rotationRate"),
             ("service-status", #"{"available":"yes","active":true,"interval":0.1,"rate_hz":10.0}"#, "available"),
             ("answer", #"{"ok":false}"#, "error"),
+            ("config-set", #"{"services":{"gyro":{"rate_hz":10,"interval":0.1}}}"#, "is not valid under any of the given schemas"),
+            ("config-set", #"{"broker":{"url":"mqtt://elsewhere"}}"#, "Additional properties"),
             ("health", #"{"uptime":1.0}"#, "required"),
             ("device-motion", #"{"seq":1,"timestamp":1.0,"ts":2.0,"attitude":{"quaternion":{"x":0,"y":0,"z":0,"w":1},"roll":0,"pitch":0,"yaw":0},"rotationRate":{"x":0,"y":0,"z":0},"gravity":{"x":0,"y":0,"z":-1},"userAcceleration":{"x":0,"y":0,"z":0},"magneticField":{"field":{"x":20,"y":0,"z":-40},"accuracy":"great"},"heading":0}"#, "'great' is not one of"),
             ("info", #"{"agent":"a","version":"1","device_id":"Bad Id","device":{"spec":"sim"},"services":{},"started":"now","extra":1}"#, "device_id"),

@@ -1,4 +1,5 @@
 import MotionContract
+import MotionHAL
 import Testing
 
 @testable import MotionAgent
@@ -25,7 +26,7 @@ import Testing
         new.recording = RecordingSettings(file: "/tmp/x.csv", seconds: 10)
         new.homeAssistant.discovery = true
         #expect(ReloadPlan(from: old, to: new, services: states(old)).restartNotes == [
-            "device or mount_matrix changed: restart to apply", "record changed: restart to apply",
+            "device changed: restart to apply", "record changed: restart to apply",
             "device_id or topic_prefix changed: restart to apply", "broker settings changed: restart to apply",
             "home_assistant changed: restart to apply",
         ])
@@ -40,6 +41,24 @@ import Testing
         #expect(plan.restartedServices.map(\.0) == [.gyro, .magnetometer])
         #expect(plan.restartedServices.first?.1.settings.sampling.interval == 0.5)
         #expect(plan.restartedServices.last?.1.active == true)
+    }
+
+    @Test func aNewMountMatrixReopensTheDeviceWithoutARestart() throws {
+        var new = old
+        new.mountMatrix = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
+        let plan = ReloadPlan(from: old, to: new, services: states(old))
+        #expect(plan.reopensDevice && plan.restartNotes.isEmpty)
+        new.device = "sim:rate=500"
+        #expect(!ReloadPlan(from: old, to: new, services: states(old)).reopensDevice, "a new device waits for a restart")
+    }
+
+    @Test func aRemoteDocumentRestartsOnlyWhatItChangedAndKeepsWhatCommandsDid() {
+        var new = old
+        new.services[.gyro]?.sampling.interval = 0.5
+        var current = states(old)
+        current[.magnetometer]?.active = false  // stopped by a command
+        let plan = ReloadPlan(from: old, to: new, services: current, keepingCommandedStates: true)
+        #expect(plan.restartedServices.map(\.0) == [.gyro])
     }
 
     @Test func aCalibrationIsReadAgainEvenUnderTheSameName() {

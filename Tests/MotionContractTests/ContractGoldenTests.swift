@@ -132,11 +132,14 @@ import Testing
         #expect(topics.kind(ofTopic: "motion/pi-4/device-motion") == .data(.deviceMotion))
         #expect(topics.kind(ofTopic: "motion/pi-4/gyro/status") == .status(.gyro))
         #expect(topics.kind(ofTopic: "motion/pi-4/gyro/set") == .control(.gyro))
+        #expect(topics.kind(ofTopic: "motion/pi-4/config") == .configuration)
+        #expect(topics.kind(ofTopic: "motion/pi-4/config/set") == .configurationControl)
+        #expect(topics.kind(ofTopic: "motion/pi-4/config/status") == nil)
         #expect(topics.kind(ofTopic: "motion/pi-4/compass") == nil)
         #expect(topics.kind(ofTopic: "motion/pi-5/gyro") == nil)
         #expect(TopicLayout.deviceID(inTopic: "motion/pi-4/gyro", prefix: "motion") == "pi-4")
         #expect(TopicLayout.deviceID(inTopic: "other/pi-4/gyro", prefix: "motion") == nil)
-        #expect(ContractVersion.text == "1.1")
+        #expect(ContractVersion.text == "1.2")
     }
 }
 

@@ -58,6 +58,9 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
         }
     }
 
+    /// Every member as parsed, `null` ones included.
+    public var members: [String: JSONValue] { object }
+
     private func value(_ key: String) -> JSONValue? {
         guard let value = object[key], value != .null else { return nil }
         return value

@@ -101,6 +101,43 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// Appends `"key":value` for any parsed JSON value; objects are written with their keys sorted, so
+    /// that equal values always give the same bytes (see ``canonical(_:)``).
+    public mutating func field(_ key: String, _ value: JSONValue) {
+        appendKey(key)
+        appendValue(value)
+    }
+
+    /// The canonical text of an object: keys sorted by their UTF-8 bytes at every level, no white space,
+    /// numbers in shortest round-trip form. Equal objects give equal bytes, so a hash of them identifies
+    /// the content.
+    public static func canonical(_ object: [String: JSONValue]) -> [UInt8] {
+        var writer = JSONWriter()
+        for key in object.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            writer.field(key, object[key]!)
+        }
+        return writer.finishedBytes()
+    }
+
+    private mutating func appendValue(_ value: JSONValue) {
+        switch value {
+        case .object(let members):
+            bytes.append(contentsOf: Self.canonical(members))
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendValue(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .string(let text): appendQuoted(text)
+        case .integer(let integer): appendInteger(integer)
+        case .real(let real): appendNumber(real)
+        case .bool(let flag): bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .null: bytes.append(contentsOf: "null".utf8)
+        }
+    }
+
     /// The finished object as UTF-8 bytes (the writer's buffer, closed in place): an MQTT payload.
     public consuming func finishedBytes() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))

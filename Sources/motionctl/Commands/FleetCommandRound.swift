@@ -4,7 +4,7 @@ import MotionFleet
 import MQTT
 import Synchronization
 
-/// The shell around ``CommandRound`` for `start`, `stop` and `set`: finds the devices matching the
+/// The shell around ``CommandRound`` for `start`, `stop`, `set` and `config set`: finds the devices matching the
 /// pattern from their retained status, sends each the command with the round's response topic and
 /// correlation data (QoS 1), waits for the answers, prints the results and exits: 0 when every device
 /// confirmed, 1 naming those that did not, 2 when no device matches, 69 when the broker is unreachable.
@@ -13,10 +13,25 @@ enum FleetCommandRound {
     struct Request {
         let connection: BrokerCommandOptions
         let pattern: DevicePattern
-        let service: MotionService
+        let target: Target
         let payload: [UInt8]
         let timeout: Double
         let json: Bool
+    }
+
+    /// Where each device is sent the payload.
+    enum Target {
+        /// A service's control topic, `{base}/{service}/set`.
+        case service(MotionService)
+        /// The configuration topic, `{base}/config/set`.
+        case configuration
+
+        func topic(_ topics: TopicLayout) -> String {
+            switch self {
+            case .service(let service): topics.control(service)
+            case .configuration: topics.configurationControl
+            }
+        }
     }
 
     private struct State: Sendable {
@@ -61,7 +76,7 @@ enum FleetCommandRound {
             CommandOptions.exit("no device under \(request.connection.prefix)/ matches \(request.pattern)", status: 2)
         }
         for deviceID in round.targets {
-            let topic = TopicLayout(prefix: request.connection.prefix, deviceID: deviceID).control(request.service)
+            let topic = request.target.topic(TopicLayout(prefix: request.connection.prefix, deviceID: deviceID))
             do {
                 _ = try client.publish(MQTTMessage(
                     topic: topic, payload: request.payload, qos: .atLeastOnce, responseTopic: replies,
@@ -90,17 +105,23 @@ enum FleetCommandRound {
         _ options: CommandOptions, pattern patternText: String, service serviceName: String,
         payload: (MotionService) -> [UInt8]
     ) -> Request {
+        guard let service = MotionService(topicName: serviceName) else {
+            options.fail("unknown service \(serviceName) (one of \(MotionService.allCases.map(\.topicName).joined(separator: ", ")))")
+        }
+        return request(options, pattern: patternText, target: .service(service), payload: payload(service))
+    }
+
+    /// The round of `payload` to `target` on the devices matching `patternText`, with the timeout and
+    /// `--json` read from `options`.
+    static func request(_ options: CommandOptions, pattern patternText: String, target: Target, payload: [UInt8]) -> Request {
         let pattern: DevicePattern
         do {
             pattern = try DevicePattern(patternText)
         } catch {
             options.fail(error.description)
         }
-        guard let service = MotionService(topicName: serviceName) else {
-            options.fail("unknown service \(serviceName) (one of \(MotionService.allCases.map(\.topicName).joined(separator: ", ")))")
-        }
         return Request(
-            connection: BrokerCommandOptions(options), pattern: pattern, service: service, payload: payload(service),
+            connection: BrokerCommandOptions(options), pattern: pattern, target: target, payload: payload,
             timeout: options.number("--timeout", atLeast: 0.1, atMost: 3_600) ?? 5, json: options.flags.contains("--json"))
     }
 

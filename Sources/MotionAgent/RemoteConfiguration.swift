@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CCrypto
+import MotionContract
+import MotionHAL
+
+/// The device's desired state from the fleet: the documents accepted on `{base}/config/set`, merged into
+/// one overlay of the configuration file's run-time fields, and the count of them. A pure value: the
+/// agent keeps it in its state file (``RemoteConfigurationStore``) and applies
+/// ``AgentConfiguration/applying(remote:)`` of it.
+public struct RemoteConfiguration: Sendable, Equatable {
+    /// The top-level fields a remote document may set: the run-time part of the configuration.
+    public static let fields: Set<String> = ["services", "health_interval", "mount_matrix"]
+
+    /// The merged documents: a JSON object with some of ``fields``, in the configuration file's form.
+    public private(set) var overlay: [String: JSONValue]
+    /// How many documents were accepted (``ConfigurationReport/version``).
+    public private(set) var version: UInt64
+
+    /// Creates the state; empty (nothing from the fleet) by default.
+    public init(overlay: [String: JSONValue] = [:], version: UInt64 = 0) {
+        self.overlay = overlay
+        self.version = version
+    }
+
+    /// This state after `document`: merged as a JSON Merge Patch (RFC 7386; `null` hands a setting back
+    /// to the file), with a service's `rate_hz` replacing its `interval` and the reverse, and the version
+    /// counted up. Not validated against a configuration: see ``AgentConfiguration/applying(remote:)``.
+    /// - Parameter document: the payload received, UTF-8 JSON.
+    /// - Throws: ``ConfigurationError`` naming the field when the document is not a JSON object of
+    ///   run-time fields (the configuration file's names and paths).
+    public func accepting(_ document: [UInt8]) throws(ConfigurationError) -> RemoteConfiguration {
+        let root = try ConfigurationReader(bytes: document)
+        try Self.checkFields(of: root)
+        var patch = root.members
+        if let services = try root.object("services") {
+            // Checked before merging too: an empty entry for an unknown service would vanish in the merge.
+            try services.rejectUnknownKeys(Set(MotionService.allCases.map(\.topicName)))
+        }
+        if case .object(var services) = patch["services"] {
+            for (name, entry) in services {
+                guard case .object(var settings) = entry else { continue }
+                // The file takes one of the two: the one given replaces the other.
+                if settings["rate_hz"] != nil, settings["interval"] == nil { settings["interval"] = .null }
+                if settings["interval"] != nil, settings["rate_hz"] == nil { settings["rate_hz"] = .null }
+                services[name] = .object(settings)
+            }
+            patch["services"] = .object(services)
+        }
+        let merged = JSONValue.object(overlay).mergePatched(with: .object(patch)).objectMembers ?? [:]
+        return RemoteConfiguration(overlay: Self.withoutEmptyObjects(merged), version: version &+ 1)
+    }
+
+    /// Refuses a field outside the run-time part, saying why (a file-only field is named as such).
+    static func checkFields(of root: ConfigurationReader) throws(ConfigurationError) {
+        let fileOnly = root.members.keys.sorted().first { !fields.contains($0) }
+        guard let fileOnly else { return }
+        let reason =
+            AgentConfiguration.fileFields.contains(fileOnly)
+            ? "cannot be changed remotely: edit the configuration file (remote documents set services, health_interval and mount_matrix)"
+            : "unknown field (known: \(fields.sorted().joined(separator: ", ")))"
+        throw ConfigurationError(fieldPath: fileOnly, reason: reason)
+    }
+
+    /// Where each of ``ConfigurationReport/parts`` comes from: `remote` when the overlay sets any of it.
+    public var sources: [String: ConfigurationReport.Source] {
+        let services = overlay["services"]?.objectMembers ?? [:]
+        var sources: [String: ConfigurationReport.Source] = [:]
+        for service in MotionService.allCases {
+            sources["services.\(service.topicName)"] = services[service.topicName] == nil ? .file : .remote
+        }
+        for field in ["health_interval", "mount_matrix"] { sources[field] = overlay[field] == nil ? .file : .remote }
+        return sources
+    }
+
+    /// `members` with the objects a `null` emptied removed, so that an overlay handed back whole to the
+    /// file is empty again.
+    private static func withoutEmptyObjects(_ members: [String: JSONValue]) -> [String: JSONValue] {
+        members.compactMapValues { value in
+            guard case .object(let nested) = value else { return value }
+            let cleaned = withoutEmptyObjects(nested)
+            return cleaned.isEmpty ? nil : .object(cleaned)
+        }
+    }
+}
+
+extension AgentConfiguration {
+    /// This configuration with a remote overlay's run-time fields set on top, checked as the file's are.
+    /// - Throws: ``ConfigurationError`` with the file's field paths (`services.gyro.rate_hz`).
+    public func applying(remote overlay: [String: JSONValue]) throws(ConfigurationError) -> AgentConfiguration {
+        let root = ConfigurationReader(object: overlay, path: "")
+        try RemoteConfiguration.checkFields(of: root)
+        var result = self
+        try result.applyRuntimeFields(of: root)
+        try result.validateRuntime()
+        return result
+    }
+
+    /// The run-time part in force, in the configuration file's form with every setting written out:
+    /// `services` (each with `enabled`, `interval`, `qos`, `mode`, `batch` and, when set, `deadband`,
+    /// `heartbeat`, `message_expiry`, `frame`), `health_interval` and, when set, `mount_matrix`.
+    public var runtimeSettings: [String: JSONValue] {
+        var entries: [String: JSONValue] = [:]
+        for service in MotionService.allCases {
+            let settings = settings(for: service)
+            var entry: [String: JSONValue] = [
+                "enabled": .bool(settings.enabled), "interval": .real(settings.sampling.interval),
+                "qos": .integer(Int64(settings.qos)), "mode": .string(settings.sampling.mode.rawValue),
+                "batch": .integer(Int64(settings.sampling.batchSize)),
+            ]
+            entry["deadband"] = settings.sampling.deadband.map(JSONValue.real)
+            entry["heartbeat"] = settings.sampling.heartbeat.map(JSONValue.real)
+            entry["message_expiry"] = settings.messageExpiry.map { .integer(Int64($0)) }
+            if service == .deviceMotion { entry["frame"] = settings.referenceFrame.map(JSONValue.string) }
+            entries[service.topicName] = .object(entry)
+        }
+        var settings: [String: JSONValue] = ["services": .object(entries), "health_interval": .real(healthInterval)]
+        settings["mount_matrix"] = mountMatrix.map { .string($0.description) }
+        return settings
+    }
+
+    /// The report of the run-time part in force.
+    /// - Parameters:
+    ///   - remote: the fleet's state (version, sources).
+    ///   - ts: when it came into force, Unix time, s.
+    ///   - error: why the remote state is not in force, or `nil`.
+    func configurationReport(remote: RemoteConfiguration, ts: Double, error: String?) -> ConfigurationReport {
+        let settings = runtimeSettings
+        return ConfigurationReport(
+            version: remote.version, hash: Self.sha256(JSONWriter.canonical(settings)), settings: settings,
+            sources: error == nil ? remote.sources : RemoteConfiguration().sources, ts: ts, error: error)
+    }
+
+    /// SHA-256 of `bytes`, lowercase hex (OpenSSL's libcrypto).
+    static func sha256(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let done = bytes.withUnsafeBufferPointer { EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil) }
+        precondition(done == 1 && length == 32, "OpenSSL's SHA-256 failed")
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.prefix(32).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+    }
+}
+
+// MARK: - The state file
+
+extension RemoteConfiguration {
+    /// The largest state file read, bytes (an overlay of every run-time field is under 2 KiB).
+    static let maximumStateFileSize = 1 << 20
+
+    /// The state file's contents: `{"format":"motion-agent remote configuration","version":n,"config":{…}}`.
+    var stateFileBytes: [UInt8] {
+        var writer = JSONWriter()
+        writer.field("format", Self.stateFileFormat)
+        writer.field("version", version)
+        writer.field("config", JSONValue.object(overlay))
+        var bytes = writer.finishedBytes()
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    private static let stateFileFormat = "motion-agent remote configuration"
+
+    /// Reads the state file at `path`; `nil` when there is none yet.
+    /// - Throws: ``ConfigurationError`` naming the field of the state file that cannot be used.
+    static func load(stateFile path: String) throws(ConfigurationError) -> RemoteConfiguration? {
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, maximumSize: maximumStateFileSize)
+        } catch {
+            if case .unreadable = error, access(path, F_OK) != 0 { return nil }
+            throw ConfigurationError(fieldPath: "", reason: "cannot read \(path): \(error)")
+        }
+        let root = try ConfigurationReader(bytes: bytes)
+        try root.rejectUnknownKeys(["format", "version", "config"])
+        guard try root.string("format") == stateFileFormat else {
+            throw ConfigurationError(fieldPath: "format", reason: "must be \"\(stateFileFormat)\"")
+        }
+        let overlay = try root.required("config", root.object)
+        try checkFields(of: overlay)
+        return RemoteConfiguration(overlay: overlay.members, version: try root.required("version", root.count))
+    }
+}
