@@ -33,6 +33,8 @@ let package = Package(
         // OpenSSL's libcrypto (libmosquitto loads it anyway): random bytes and PBKDF2 for motionctl provision,
         // SHA-256 of the agent's configuration report.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libcbor: the CBOR (RFC 8949) form of the data topics.
+        .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // Jansson: the strict JSON parser for the configuration and control commands.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "MotionFusion", dependencies: ["MotionMath"]),
         // The contract's vocabulary and wire format: topics, services, sample values, payload encoders and
         // decoders. For publishers and subscribers alike: no HAL, no fusion, no Foundation.
-        .target(name: "MotionContract", dependencies: ["MotionMath", "CJansson"]),
+        .target(name: "MotionContract", dependencies: ["MotionMath", "CJansson", "CCBOR"]),
         // The fleet's side of the contract: device patterns and the ledger of what a broker says about each device.
         .target(name: "MotionFleet", dependencies: ["MotionContract", "MotionMath"]),
         // The guided calibration (gyroscope still, six faces, turning for the magnetometer) as a state machine.

@@ -3,15 +3,16 @@
 # libmosquitto-dev (the C library the MQTT module wraps), libjansson-dev (the strict JSON parser of the
 # configuration and commands), libsqlite3-dev (the durable offline buffer), mosquitto (the broker the tests and the demo
 # start on a loopback port), mosquitto-clients, pkg-config, openssl (the TLS tests make their certificates),
-# linux-libc-dev (the kernel's <linux/i2c-dev.h> for the I2C shim), python3-jsonschema and python3-jinja2
-# (the tests validate every payload against schemas/ and render the Home Assistant templates),
+# linux-libc-dev (the kernel's <linux/i2c-dev.h> for the I2C shim), libcbor-dev (the CBOR form of the data
+# topics), python3-jsonschema, python3-cbor2 and python3-jinja2 (the tests validate every payload, JSON and
+# CBOR, against schemas/ and render the Home Assistant templates),
 # prometheus-mqtt-exporter and prometheus (the tests run the exporter of Deploy/prometheus/ on a loopback
 # port and check the alert rules with promtool; their system services are not left running). Needs root (or sudo) only when something
 # is missing.
 set -euo pipefail
 
-packages=(libmosquitto-dev libjansson-dev libsqlite3-dev mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
-          python3-jsonschema python3-jinja2 prometheus-mqtt-exporter prometheus)
+packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
+          python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -27,6 +27,9 @@ let package = Package(
             ],
             path: "Targets/Payloads"),
         .executableTarget(
+            name: "fuzz-cbor", dependencies: ["FuzzerEntry", .product(name: "MotionContract", package: "MotionBridge")],
+            path: "Targets/CBOR"),
+        .executableTarget(
             name: "fuzz-recording", dependencies: ["FuzzerEntry", .product(name: "MotionHAL", package: "MotionBridge")],
             path: "Targets/Recording"),
     ],

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Validates MotionBridge payloads against one of the contract's JSON Schemas (2020-12).
 
-    schemas/validate.py SCHEMA [FILE]
+    schemas/validate.py [--cbor] SCHEMA [FILE]
 
 SCHEMA is a file of this directory (e.g. schemas/health.schema.json); FILE (default: standard input)
-holds one JSON payload per line. Prints one line per violation, `LINE: PATH: MESSAGE`, and exits 1 if
-there was one (or a line is not JSON), 0 if every payload is valid. Needs the jsonschema package
-(Debian: python3-jsonschema).
+holds one JSON payload per line, or with --cbor one CBOR payload per line in hexadecimal (what
+`mosquitto_sub -F %x` prints), read with the cbor2 package (Debian: python3-cbor2). Prints one line per
+violation, `LINE: PATH: MESSAGE`, and exits 1 if there was one (or a line cannot be read), 0 if every
+payload is valid. Needs the jsonschema package (Debian: python3-jsonschema).
 """
 import json
 import sys
@@ -26,6 +27,10 @@ def nearest_alternative(error):
 
 
 def main(arguments):
+    cbor = bool(arguments) and arguments[0] == "--cbor"
+    if cbor:
+        arguments = arguments[1:]
+        import cbor2
     if len(arguments) not in (1, 2) or arguments[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if arguments and arguments[0] in ("-h", "--help") else 64
@@ -40,9 +45,9 @@ def main(arguments):
             if not line.strip():
                 continue
             try:
-                document = json.loads(line)
-            except ValueError as error:
-                print(f"{number}: not JSON: {error}")
+                document = cbor2.loads(bytes.fromhex(line.strip())) if cbor else json.loads(line)
+            except Exception as error:  # noqa: BLE001 - any unreadable line is reported, not raised
+                print(f"{number}: not {'CBOR' if cbor else 'JSON'}: {error}")
                 problems += 1
                 continue
             for error in sorted(validator.iter_errors(document), key=lambda error: list(map(str, error.absolute_path))):

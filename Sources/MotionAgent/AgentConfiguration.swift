@@ -249,7 +249,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         _ service: MotionService, from entry: ConfigurationReader, base: ServiceSettings
     ) throws(ConfigurationError) -> ServiceSettings {
         var known: Set<String> = [
-            "enabled", "rate_hz", "interval", "qos", "mode", "batch", "deadband", "heartbeat", "message_expiry",
+            "enabled", "rate_hz", "interval", "qos", "mode", "batch", "deadband", "heartbeat", "message_expiry", "format",
         ]
         if service == .deviceMotion { known.insert("frame") }
         try entry.rejectUnknownKeys(known)
@@ -276,6 +276,12 @@ public struct AgentConfiguration: Sendable, Equatable {
         settings.sampling.heartbeat = try entry.number("heartbeat") ?? settings.sampling.heartbeat
         settings.qos = try entry.integer("qos") ?? settings.qos
         settings.referenceFrame = try entry.string("frame") ?? settings.referenceFrame
+        if let format = try entry.string("format") {
+            guard let known = PayloadFormat(rawValue: format) else {
+                throw ConfigurationError(fieldPath: entry.fieldPath("format"), reason: "must be \"json\" or \"cbor\"")
+            }
+            settings.format = known
+        }
         if let expiry = try entry.integer("message_expiry") {
             guard (0...4_294_967_295).contains(expiry) else {
                 throw ConfigurationError(fieldPath: entry.fieldPath("message_expiry"), reason: "must be 0…4294967295 seconds")

@@ -112,7 +112,8 @@ extension MotionAgent {
             services: MotionService.allCases.map { service in
                 InfoPayload.Service(
                     service: service, topic: topics.data(service), units: InfoPayload.units(of: service),
-                    mode: configuration.settings(for: service).sampling.mode.rawValue)
+                    mode: configuration.settings(for: service).sampling.mode.rawValue,
+                    format: configuration.settings(for: service).format)
             },
             started: UTCDateTime(unixTime: startUnixTime).iso8601()
         ).json()

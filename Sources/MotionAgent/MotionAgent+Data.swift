@@ -56,44 +56,46 @@ extension MotionAgent {
             return receiveDeviceMotion(samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } })
         }
         let vectors = samples.compactMap { if case .vector(let reading) = $0 { reading } else { nil } }
-        guard let (client, qos, expiry) = readyToPublish(service) else { return }
+        guard let (client, qos, expiry, format) = readyToPublish(service) else { return }
         let (messages, batched) = pipelines.withLock { $0.add(vectors, to: service) }
         for message in messages {
-            publish(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched),
-                    to: topics.data(service), qos: qos, expiry: expiry, on: client)
+            publish(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched, format: format),
+                    to: topics.data(service), qos: qos, expiry: expiry, format: format, on: client)
         }
     }
 
     func receiveDeviceMotion(_ samples: [DeviceMotionSample]) {
-        guard let (client, qos, expiry) = readyToPublish(.deviceMotion) else { return }
+        guard let (client, qos, expiry, format) = readyToPublish(.deviceMotion) else { return }
         let (messages, batched) = pipelines.withLock { ($0.deviceMotion.add(samples), $0.deviceMotion.isBatched) }
         for message in messages {
-            publish(encoder.encode(message.values, seq: message.sequence, batched: batched),
-                    to: topics.data(.deviceMotion), qos: qos, expiry: expiry, on: client)
+            publish(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
+                    to: topics.data(.deviceMotion), qos: qos, expiry: expiry, format: format, on: client)
         }
     }
 
-    /// The client and the topic's QoS and expiry when `service` should publish; clears a fault that data
-    /// arriving again has ended.
-    func readyToPublish(_ service: MotionService) -> (any MessageTransport, MQTTQoS, UInt32?)? {
-        let (ready, recovered) = state.withLock { state -> ((any MessageTransport, MQTTQoS, UInt32?)?, Bool) in
+    /// The client and the topic's QoS, expiry and payload format when `service` should publish; clears a
+    /// fault that data arriving again has ended.
+    func readyToPublish(_ service: MotionService) -> (any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)? {
+        let (ready, recovered) = state.withLock { state -> ((any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)?, Bool) in
             guard !state.shuttingDown, let client = state.client, let serviceState = state.services[service],
                   serviceState.active else { return (nil, false) }
             let recovered = serviceState.error != nil
             if recovered { state.services[service]!.error = nil }
-            return ((client, serviceState.qos, serviceState.settings.messageExpiry), recovered)
+            return ((client, serviceState.qos, serviceState.settings.messageExpiry, serviceState.settings.format), recovered)
         }
-        if recovered, let (client, _, _) = ready {
+        if recovered, let (client, _, _, _) = ready {
             AgentLog.info("\(service.topicName): data flows again")
             controlQueue.async { try? self.publishStatus(service, on: client) }
         }
         return ready
     }
 
-    func publish(_ payload: [UInt8], to topic: String, qos: MQTTQoS, expiry: UInt32?, on client: any MessageTransport) {
+    func publish(
+        _ payload: [UInt8], to topic: String, qos: MQTTQoS, expiry: UInt32?, format: PayloadFormat, on client: any MessageTransport
+    ) {
         // Publishing while disconnected fails for QoS 0: the message is gone, and `seq` shows the gap.
         _ = try? client.publish(MQTTMessage(
-            topic: topic, payload: payload, qos: qos, retain: false, contentType: Self.json, messageExpiryInterval: expiry))
+            topic: topic, payload: payload, qos: qos, retain: false, contentType: format.contentType, messageExpiryInterval: expiry))
     }
 
     /// A sensor fault: the service is unavailable with the reason until data flows again.

@@ -97,7 +97,13 @@ extension MotionAgent {
             // Validated with the file: a failure here would be a range the validation missed.
             do { try apply(new.magneticReference) } catch { notes.append("magnetic reference: \(error)") }
         }
-        if plan.reopensDevice { reopenDevice() }
+        if plan.reopensDevice {
+            reopenDevice()
+        } else if MotionService.allCases.contains(where: {
+            old.settings(for: $0).sampling.mode != new.settings(for: $0).sampling.mode || old.settings(for: $0).format != new.settings(for: $0).format
+        }) {
+            publishDeviceState()  // `info` names each topic's mode and format
+        }
         for (service, next) in plan.restartedServices {
             state.withLock { $0.services[service] = next }
             restart(service)

@@ -98,7 +98,7 @@ extension AgentConfiguration {
     }
 
     /// The run-time part in force, in the configuration file's form with every setting written out:
-    /// `services` (each with `enabled`, `interval`, `qos`, `mode`, `batch` and, when set, `deadband`,
+    /// `services` (each with `enabled`, `interval`, `qos`, `mode`, `batch`, `format` and, when set, `deadband`,
     /// `heartbeat`, `message_expiry`, `frame`), `health_interval` and, when set, `mount_matrix`.
     public var runtimeSettings: [String: JSONValue] {
         var entries: [String: JSONValue] = [:]
@@ -107,7 +107,7 @@ extension AgentConfiguration {
             var entry: [String: JSONValue] = [
                 "enabled": .bool(settings.enabled), "interval": .real(settings.sampling.interval),
                 "qos": .integer(Int64(settings.qos)), "mode": .string(settings.sampling.mode.rawValue),
-                "batch": .integer(Int64(settings.sampling.batchSize)),
+                "batch": .integer(Int64(settings.sampling.batchSize)), "format": .string(settings.format.rawValue),
             ]
             entry["deadband"] = settings.sampling.deadband.map(JSONValue.real)
             entry["heartbeat"] = settings.sampling.heartbeat.map(JSONValue.real)

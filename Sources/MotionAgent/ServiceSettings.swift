@@ -13,6 +13,8 @@ public struct ServiceSettings: Sendable, Equatable {
     /// MQTT 5 message expiry of data messages, s; `nil` for none (data older than this is not delivered
     /// to a subscriber that comes late or catches up after an outage).
     public var messageExpiry: UInt32?
+    /// How the data topic's payloads are written: JSON (the default) or CBOR.
+    public var format: PayloadFormat = .json
 
     /// Creates settings.
     /// - Parameters:

@@ -44,13 +44,16 @@ public struct InfoPayload: Sendable, Equatable {
         public var units: String
         /// Its sampling mode (`latest` or `mean`).
         public var mode: String
+        /// How its payloads are written (since contract 1.2; older agents write JSON and do not say).
+        public var format: PayloadFormat
 
         /// Creates a service entry.
-        public init(service: MotionService, topic: String, units: String, mode: String) {
+        public init(service: MotionService, topic: String, units: String, mode: String, format: PayloadFormat = .json) {
             self.service = service
             self.topic = topic
             self.units = units
             self.mode = mode
+            self.format = format
         }
     }
 
@@ -93,6 +96,7 @@ public struct InfoPayload: Sendable, Equatable {
                     entry.field("topic", service.topic)
                     entry.field("units", service.units)
                     entry.field("mode", service.mode)
+                    entry.field("format", service.format.rawValue)
                 }
             }
         }
@@ -109,9 +113,13 @@ public struct InfoPayload: Sendable, Equatable {
         var entries: [Service] = []
         for service in MotionService.allCases {
             guard let entry = try services.object(service.topicName) else { continue }
+            let formatName = try entry.string("format") ?? PayloadFormat.json.rawValue
+            guard let format = PayloadFormat(rawValue: formatName) else {
+                throw PayloadError(fieldPath: entry.fieldPath("format"), reason: "unknown format \"\(formatName)\"")
+            }
             entries.append(Service(
                 service: service, topic: try entry.required("topic", entry.string),
-                units: try entry.required("units", entry.string), mode: try entry.required("mode", entry.string)))
+                units: try entry.required("units", entry.string), mode: try entry.required("mode", entry.string), format: format))
         }
         self.init(
             agent: try root.required("agent", root.string), version: try root.required("version", root.string),

@@ -1,7 +1,8 @@
 import MotionMath
 
 /// Decodes the payloads of the data topics (see ``SamplePayloadEncoder`` for the format): one message,
-/// `{"seq","timestamp","ts",…values}`, or a batch, `{"seq":n,"samples":[…]}`.
+/// `{"seq","timestamp","ts",…values}`, or a batch, `{"seq":n,"samples":[…]}`, in JSON or CBOR (told
+/// apart by the first byte, ``PayloadFormat/of(_:)``).
 public enum SamplePayloadDecoder {
     /// One message of a data topic: its sequence number and its samples, oldest first.
     public struct Message<Sample: Sendable & Equatable>: Sendable, Equatable {
@@ -55,7 +56,7 @@ public enum SamplePayloadDecoder {
     /// a subscriber that measures latency without decoding the values.
     /// - Throws: ``PayloadError`` when the payload has none.
     public static func firstTimestamp(_ payload: [UInt8]) throws(PayloadError) -> Double {
-        let root = try JSONObjectReader<PayloadError>(bytes: payload)
+        let root = try JSONObjectReader<PayloadError>(payload: payload)
         let first = try root.objects("samples")?.first ?? root
         return try first.required("timestamp", first.number)
     }
@@ -64,7 +65,7 @@ public enum SamplePayloadDecoder {
     /// without decoding the values.
     /// - Throws: ``PayloadError`` when the payload has none.
     public static func sequence(_ payload: [UInt8]) throws(PayloadError) -> UInt64 {
-        let root = try JSONObjectReader<PayloadError>(bytes: payload)
+        let root = try JSONObjectReader<PayloadError>(payload: payload)
         return try root.required("seq", root.count)
     }
 
@@ -72,7 +73,7 @@ public enum SamplePayloadDecoder {
     private static func decode<Sample>(
         _ payload: [UInt8], sample: (JSONObjectReader<PayloadError>) throws(PayloadError) -> Sample
     ) throws(PayloadError) -> Message<Sample> {
-        let root = try JSONObjectReader<PayloadError>(bytes: payload)
+        let root = try JSONObjectReader<PayloadError>(payload: payload)
         let sequence = try root.required("seq", root.count)
         guard let batch = try root.objects("samples") else {
             return Message(

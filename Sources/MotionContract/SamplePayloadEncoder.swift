@@ -3,7 +3,8 @@
 /// MQTT contract, in Apple's names and units (acceleration in g, rotation rate in rad/s, field in µT,
 /// angles in rad, heading in degrees).
 ///
-/// A message of one value is `{"seq","timestamp","ts",…values}`; a batch is
+/// In JSON (the default) or CBOR (``PayloadFormat``, the same maps and keys). A message of one value is
+/// `{"seq","timestamp","ts",…values}`; a batch is
 /// `{"seq":n,"samples":[{"timestamp","ts",…values},…]}`. `seq` counts messages per topic from 1,
 /// `timestamp` is seconds since boot (as `CMLogItem`), `ts` Unix time in seconds with fraction.
 public struct SamplePayloadEncoder: Sendable {
@@ -34,13 +35,17 @@ public struct SamplePayloadEncoder: Sendable {
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value (pass `batchSize > 1`, so that a last partial
     ///     batch keeps the topic's format); more or fewer than one value is always a batch.
-    /// - Returns: the JSON payload as UTF-8 bytes.
-    public func encode(_ values: [VectorSample], service: MotionService, seq: UInt64, batched: Bool = false) -> [UInt8] {
+    ///   - format: JSON (the default) or CBOR.
+    /// - Returns: the payload's bytes (UTF-8 JSON, or CBOR).
+    public func encode(
+        _ values: [VectorSample], service: MotionService, seq: UInt64, batched: Bool = false, format: PayloadFormat = .json
+    ) -> [UInt8] {
         guard let name = Self.valueName(of: service) else {
             preconditionFailure("device motion is encoded from DeviceMotionSample values")
         }
-        return encode(values, seq: seq, batched: batched) { sample, writer in
-            writer.vector(name, x: sample.value.x, y: sample.value.y, z: sample.value.z)
+        switch format {
+        case .json: return encode(values, seq: seq, batched: batched, into: JSONWriter.self) { Self.write($0, name, into: &$1) }
+        case .cbor: return encode(values, seq: seq, batched: batched, into: CBORWriter.self) { Self.write($0, name, into: &$1) }
         }
     }
 
@@ -51,37 +56,49 @@ public struct SamplePayloadEncoder: Sendable {
     ///   - values: the message's values (as returned by ``TopicSampler/add(_:)``).
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value; more or fewer than one value is always a batch.
-    /// - Returns: the JSON payload as UTF-8 bytes.
-    public func encode(_ values: [DeviceMotionSample], seq: UInt64, batched: Bool = false) -> [UInt8] {
-        encode(values, seq: seq, batched: batched) { sample, writer in
-            let quaternion = sample.attitude
-            let angles = sample.eulerAngles
-            writer.object("attitude") { attitude in
-                attitude.object("quaternion") { components in
-                    components.field("x", quaternion.x)
-                    components.field("y", quaternion.y)
-                    components.field("z", quaternion.z)
-                    components.field("w", quaternion.w)
-                }
-                attitude.field("roll", angles.roll)
-                attitude.field("pitch", angles.pitch)
-                attitude.field("yaw", angles.yaw)
-            }
-            Self.vector("rotationRate", sample.rotationRate, into: &writer)
-            Self.vector("gravity", sample.gravity, into: &writer)
-            Self.vector("userAcceleration", sample.userAcceleration, into: &writer)
-            writer.object("magneticField") { field in
-                Self.vector("field", sample.magneticField, into: &field)
-                field.field("accuracy", sample.magneticAccuracy.name)
-            }
-            writer.field("heading", sample.heading)
+    ///   - format: JSON (the default) or CBOR.
+    /// - Returns: the payload's bytes (UTF-8 JSON, or CBOR).
+    public func encode(_ values: [DeviceMotionSample], seq: UInt64, batched: Bool = false, format: PayloadFormat = .json) -> [UInt8] {
+        switch format {
+        case .json: encode(values, seq: seq, batched: batched, into: JSONWriter.self, writeValues: Self.write)
+        case .cbor: encode(values, seq: seq, batched: batched, into: CBORWriter.self, writeValues: Self.write)
         }
     }
 
-    private func encode<Value: TimestampedSample>(
-        _ values: [Value], seq: UInt64, batched: Bool, writeValues: (Value, inout JSONWriter) -> Void
+    /// The value of a vector sample, under `name`.
+    private static func write<Writer: PayloadWriter>(_ sample: VectorSample, _ name: String, into writer: inout Writer) {
+        writer.vector(name, x: sample.value.x, y: sample.value.y, z: sample.value.z)
+    }
+
+    /// The values of a device-motion sample.
+    private static func write<Writer: PayloadWriter>(_ sample: DeviceMotionSample, into writer: inout Writer) {
+        let quaternion = sample.attitude
+        let angles = sample.eulerAngles
+        writer.object("attitude") { attitude in
+            attitude.object("quaternion") { components in
+                components.measurement("x", quaternion.x)
+                components.measurement("y", quaternion.y)
+                components.measurement("z", quaternion.z)
+                components.measurement("w", quaternion.w)
+            }
+            attitude.measurement("roll", angles.roll)
+            attitude.measurement("pitch", angles.pitch)
+            attitude.measurement("yaw", angles.yaw)
+        }
+        vector("rotationRate", sample.rotationRate, into: &writer)
+        vector("gravity", sample.gravity, into: &writer)
+        vector("userAcceleration", sample.userAcceleration, into: &writer)
+        writer.object("magneticField") { field in
+            vector("field", sample.magneticField, into: &field)
+            field.field("accuracy", sample.magneticAccuracy.name)
+        }
+        writer.measurement("heading", sample.heading)
+    }
+
+    private func encode<Value: TimestampedSample, Writer: PayloadWriter>(
+        _ values: [Value], seq: UInt64, batched: Bool, into _: Writer.Type, writeValues: (Value, inout Writer) -> Void
     ) -> [UInt8] {
-        var writer = JSONWriter()
+        var writer = Writer()
         writer.field("seq", seq)
         if values.count == 1, !batched {
             writeSample(values[0], into: &writer, writeValues: writeValues)
@@ -93,15 +110,15 @@ public struct SamplePayloadEncoder: Sendable {
         return writer.finishedBytes()
     }
 
-    private func writeSample<Value: TimestampedSample>(
-        _ value: Value, into writer: inout JSONWriter, writeValues: (Value, inout JSONWriter) -> Void
+    private func writeSample<Value: TimestampedSample, Writer: PayloadWriter>(
+        _ value: Value, into writer: inout Writer, writeValues: (Value, inout Writer) -> Void
     ) {
         writer.field("timestamp", value.timestamp)
         writer.field("ts", value.timestamp + wallClockOffset)
         writeValues(value, &writer)
     }
 
-    private static func vector(_ name: String, _ value: SIMD3<Double>, into writer: inout JSONWriter) {
+    private static func vector<Writer: PayloadWriter>(_ name: String, _ value: SIMD3<Double>, into writer: inout Writer) {
         writer.vector(name, x: value.x, y: value.y, z: value.z)
     }
 }

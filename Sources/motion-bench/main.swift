@@ -124,27 +124,41 @@ func run(_ options: BenchCommandLine) throws {
     withExtendedLifetime(privateBroker) {}
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "broad" {
-    // The attitude filter over BROAD recordings: no broker, its own options.
+/// Runs a command that needs no broker and has its own options (`broad`, `payloads`), and exits: 0 when
+/// it ran, 64 for a usage error, 1 when it failed.
+func runStandalone(
+    _ arguments: [String], valued: Set<String>, usage: String, _ body: (ArgumentScanner) throws -> Void
+) -> Never {
     do {
-        let scanner = try ArgumentScanner(Array(arguments.dropFirst()), valued: ["--plots"], switches: ["--json"])
+        let scanner = try ArgumentScanner(arguments, valued: valued, switches: ["--json"])
         if scanner.helpRequested {
-            print(BroadBenchmark.usage)
+            print(usage)
             exit(0)
         }
-        try BroadBenchmark.run(scanner)
+        try body(scanner)
         exit(0)
     } catch let error as CommandLineError {
-        FileHandle.standardError.write(Data("motion-bench: \(error)\n\(BroadBenchmark.usage)\n".utf8))
+        FileHandle.standardError.write(Data("motion-bench: \(error)\n\(usage)\n".utf8))
         exit(CommandLineError.exitStatus)
     } catch {
         FileHandle.standardError.write(Data("motion-bench: \(error)\n".utf8))
         exit(1)
     }
 }
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "broad":
+    // The attitude filter over BROAD recordings.
+    runStandalone(Array(arguments.dropFirst()), valued: ["--plots"], usage: BroadBenchmark.usage, BroadBenchmark.run)
+case "payloads":
+    // The data topics' payload formats.
+    runStandalone(Array(arguments.dropFirst()), valued: ["--device", "--samples"], usage: PayloadBenchmark.usage, PayloadBenchmark.run)
+default:
+    break
+}
 if arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
-    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage)
+    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage + "\n" + PayloadBenchmark.usage)
     exit(0)
 }
 let options: BenchCommandLine

@@ -11,15 +11,44 @@ import Testing
     static let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("schemas")
 
-    /// Runs the validator on `payloads` (one per line) against `schema`; its exit status and output.
-    static func validate(_ payloads: [[UInt8]], against schema: String) throws -> CommandLineTool.Result {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("payloads-\(UUID().uuidString).jsonl")
-        try Data(payloads.flatMap { $0 + [0x0A] }).write(to: file)
+    /// Runs the validator on `payloads` (one per line; CBOR ones in hexadecimal, read by Python's cbor2)
+    /// against `schema`; its exit status and output.
+    static func validate(_ payloads: [[UInt8]], against schema: String, cbor: Bool = false) throws -> CommandLineTool.Result {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("payloads-\(UUID().uuidString).lines")
+        let lines = cbor ? payloads.map { Array($0.map { String(format: "%02x", $0) }.joined().utf8) } : payloads
+        try Data(lines.flatMap { $0 + [0x0A] }).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         return try CommandLineTool.run(
             "/usr/bin/python3",
-            [schemas.appendingPathComponent("validate.py").path, schemas.appendingPathComponent("\(schema).schema.json").path, file.path],
+            [schemas.appendingPathComponent("validate.py").path] + (cbor ? ["--cbor"] : [])
+                + [schemas.appendingPathComponent("\(schema).schema.json").path, file.path],
             timeout: .seconds(30))
+    }
+
+    @Test("CBOR data topics: content type, info's format, and every payload valid under the same schemas (read by cbor2)")
+    func cborPayloadsMatchTheSameSchemas() throws {
+        let running = try RunningAgent.start(
+            configuration: """
+                {"services": {"accelerometer": {"rate_hz": 20, "batch": 4, "format": "cbor"}, "gyro": {"rate_hz": 20, "format": "cbor"},
+                              "magnetometer": {"rate_hz": 10, "mode": "mean", "format": "cbor"},
+                              "device-motion": {"rate_hz": 20, "format": "cbor"}}}
+                """,
+            subscriber: { broker, topics in try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#"]) })
+        defer { running.cleanUp() }
+        let topics = running.topics
+        for service in MotionService.allCases {
+            #expect(running.subscriber.waitForCount(on: topics.data(service), count: 5, timeout: .seconds(10)), "\(service)")
+            let messages = running.subscriber.messages(on: topics.data(service))
+            #expect(messages.allSatisfy { $0.contentType == "application/cbor" && PayloadFormat.of($0.payload) == .cbor })
+            let result = try Self.validate(messages.map(\.payload), against: service.topicName, cbor: true)
+            #expect(result.status == 0, "\(service.topicName): \(result.output)")
+        }
+        let info = try #require(running.subscriber.messages(on: topics.info).last)
+        #expect(try InfoPayload(payload: info.payload).services.allSatisfy { $0.format == .cbor })
+        #expect(try Self.validate([info.payload], against: "info").status == 0)
+        let batch = try SamplePayloadDecoder.vectors(
+            try #require(running.subscriber.messages(on: topics.data(.accelerometer)).last).payload, service: .accelerometer)
+        #expect(batch.isBatch && batch.samples.count == 4)
     }
 
     @Test("samples, batches, averages, device motion, statuses, info, health, configuration, answers and errors match their schemas")
@@ -77,6 +106,7 @@ import Testing
             ("gyro", #"{"seq":1,"timestamp":1.0,"ts":2.0}"#, "rotationRate"),
             ("service-status", #"{"available":"yes","active":true,"interval":0.1,"rate_hz":10.0}"#, "available"),
             ("answer", #"{"ok":false}"#, "error"),
+            ("info", #"{"agent":"a","version":"1","device_id":"b","device":{"spec":"sim"},"services":{"gyro":{"topic":"t","units":"u","mode":"latest","format":"xml"}},"started":"now"}"#, "'xml' is not one of"),
             ("config-set", #"{"services":{"gyro":{"rate_hz":10,"interval":0.1}}}"#, "is not valid under any of the given schemas"),
             ("config-set", #"{"broker":{"url":"mqtt://elsewhere"}}"#, "Additional properties"),
             ("health", #"{"uptime":1.0}"#, "required"),

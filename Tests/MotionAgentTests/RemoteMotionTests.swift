@@ -75,6 +75,36 @@ import Testing
         manager.stopDeviceMotionUpdates()
     }
 
+    @Test("a board publishing CBOR reads the same through Apple's API")
+    func aBoardPublishingCBOR() throws {
+        let running = try RunningAgent.start(configuration: #"""
+            {"services": {"accelerometer": {"rate_hz": 20, "format": "cbor"}, "device-motion": {"rate_hz": 20, "format": "cbor", "batch": 2}}}
+            """#)
+        defer { running.cleanUp() }
+        #expect(running.subscriber.waitForCount(on: running.topics.data(.deviceMotion), count: 2, timeout: .seconds(10)))
+        #expect(running.subscriber.messages(on: running.topics.data(.deviceMotion)).allSatisfy { PayloadFormat.of($0.payload) == .cbor })
+        let manager = try CMMotionManager(linuxRemoteDevice: running.deviceID, broker: running.broker.url)
+        let queue = OperationQueue()
+        let motions = Mutex<[(timestamp: Double, gravity: SIMD3<Double>)]>([])
+        manager.deviceMotionUpdateInterval = 0.05
+        manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { motion, _ in
+            if let motion {
+                let entry = (motion.timestamp, SIMD3(motion.gravity.x, motion.gravity.y, motion.gravity.z))
+                motions.withLock { $0.append(entry) }
+            }
+        }
+        manager.startAccelerometerUpdates()
+        #expect(waitUntil { motions.withLock { $0.count } >= 6 && manager.accelerometerData != nil }, "CBOR samples arrive")
+        let gravity = try #require(motions.withLock { $0.last }?.gravity)
+        #expect(abs((gravity * gravity).sum().squareRoot() - 1) < 0.05)
+        let published = Set(running.subscriber.messages(on: running.topics.data(.deviceMotion)).flatMap { message in
+            ((try? SamplePayloadDecoder.deviceMotion(message.payload))?.samples ?? []).map(\.timestamp)
+        })
+        #expect(motions.withLock { $0.first }.map { published.contains($0.timestamp) } == true, "the board's timestamps, exactly")
+        manager.stopDeviceMotionUpdates()
+        manager.stopAccelerometerUpdates()
+    }
+
     @Test func aBoardThatCannotBeReachedOrNamedThrows() {
         #expect(throws: RemoteMotionError.self) { try CMMotionManager(linuxRemoteDevice: "board-7", broker: "mqtt://127.0.0.1:1") }
         #expect(throws: RemoteMotionError.self) { try CMMotionManager(linuxRemoteDevice: "a/b", broker: "mqtt://127.0.0.1:1") }

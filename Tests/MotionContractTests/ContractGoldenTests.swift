@@ -14,7 +14,7 @@ import Testing
         started: "2026-12-01T12:52:16Z")
 
     @Test func infoIsByteIdentical() throws {
-        let recorded = #"{"agent":"motion-agent","version":"0.1.0","device_id":"golden","device":{"spec":"sim","driver":"sim","chip":"simulated 9-axis IMU","sample_rate_hz":200.0},"services":{"accelerometer":{"topic":"motion/golden/accelerometer","units":"acceleration: g","mode":"latest"},"gyro":{"topic":"motion/golden/gyro","units":"rotationRate: rad/s","mode":"latest"},"magnetometer":{"topic":"motion/golden/magnetometer","units":"magneticField: µT","mode":"latest"},"device-motion":{"topic":"motion/golden/device-motion","units":"attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees","mode":"latest"}},"started":"2026-12-01T12:52:16Z"}"#
+        let recorded = #"{"agent":"motion-agent","version":"0.1.0","device_id":"golden","device":{"spec":"sim","driver":"sim","chip":"simulated 9-axis IMU","sample_rate_hz":200.0},"services":{"accelerometer":{"topic":"motion/golden/accelerometer","units":"acceleration: g","mode":"latest","format":"json"},"gyro":{"topic":"motion/golden/gyro","units":"rotationRate: rad/s","mode":"latest","format":"json"},"magnetometer":{"topic":"motion/golden/magnetometer","units":"magneticField: µT","mode":"latest","format":"json"},"device-motion":{"topic":"motion/golden/device-motion","units":"attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees","mode":"latest","format":"json"}},"started":"2026-12-01T12:52:16Z"}"#
         #expect(Self.info.json() == recorded)
         #expect(try InfoPayload(payload: Array(recorded.utf8)) == Self.info)
         // Without an open device the description is the specification alone.

@@ -36,6 +36,20 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
         self.init(object: object, path: path)
     }
 
+    /// Parses a data payload, JSON or CBOR (``PayloadFormat/of(_:)`` tells which), which must hold one
+    /// object (a map).
+    /// - Throws: `Failure` when the payload is neither or not an object.
+    public init(payload bytes: [UInt8]) throws(Failure) {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONValue.parse(payload: bytes)
+        } catch {
+            throw Failure(fieldPath: "", reason: "not valid \(PayloadFormat.of(bytes) == .cbor ? "CBOR" : "JSON") (\(error))")
+        }
+        guard case .object(let object) = parsed else { throw Failure(fieldPath: "", reason: "must be an object") }
+        self.init(object: object, path: "")
+    }
+
     /// Reads an object already parsed.
     /// - Parameters:
     ///   - object: its members.

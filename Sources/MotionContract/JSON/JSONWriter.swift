@@ -5,7 +5,7 @@ import MotionMath
 /// The text is written as UTF-8 bytes into one buffer (what MQTT sends), so a payload costs one
 /// allocation and no `String` bookkeeping per append. Numbers are written in Swift's shortest round-trip
 /// form; a NaN or infinite value is written as `null`, since JSON has no such numbers.
-public struct JSONWriter: Sendable {
+public struct JSONWriter: PayloadWriter, Sendable {
     private var bytes: [UInt8]
     private var needsComma = false
 
@@ -25,6 +25,11 @@ public struct JSONWriter: Sendable {
     public mutating func field(_ key: String, _ value: Double) {
         appendKey(key)
         appendNumber(value)
+    }
+
+    /// Appends `"key":value` for a measurement: the same as a number (JSON has one kind).
+    public mutating func measurement(_ key: String, _ value: Double) {
+        field(key, value)
     }
 
     /// Appends `"key":value` for an integer.
@@ -74,7 +79,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends `"key":[{…},{…},…]`: one object per element, with the fields `body` writes for it.
-    public mutating func array<Elements: Sequence>(
+    public mutating func array<Elements: Collection>(
         _ key: String, objects elements: Elements, _ body: (Elements.Element, inout JSONWriter) -> Void
     ) {
         appendKey(key)
