@@ -238,6 +238,11 @@ import Testing
             (#"{"record":{"file":""}}"#, "record.file", "must name a file"),
             (#"{"record":{"file":"/tmp/x.csv","seconds":0}}"#, "record.seconds", "above 0"),
             (#"{"record":{"file":"/tmp/x.csv","minutes":3}}"#, "record.minutes", "unknown field"),
+            (#"{"remote_config":{"state_file":"/no/such/dir/state.json"}}"#, "remote_config.state_file", "no directory /no/such/dir"),
+            (#"{"remote_config":{"state_file":""}}"#, "remote_config.state_file", "must name a file"),
+            (#"{"remote_config":{"enabled":"yes"}}"#, "remote_config.enabled", "true or false"),
+            (#"{"remote_config":{"file":"x"}}"#, "remote_config.file", "unknown field"),
+            (#"{"services":{"gyro":{"format":"xml"}}}"#, "services.gyro.format", #"must be "json" or "cbor""#),
         ]
         for (json, field, reason) in cases {
             #expect {
