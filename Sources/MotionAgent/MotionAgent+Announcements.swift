@@ -45,10 +45,12 @@ extension MotionAgent {
     }
 
     /// With Home Assistant discovery on: the retained discovery messages of `service`'s sensors while it
-    /// is active, empty retained messages (which remove them) while it is stopped or disabled.
+    /// is active, empty retained messages (which remove them) while it is stopped or disabled, or publishes
+    /// CBOR (Home Assistant's templates read JSON only).
     func publishDiscovery(_ service: MotionService, active: Bool, on client: any MessageTransport) throws {
         let settings = configuration.homeAssistant
         guard settings.discovery else { return }
+        let active = active && configuration.settings(for: service).format == .json
         let discovery = HomeAssistantDiscovery(
             discoveryPrefix: settings.discoveryPrefix, topics: topics, model: engine.deviceInfo?.chip ?? configuration.device,
             version: version)

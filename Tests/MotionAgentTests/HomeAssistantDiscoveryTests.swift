@@ -7,7 +7,7 @@ import Testing
 /// Home Assistant discovery from a real agent: a retained config per sensor, valid against Home
 /// Assistant's documented sensor discovery schema (schemas/home-assistant/), templates that render
 /// (Jinja2, as Home Assistant renders them) to numbers on the payloads the agent publishes, and the
-/// sensors of a stopped service removed.
+/// sensors of a stopped service (or one switched to CBOR) removed.
 @Suite(.serialized) struct HomeAssistantDiscoveryTests {
     static let directory = PayloadSchemaTests.schemas.appendingPathComponent("home-assistant")
 
@@ -74,5 +74,14 @@ import Testing
         }
         try running.send("start", to: .gyro)
         #expect(running.subscriber.waitForMessage(on: "\(node)/gyro_x/config") { !$0.payload.isEmpty } != nil)
+
+        // A service switched to CBOR (remotely) leaves Home Assistant, whose templates read JSON; back to
+        // JSON, it returns.
+        for (format, removed) in [("cbor", true), ("json", false)] {
+            running.subscriber.clear()
+            try running.subscriber.client.publish(MQTTMessage(
+                topic: running.topics.configurationControl, string: #"{"services":{"gyro":{"format":"\#(format)"}}}"#, qos: .atLeastOnce))
+            #expect(running.subscriber.waitForMessage(on: "\(node)/gyro_x/config") { $0.payload.isEmpty == removed } != nil, "\(format)")
+        }
     }
 }
