@@ -11,10 +11,14 @@ import Synchronization
 ///
 /// One wake-up per tick: a dispatch timer costs two (the dispatch manager thread, then a worker), which at
 /// 100 deliveries a second is a measurable share of the agent's CPU. A late tick does not cause a burst:
-/// the next deadline then counts from now.
+/// the next deadline then counts from now. A clock may instead be kept by the process's
+/// ``DeliveryClockPool`` (one thread per core for every such clock), for fleets of simulated devices.
 final class DeliveryClock: Sendable {
     private let cancelled = Atomic<Bool>(false)
-    private let interval: UInt64
+    /// Whether ``DeliveryClockPool/shared`` keeps the clock (rather than a thread of its own).
+    let isShared: Bool
+    /// ns between ticks.
+    let interval: UInt64
     private let tick: @Sendable () -> Void
     private let finish: @Sendable () -> Void
     private let finished = DispatchSemaphore(value: 0)
@@ -24,14 +28,21 @@ final class DeliveryClock: Sendable {
     ///   - interval: ns between ticks (> 0).
     ///   - start: ns of `CLOCK_MONOTONIC` the ticks count from.
     ///   - tick: what to do at each deadline, on the clock's thread.
-    ///   - finish: what to do on the clock's thread after the last tick, before ``waitUntilFinished()`` returns.
+    ///   - finish: what to do on the clock's thread after the last tick, before ``waitUntilFinished()`` returns
+    ///     (for a shared clock: on the thread of its last tick, or in ``cancel()`` between ticks).
+    ///   - shared: kept by ``DeliveryClockPool/shared`` instead of a thread of its own.
     init(
-        interval: UInt64, start: UInt64, tick: @escaping @Sendable () -> Void,
+        interval: UInt64, start: UInt64, shared: Bool = false, tick: @escaping @Sendable () -> Void,
         finish: @escaping @Sendable () -> Void = {}
     ) {
         self.interval = max(interval, 1)
         self.tick = tick
         self.finish = finish
+        isShared = shared
+        if shared {
+            DeliveryClockPool.shared.add(self, firstDeadline: start + self.interval)
+            return
+        }
         let box = Unmanaged.passRetained(Box(clock: self, start: start)).toOpaque()
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { argument in
@@ -45,9 +56,25 @@ final class DeliveryClock: Sendable {
         pthread_detach(thread)
     }
 
-    /// Stops the ticks: none starts after this returns (one already running finishes).
+    /// Whether a tick of a shared clock is running, and whether it has finished (after ``cancel()``).
+    private let poolState = Mutex<(ticking: Bool, finished: Bool)>((false, false))
+
+    /// Stops the ticks: none starts after this returns (one already running finishes). A shared clock
+    /// that is not ticking has finished at once (its entry leaves the pool at its next deadline).
     func cancel() {
         cancelled.store(true, ordering: .releasing)
+        guard isShared else { return }
+        let finishesNow = poolState.withLock { state -> Bool in
+            guard !state.ticking, !state.finished else { return false }
+            state.finished = true
+            return true
+        }
+        if finishesNow { finishShared() }
+    }
+
+    private func finishShared() {
+        finish()
+        finished.signal()
     }
 
     /// Whether ``cancel()`` has been called.
@@ -58,6 +85,26 @@ final class DeliveryClock: Sendable {
     func waitUntilFinished() {
         finished.wait()
         finished.signal()  // later waiters return at once
+    }
+
+    /// On a pool thread at a deadline: the tick, or after ``cancel()`` the finish.
+    /// - Returns: whether the clock goes on (false once it has finished).
+    func tickFromPool() -> Bool {
+        let runs = poolState.withLock { state -> Bool in
+            guard !isCancelled else { return false }
+            state.ticking = true
+            return true
+        }
+        guard runs else { return false }  // cancelled: finished by cancel() or below
+        tick()
+        let finishesNow = poolState.withLock { state -> Bool in
+            state.ticking = false
+            guard isCancelled, !state.finished else { return false }
+            state.finished = true
+            return true
+        }
+        if finishesNow { finishShared() }
+        return !finishesNow
     }
 
     private func run(from start: UInt64) {

@@ -27,6 +27,9 @@ import MotionMath
 /// - `batch=SECONDS`: how often the live simulator wakes up and delivers the samples that have come due
 ///   (``SimulatedIMU/Configuration/deliveryInterval``), 0.0005...1 s; default 0.01. Larger values mean fewer
 ///   wake-ups and more latency; timestamps are unaffected.
+/// - `clock=own|shared`: `own` (default): a delivery thread of the device's own; `shared`: the process's
+///   shared delivery threads, one per core, for every simulated device that asks (a fleet simulated in one
+///   process, `motionctl simulate`).
 /// - `fault_after=SECONDS`: fault injection (see ``SimulatedFaultInjection``): that many seconds (0…31536000, a
 ///   year) after
 ///   `start` the device delivers one `.fault(.readFailed("simulated fault"))` and then no samples for
@@ -194,6 +197,12 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
             case "batch":
                 let interval = try seconds(value, option: "batch", range: 0.0005...1)
                 configuration.deliveryInterval = interval
+            case "clock":
+                switch value {
+                case "own": configuration.sharesDeliveryThreads = false
+                case "shared": configuration.sharesDeliveryThreads = true
+                default: throw .invalidSpecification("option 'clock' of driver sim: '\(value)' is not one of own, shared")
+                }
             case "fault_after":
                 faultAfter = try seconds(value, option: "fault_after", range: 0...maximumFaultSeconds)
             case "fault_duration":
@@ -231,7 +240,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
 
     /// The options of driver `sim`, in the order the documentation lists them.
     private static let simulatorOptionNames = [
-        "rate", "motion", "seed", "batch", "fault", "fault_after", "fault_duration", "fault_every",
+        "rate", "motion", "seed", "batch", "clock", "fault", "fault_after", "fault_duration", "fault_every",
     ]
 
     /// `value` as a finite number of seconds inside `range`.

@@ -145,11 +145,18 @@ public final class SimulatedIMU: IMUDevice {
             let generation = state.lastGeneration
             let startTimestamp = MonotonicClock.now()
             // Each tick delivers on the device's queue (which shares the delivery root queue): run inline
-            // by the clock's thread when the queue is idle, so a delivery wakes one thread only.
+            // by the clock's thread when the queue is idle, so a delivery wakes one thread only. On the
+            // shared threads the tick delivers directly: one pool thread keeps the clock, so its deliveries
+            // are serial, and thousands of devices do not contend for the one root queue.
+            let shared = configuration.sharesDeliveryThreads
             let clock = DeliveryClock(
-                interval: max(UInt64(configuration.deliveryInterval * 1e9), 100_000), start: startTimestamp
+                interval: max(UInt64(configuration.deliveryInterval * 1e9), 100_000), start: startTimestamp, shared: shared
             ) { [weak self] in
-                self?.queue.sync { self?.deliverDueSamples(generation: generation) }
+                if shared {
+                    self?.deliverDueSamples(generation: generation)
+                } else {
+                    self?.queue.sync { self?.deliverDueSamples(generation: generation) }
+                }
             }
             state.run = Run(
                 generation: generation, clock: clock, sampleRate: sampleRate,
@@ -170,6 +177,11 @@ public final class SimulatedIMU: IMUDevice {
         }
         guard let stopped else { return }
         stopped.cancel()
+        if stopped.isShared {
+            // From inside a tick (the handler stopping its device) nothing of this device runs after it.
+            if !DeliveryClockPool.shared.isCurrentThread { stopped.waitUntilFinished() }
+            return
+        }
         // On the delivery queue (this device's or a consumer's that shares its root) no delivery block of
         // this device can be running, and waiting for one would deadlock.
         if DispatchQueue.getSpecific(key: onQueueKey) != true && !IMUDeliveryQueue.isCurrent {

@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Threads shared by many ``DeliveryClock``s, one per core: for a process that simulates a fleet
+/// (`motionctl simulate`: thousands of simulated IMUs), where a thread per device would spend the CPU on
+/// wake-ups and the scheduler. Each clock is kept by one thread (assigned in turn); a thread sleeps until
+/// the millisecond after the earliest deadline of its clocks and runs every tick that is due, one after
+/// the other, so one wake-up serves many devices.
+///
+/// A tick that takes long delays the other clocks of its thread; fine for simulated devices, not for a
+/// real driver (which keeps a thread of its own).
+final class DeliveryClockPool: @unchecked Sendable {
+    // Safety: `workers` is immutable after init; each worker guards its state with its own lock.
+
+    /// The process's pool: one thread per online core.
+    static let shared = DeliveryClockPool(threads: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
+    private let workers: [Worker]
+    private let lock = PthreadLock()
+    private var nextWorker = 0
+
+    private init(threads: Int) {
+        workers = (0..<threads).map { _ in Worker() }
+    }
+
+    /// Whether the caller runs on one of the pool's threads (inside a tick): it must not wait for a clock
+    /// of the pool to finish.
+    var isCurrentThread: Bool {
+        let current = pthread_self()
+        return workers.contains { pthread_equal($0.thread, current) != 0 }
+    }
+
+    /// Starts ticking `clock`, first at `deadline` (ns of `CLOCK_MONOTONIC`).
+    func add(_ clock: DeliveryClock, firstDeadline deadline: UInt64) {
+        let worker = lock.locked {
+            defer { nextWorker = (nextWorker + 1) % workers.count }
+            return workers[nextWorker]
+        }
+        worker.add(clock, deadline: deadline)
+    }
+
+    /// One thread and the clocks it keeps, ordered by their next deadline (a binary min-heap).
+    private final class Worker: @unchecked Sendable {
+        /// The wake-up grid, ns.
+        static let grid: UInt64 = 1_000_000
+        // Safety: `entries` is touched only with `lock` held.
+        private let lock = PthreadLock()
+        private var entries: [(deadline: UInt64, clock: DeliveryClock)] = []
+        /// The worker's thread (set once, before any clock is added).
+        private(set) var thread = pthread_t()
+
+        init() {
+            let box = Unmanaged.passRetained(self).toOpaque()
+            let created = pthread_create(&thread, nil, { argument in
+                Unmanaged<Worker>.fromOpaque(argument!).takeRetainedValue().run()
+            }, box)
+            precondition(created == 0, "cannot create a shared delivery thread (\(created))")
+            pthread_detach(thread)
+        }
+
+        func add(_ clock: DeliveryClock, deadline: UInt64) {
+            lock.locked {
+                let wasEarliest = entries.first.map { deadline < $0.deadline } ?? true
+                push((deadline, clock))
+                if wasEarliest { lock.signal() }
+            }
+        }
+
+        private func run() -> Never {
+            while true {
+                let now = MonotonicClock.now()
+                let due: [(deadline: UInt64, clock: DeliveryClock)] = lock.locked {
+                    var due: [(deadline: UInt64, clock: DeliveryClock)] = []
+                    while let first = entries.first, first.deadline <= now { due.append(popFirst()) }
+                    // Woken on a 1 ms grid, so that the clocks due within the same millisecond tick
+                    // together: their publications reach the broker as one burst (one wake-up of it),
+                    // as a fleet's load generator would send them, for at most 1 ms of delay.
+                    if due.isEmpty { lock.wait(until: entries.first.map { ($0.deadline / Self.grid + 1) * Self.grid }) }
+                    return due
+                }
+                var kept: [(deadline: UInt64, clock: DeliveryClock)] = []
+                for (deadline, clock) in due {
+                    guard clock.tickFromPool() else { continue }  // cancelled: it has finished
+                    let next = deadline + clock.interval
+                    let current = MonotonicClock.now()
+                    kept.append((next > current ? next : current + clock.interval, clock))
+                }
+                if !kept.isEmpty { lock.locked { for entry in kept { push(entry) } } }
+            }
+        }
+
+        // MARK: Heap (lock held)
+
+        private func push(_ entry: (deadline: UInt64, clock: DeliveryClock)) {
+            entries.append(entry)
+            var child = entries.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard entries[child].deadline < entries[parent].deadline else { break }
+                entries.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        private func popFirst() -> (deadline: UInt64, clock: DeliveryClock) {
+            entries.swapAt(0, entries.count - 1)
+            let first = entries.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < entries.count, entries[left].deadline < entries[smallest].deadline { smallest = left }
+                if right < entries.count, entries[right].deadline < entries[smallest].deadline { smallest = right }
+                guard smallest != parent else { break }
+                entries.swapAt(parent, smallest)
+                parent = smallest
+            }
+            return first
+        }
+    }
+}
+
+/// A pthread mutex with a condition variable on `CLOCK_MONOTONIC` (the samples' clock), for the pool's
+/// threads to sleep until a deadline or a new, earlier clock.
+private final class PthreadLock: @unchecked Sendable {
+    // Safety: the mutex and condition are heap-allocated once and used only through pthread calls.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    func locked<Result>(_ body: () -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// With the lock held: sleeps until `deadline` (ns of `CLOCK_MONOTONIC`; nil: until signalled) or a
+    /// ``signal()``.
+    func wait(until deadline: UInt64?) {
+        guard let deadline else {
+            pthread_cond_wait(condition, mutex)
+            return
+        }
+        var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        _ = pthread_cond_timedwait(condition, mutex, &time)
+    }
+
+    /// With the lock held: wakes the thread waiting in ``wait(until:)``.
+    func signal() {
+        pthread_cond_signal(condition)
+    }
+}
