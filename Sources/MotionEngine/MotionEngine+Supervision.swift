@@ -41,8 +41,7 @@ extension MotionEngine {
     func stopDevice(_ lifecycle: inout Lifecycle) {
         lifecycle.device?.stop()
         lifecycle.isRunning = false
-        lifecycle.watchdog?.timer.cancel()
-        lifecycle.watchdog = nil
+        StallWatchdog.shared.unwatch(self)
         processing.withLock { $0.health.deviceStopped() }
     }
 
@@ -67,17 +66,12 @@ extension MotionEngine {
     }
 
     private func startWatchdog(_ lifecycle: inout Lifecycle, generation: UInt64) {
-        lifecycle.watchdog?.timer.cancel()
-        let timer = DispatchSource.makeTimerSource(queue: supervisionQueue)
-        let period = DispatchTimeInterval.milliseconds(Int(Self.stallCheckInterval * 1000))
-        timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self] in self?.checkForStall(generation: generation) }
-        timer.resume()
-        lifecycle.watchdog = WatchdogTimer(timer: timer)
+        StallWatchdog.shared.watch(self, generation: generation)
     }
 
-    /// On the supervision queue: reports a stall of run `generation` once per episode.
-    private func checkForStall(generation: UInt64) {
+    /// From the process's ``StallWatchdog``: reports a stall of run `generation` once per episode, on the
+    /// supervision queue.
+    func checkForStall(generation: UInt64) {
         let now = environment.monotonicNanoseconds()
         let report = processing.withLock { processing -> (MotionEngineFault, [MotionSubscription])? in
             guard processing.generation == generation, let silence = processing.health.stallSilence(at: now)
@@ -87,7 +81,9 @@ extension MotionEngine {
             return (Self.engineFault(for: fault), processing.router.subscriptions)
         }
         guard let (fault, subscriptions) = report else { return }
-        for subscription in subscriptions { subscription.deliver(fault) }
+        supervisionQueue.async {
+            for subscription in subscriptions { subscription.deliver(fault) }
+        }
     }
 
     /// `seconds` with one decimal.

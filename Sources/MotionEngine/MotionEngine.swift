@@ -24,7 +24,8 @@ public final class MotionEngine: Sendable {
     public static let shared = MotionEngine()
 
     /// How often the stall watchdog looks, s: a stall is reported at most this much after its threshold,
-    /// and the check costs two thread wake-ups (dispatch's timer thread and a worker), so not more often.
+    /// and each check costs two thread wake-ups (dispatch's timer thread and a worker), shared by every
+    /// engine of the process (``StallWatchdog``), so not more often.
     static let stallCheckInterval = 0.25
     /// First delay before retrying a failed start, s; it doubles up to ``maximumRetryDelay``.
     static let firstRetryDelay = 0.5
@@ -38,7 +39,7 @@ public final class MotionEngine: Sendable {
     let lifecycle = Mutex(Lifecycle())
     /// Subscriptions, fusion and health; taken briefly by the event handler and by (un)subscribing.
     let processing = Mutex(Processing())
-    /// Runs the stall watchdog and start retries.
+    /// Runs start retries and reports stalls (found by the process's ``StallWatchdog``).
     let supervisionQueue: DispatchQueue
     /// The magnetic declination for true north. A leaf lock: nothing else is taken while it is held.
     private let declination = Mutex(Declination())
@@ -46,7 +47,7 @@ public final class MotionEngine: Sendable {
     /// Creates an engine; nothing runs until the first subscription.
     /// - Parameters:
     ///   - environment: the variables read on first use and the clocks (the process's by default).
-    ///   - supervisionQueue: where the stall watchdog and start retries run (a private queue by default).
+    ///   - supervisionQueue: where start retries run and stalls are reported (a private queue by default).
     public init(
         environment: MotionEngineEnvironment = .process,
         supervisionQueue: DispatchQueue = DispatchQueue(label: "MotionEngine.supervision")
@@ -81,8 +82,6 @@ public final class MotionEngine: Sendable {
         var isCalibrationChosen = false
         var isRunning = false
         var generation: UInt64 = 0
-        /// The stall watchdog of the running device.
-        var watchdog: WatchdogTimer?
         /// Delay before the next start retry, s.
         var retryDelay = MotionEngine.firstRetryDelay
     }
@@ -97,10 +96,6 @@ public final class MotionEngine: Sendable {
         var recorder: MotionRecorder?
     }
 
-    /// The stall watchdog's timer, kept in the lifecycle state. Dispatch sources are thread-safe.
-    struct WatchdogTimer: @unchecked Sendable {
-        let timer: any DispatchSourceTimer
-    }
 
     // MARK: - Device choice
 
