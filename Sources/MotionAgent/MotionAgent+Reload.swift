@@ -10,16 +10,7 @@ extension MotionAgent {
     @discardableResult
     public func reload(_ file: AgentConfiguration) -> [String] {
         controlQueue.sync {
-            let remote = state.withLock { $0.remote }
-            var new = file
-            var remoteError: String?
-            if file.remoteConfiguration.enabled, !remote.overlay.isEmpty {
-                do {
-                    new = try file.applying(remote: remote.overlay)
-                } catch {
-                    remoteError = "the remote configuration (version \(remote.version)) does not fit the configuration file: \(error)"
-                }
-            }
+            let (new, remoteError) = file.inForce(with: state.withLock { $0.remote })
             state.withLock { state in
                 state.fileConfiguration = file
                 state.remoteError = remoteError

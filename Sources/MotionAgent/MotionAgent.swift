@@ -80,18 +80,13 @@ public final class MotionAgent: Sendable {
         topics = configuration.topics
         encoder = SamplePayloadEncoder(
             wallClockOffset: WallClock.unixTime() - Double(MonotonicClock.now()) / 1e9)
-        let (remote, remoteError) = Self.remoteState(of: configuration)
-        var effective = configuration
-        var overlayError = remoteError
-        if remoteError == nil, configuration.remoteConfiguration.enabled, !remote.overlay.isEmpty {
-            do {
-                effective = try configuration.applying(remote: remote.overlay)
-                AgentLog.info("remote configuration version \(remote.version) applied on top of the file")
-            } catch {
-                overlayError = "the remote configuration (version \(remote.version)) does not fit the configuration file: \(error)"
-            }
+        let (remote, stateFileError) = Self.remoteState(of: configuration)
+        let (effective, overlayError) = stateFileError.map { (configuration, $0) } ?? configuration.inForce(with: remote)
+        if let overlayError {
+            AgentLog.info("\(overlayError); the file's values apply")
+        } else if configuration.remoteConfiguration.enabled, !remote.overlay.isEmpty {
+            AgentLog.info("remote configuration version \(remote.version) applied on top of the file")
         }
-        if let overlayError { AgentLog.info("\(overlayError); the file's values apply") }
         state = Mutex(State(
             configuration: effective, fileConfiguration: configuration, remote: remote, remoteError: overlayError,
             configurationSince: WallClock.unixTime(),

@@ -97,6 +97,18 @@ extension AgentConfiguration {
         return result
     }
 
+    /// The configuration in force for this file configuration and the accepted documents: the documents
+    /// on top when remote configuration is on and they fit the file; otherwise the file's, with why the
+    /// documents are not in force.
+    func inForce(with remote: RemoteConfiguration) -> (configuration: AgentConfiguration, error: String?) {
+        guard remoteConfiguration.enabled, !remote.overlay.isEmpty else { return (self, nil) }
+        do {
+            return (try applying(remote: remote.overlay), nil)
+        } catch {
+            return (self, "the remote configuration (version \(remote.version)) does not fit the configuration file: \(error)")
+        }
+    }
+
     /// The run-time part in force, in the configuration file's form with every setting written out:
     /// `services` (each with `enabled`, `interval`, `qos`, `mode`, `batch`, `format` and, when set, `deadband`,
     /// `heartbeat`, `message_expiry`, `frame`), `health_interval` and, when set, `mount_matrix`.

@@ -43,7 +43,7 @@ public enum ConfigurationTable {
         case .real(let real): real == real.rounded() && abs(real) < 1e15 ? String(Int64(real)) : String(real)
         case .bool(let flag): String(flag)
         case .null: "null"
-        case .array, .object: String(decoding: JSONWriter.canonical(["v": value]).dropFirst(5).dropLast(), as: UTF8.self)
+        case .array, .object: String(decoding: JSONWriter.canonical(value: value), as: UTF8.self)
         }
     }
 

@@ -7,14 +7,8 @@ import Testing
 @Suite struct CBORPayloadTests {
     private let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
 
-    private static let motion = DeviceMotionSample(
-        timestamp: 11052.537661835,
-        attitude: Quaternion(w: 0.6783676357856111, x: 0.2028646030318887, y: -0.08799801594244677, z: -0.70065658688515),
-        rotationRate: SIMD3(0.16766052719067223, 0.32789033559009473, 0.23270958170061576),
-        gravity: SIMD3(0.16488682866286367, -0.39854634129245725, -0.9022046040538142),
-        userAcceleration: SIMD3(0.0001435161614059821, -0.00034689151042888167, -0.0007852715867400217),
-        magneticField: SIMD3(7.384948744292167, 0.0024031681667380095, -47.94600481524212), magneticAccuracy: .low,
-        heading: 4.010669717779691)
+    /// The golden tests' sample (full-precision values, as the fusion makes them).
+    private static let motion = ContractGoldenTests.motion
 
     /// Single precision: a relative error of at most 2⁻²⁴.
     private func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= abs(b) * 0x1p-24 }

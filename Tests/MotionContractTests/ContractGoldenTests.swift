@@ -56,6 +56,16 @@ import Testing
         }
     }
 
+    /// A device-motion sample as the agent's fusion made it (full-precision values, a low-accuracy field).
+    static let motion = DeviceMotionSample(
+        timestamp: 11052.537661835,
+        attitude: Quaternion(w: 0.6783676357856111, x: 0.2028646030318887, y: -0.08799801594244677, z: -0.70065658688515),
+        rotationRate: SIMD3(0.16766052719067223, 0.32789033559009473, 0.23270958170061576),
+        gravity: SIMD3(0.16488682866286367, -0.39854634129245725, -0.9022046040538142),
+        userAcceleration: SIMD3(0.0001435161614059821, -0.00034689151042888167, -0.0007852715867400217),
+        magneticField: SIMD3(7.384948744292167, 0.0024031681667380095, -47.94600481524212), magneticAccuracy: .low,
+        heading: 4.010669717779691)
+
     @Test func samplesDecodeBackExactly() throws {
         let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
         let samples = (0..<3).map { VectorSample(timestamp: 11052.5 + Double($0) / 200, value: SIMD3(0.1 * Double($0), -1 / 3, 9.81)) }
@@ -66,14 +76,7 @@ import Testing
             let batch = try SamplePayloadDecoder.vectors(encoder.encode(samples, service: service, seq: 8), service: service)
             #expect(batch.sequence == 8 && batch.samples == samples && batch.isBatch)
         }
-        let motion = DeviceMotionSample(
-            timestamp: 11052.537661835,
-            attitude: Quaternion(w: 0.6783676357856111, x: 0.2028646030318887, y: -0.08799801594244677, z: -0.70065658688515),
-            rotationRate: SIMD3(0.16766052719067223, 0.32789033559009473, 0.23270958170061576),
-            gravity: SIMD3(0.16488682866286367, -0.39854634129245725, -0.9022046040538142),
-            userAcceleration: SIMD3(0.0001435161614059821, -0.00034689151042888167, -0.0007852715867400217),
-            magneticField: SIMD3(7.384948744292167, 0.0024031681667380095, -47.94600481524212), magneticAccuracy: .low,
-            heading: 4.010669717779691)
+        let motion = Self.motion
         var sixAxis = motion
         sixAxis.heading = -1
         sixAxis.magneticAccuracy = .uncalibrated

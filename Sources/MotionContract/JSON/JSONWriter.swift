@@ -124,6 +124,13 @@ public struct JSONWriter: PayloadWriter, Sendable {
         return writer.finishedBytes()
     }
 
+    /// The canonical text of any value (objects as ``canonical(_:)`` writes them).
+    public static func canonical(value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter(continuing: [])
+        writer.appendValue(value)
+        return writer.bytes
+    }
+
     private mutating func appendValue(_ value: JSONValue) {
         switch value {
         case .object(let members):
