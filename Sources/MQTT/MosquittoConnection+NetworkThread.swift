@@ -108,7 +108,7 @@ extension MosquittoConnection {
     }
 
     /// One pass of the network loop, waiting for traffic (at most `loopTimeoutMilliseconds` over TLS,
-    /// `pollTimeoutMilliseconds` over plain TCP).
+    /// `pollTimeoutMilliseconds(keepAlive:)` over plain TCP).
     /// - Returns: libmosquitto's result (anything but success ends the connection) and `errno`.
     func runLoopPass() -> (result: MosquittoResult, errno: Int32) {
         guard let wakeSignal else {
@@ -126,7 +126,7 @@ extension MosquittoConnection {
             pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
             pollfd(fd: wakeSignal.descriptor, events: Int16(POLLIN), revents: 0),
         ]
-        let ready = poll(&descriptors, nfds_t(descriptors.count), Self.pollTimeoutMilliseconds)
+        let ready = poll(&descriptors, nfds_t(descriptors.count), Self.pollTimeoutMilliseconds(keepAlive: configuration.keepAlive))
         if ready < 0 {
             let pollErrno = errno
             return pollErrno == EINTR ? (.success, 0) : (.systemError, pollErrno)

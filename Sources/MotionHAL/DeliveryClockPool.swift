@@ -46,9 +46,9 @@ final class DeliveryClockPool: @unchecked Sendable {
     private final class Worker: @unchecked Sendable {
         /// The wake-up grid, ns.
         static let grid: UInt64 = 1_000_000
-        // Safety: `entries` is touched only with `lock` held.
+        // Safety: `heap` is touched only with `lock` held.
         private let lock = PthreadLock()
-        private var entries: [(deadline: UInt64, clock: DeliveryClock)] = []
+        private var heap = DeadlineHeap()
         /// The worker's thread (set once, before any clock is added).
         private(set) var thread = pthread_t()
 
@@ -63,64 +63,82 @@ final class DeliveryClockPool: @unchecked Sendable {
 
         func add(_ clock: DeliveryClock, deadline: UInt64) {
             lock.locked {
-                let wasEarliest = entries.first.map { deadline < $0.deadline } ?? true
-                push((deadline, clock))
+                let wasEarliest = heap.earliestDeadline.map { deadline < $0 } ?? true
+                heap.push(deadline: deadline, clock: clock)
                 if wasEarliest { lock.signal() }
             }
         }
 
         private func run() -> Never {
+            // Reused every wake-up (a thousand a second), so that a tick allocates nothing here.
+            var due: [(deadline: UInt64, clock: DeliveryClock)] = []
+            var kept: [(deadline: UInt64, clock: DeliveryClock)] = []
             while true {
                 let now = MonotonicClock.now()
-                let due: [(deadline: UInt64, clock: DeliveryClock)] = lock.locked {
-                    var due: [(deadline: UInt64, clock: DeliveryClock)] = []
-                    while let first = entries.first, first.deadline <= now { due.append(popFirst()) }
+                lock.locked {
+                    while let first = heap.earliestDeadline, first <= now { due.append(heap.popFirst()) }
                     // Woken on a 1 ms grid, so that the clocks due within the same millisecond tick
                     // together: their publications reach the broker as one burst (one wake-up of it),
                     // as a fleet's load generator would send them, for at most 1 ms of delay.
-                    if due.isEmpty { lock.wait(until: entries.first.map { ($0.deadline / Self.grid + 1) * Self.grid }) }
-                    return due
+                    if due.isEmpty { lock.wait(until: heap.earliestDeadline.map { ($0 / Self.grid + 1) * Self.grid }) }
                 }
-                var kept: [(deadline: UInt64, clock: DeliveryClock)] = []
                 for (deadline, clock) in due {
                     guard clock.tickFromPool() else { continue }  // cancelled: it has finished
                     let next = deadline + clock.interval
                     let current = MonotonicClock.now()
                     kept.append((next > current ? next : current + clock.interval, clock))
                 }
-                if !kept.isEmpty { lock.locked { for entry in kept { push(entry) } } }
+                due.removeAll(keepingCapacity: true)
+                if !kept.isEmpty { lock.locked { for entry in kept { heap.push(deadline: entry.deadline, clock: entry.clock) } } }
+                kept.removeAll(keepingCapacity: true)
             }
         }
+    }
+}
 
-        // MARK: Heap (lock held)
+/// A binary min-heap of clocks by deadline. The deadlines live in their own array, so that sifting
+/// compares and moves plain integers and touches no reference count; the clocks move beside them.
+private struct DeadlineHeap {
+    private var deadlines: [UInt64] = []
+    private var clocks: [DeliveryClock] = []
 
-        private func push(_ entry: (deadline: UInt64, clock: DeliveryClock)) {
-            entries.append(entry)
-            var child = entries.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard entries[child].deadline < entries[parent].deadline else { break }
-                entries.swapAt(child, parent)
-                child = parent
-            }
+    /// The earliest deadline (ns of `CLOCK_MONOTONIC`), `nil` when empty.
+    var earliestDeadline: UInt64? { deadlines.first }
+
+    mutating func push(deadline: UInt64, clock: DeliveryClock) {
+        deadlines.append(deadline)
+        clocks.append(clock)
+        var child = deadlines.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard deadline < deadlines[parent] else { break }
+            swap(child, parent)
+            child = parent
         }
+    }
 
-        private func popFirst() -> (deadline: UInt64, clock: DeliveryClock) {
-            entries.swapAt(0, entries.count - 1)
-            let first = entries.removeLast()
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < entries.count, entries[left].deadline < entries[smallest].deadline { smallest = left }
-                if right < entries.count, entries[right].deadline < entries[smallest].deadline { smallest = right }
-                guard smallest != parent else { break }
-                entries.swapAt(parent, smallest)
-                parent = smallest
-            }
-            return first
+    /// Removes and returns the entry with the earliest deadline; the heap must not be empty.
+    mutating func popFirst() -> (deadline: UInt64, clock: DeliveryClock) {
+        swap(0, deadlines.count - 1)
+        let first = (deadlines.removeLast(), clocks.removeLast())
+        let count = deadlines.count
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < count, deadlines[left] < deadlines[smallest] { smallest = left }
+            if right < count, deadlines[right] < deadlines[smallest] { smallest = right }
+            guard smallest != parent else { break }
+            swap(parent, smallest)
+            parent = smallest
         }
+        return first
+    }
+
+    private mutating func swap(_ i: Int, _ j: Int) {
+        deadlines.swapAt(i, j)
+        clocks.swapAt(i, j)
     }
 }
 
