@@ -10,7 +10,7 @@
  *       `online` retained at QoS 1 published there once connected, as the agent does), spread over T
  *       threads (default: the number of cores), and waits until all are connected (at most 60 s). Then
  *       every device publishes PREFIX/ID/device-motion at HZ, QoS 0: a payload of the agent's shape and
- *       size (one the agent published, ~680 bytes) with a real `seq` from 1, `timestamp` (CLOCK_MONOTONIC
+ *       size (one the agent published, ~510 bytes) with a real `seq` from 1, `timestamp` (CLOCK_MONOTONIC
  *       seconds) and `ts` (CLOCK_REALTIME at the publish call, seconds). The devices' publication times
  *       are spread evenly over the period, on an absolute schedule (a late thread catches up).
  *       Each thread sleeps with clock_nanosleep(TIMER_ABSTIME) to the next due publication (at most one
@@ -41,15 +41,14 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Everything after `ts` of a device-motion payload the agent published (motionctl simulate, contract 1.1). */
+/* Everything after `ts` of a device-motion payload the agent published (the golden sample of
+ * Tests/MotionAgentTests/PayloadGoldenTests.swift, measurements in single precision). */
 static const char payload_rest[] =
-    "\"attitude\":{\"quaternion\":{\"x\":0.2028646030318887,\"y\":-0.08799801594244677,\"z\":-0.70065658688515,"
-    "\"w\":0.6783676357856111},\"roll\":0.18076493751885306,\"pitch\":0.4099313222964713,\"yaw\":-1.640795718"
-    "580184},\"rotationRate\":{\"x\":0.16766052719067223,\"y\":0.32789033559009473,\"z\":0.23270958170061576}"
-    ",\"gravity\":{\"x\":0.16488682866286367,\"y\":-0.39854634129245725,\"z\":-0.9022046040538142},\"userAccel"
-    "eration\":{\"x\":0.0001435161614059821,\"y\":-0.00034689151042888167,\"z\":-0.0007852715867400217},\"mag"
-    "neticField\":{\"field\":{\"x\":7.384948744292167,\"y\":0.0024031681667380095,\"z\":-47.94600481524212},\"a"
-    "ccuracy\":\"low\"},\"heading\":4.010669717779691}";
+    "\"attitude\":{\"quaternion\":{\"x\":0.2028646,\"y\":-0.08799802,\"z\":-0.7006566,\"w\":0.6783676},"
+    "\"roll\":0.18076494,\"pitch\":0.40993133,\"yaw\":-1.6407957},\"rotationRate\":{\"x\":0.16766053,"
+    "\"y\":0.32789034,\"z\":0.23270959},\"gravity\":{\"x\":0.16488683,\"y\":-0.39854634,\"z\":-0.90220463},"
+    "\"userAcceleration\":{\"x\":0.00014351617,\"y\":-0.00034689152,\"z\":-0.0007852716},\"magneticField\":"
+    "{\"field\":{\"x\":7.3849487,\"y\":0.0024031682,\"z\":-47.946003},\"accuracy\":\"low\"},\"heading\":4.0106697}";
 
 #define LAG_BUCKET_US 100
 #define LAG_BUCKETS 100000 /* up to 10 s */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Capacity of one local mosquitto for device-motion fleets: for each rate (10 and 50 Hz) and each of two
 # publishers, the largest number of devices N, each on its own MQTT connection publishing
-# {prefix}/{id}/device-motion (QoS 0, ~680-byte JSON), for which >= 99 % of the messages are delivered,
+# {prefix}/{id}/device-motion (QoS 0, ~510-byte JSON), for which >= 99 % of the messages are delivered,
 # the p99 end-to-end latency (receipt minus the payload's `ts`) is <= 20 ms and >= 98 % of the offered
 # rate arrives; and what limits it, from the CPU of the broker, the publisher and the sink over each
 # measurement window. The publishers:

@@ -45,13 +45,21 @@ import Testing
         }
         writer.array("e", objects: [Int]()) { _, _ in }
         #expect(writer.finished() == #"{"a":0.1,"b":-2.5e-300,"min":-9223372036854775808,"zero":0,"max":18446744073709551615,"#
-            + #""inf":null,"ctl":"\u0001\u001fé\"","o":{"t":true,"v":{"x":1.0,"y":-0.0,"z":123456.789}},"e":[]}"#)
+            + #""inf":null,"ctl":"\u0001\u001fé\"","o":{"t":true,"v":{"x":1.0,"y":-0.0,"z":123456.79}},"e":[]}"#)
         // Numbers are Swift's shortest round-trip text.
         for value in [1.0 / 3, 9.81, 1e21, Double.leastNonzeroMagnitude, Double.pi] {
             var single = JSONWriter()
             single.field("v", value)
             #expect(single.finished() == "{\"v\":\(value.description)}")
+            // Measurements: the shortest text of the single-precision value, which reads back as it.
+            var measured = JSONWriter()
+            measured.measurement("m", value)
+            #expect(measured.finished() == "{\"m\":\(Float(value).description)}")
+            #expect(Float(String(Float(value).description)) == Float(value))
         }
+        var huge = JSONWriter()
+        huge.measurement("m", 1e39)
+        #expect(huge.finished() == #"{"m":null}"#, "beyond the float range, as not finite")
     }
 
     @Test func serviceStatusPayload() throws {

@@ -7,7 +7,8 @@ import MotionEngine
 import MQTT
 
 /// The payloads' exact bytes for fixed inputs, recorded before the contract moved into its own module
-/// (issue 13): a refactoring must not change a single byte a subscriber receives.
+/// (issue 13), measurements in single precision since the fleet simulator's work (issue 14): a
+/// refactoring must not change a single byte a subscriber receives.
 @Suite struct PayloadGoldenTests {
     private let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
 
@@ -15,11 +16,11 @@ import MQTT
 
     @Test func vectorSamples() {
         let sample = VectorSample(timestamp: 11052.537661835, value: SIMD3(0.16488682866286367, -0.39854634129245725, -0.9022046040538142))
-        #expect(text(encoder.encode([sample], service: .accelerometer, seq: 1)) == #"{"seq":1,"timestamp":11052.537661835,"ts":1796129536.2144918,"acceleration":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142}}"#)
-        #expect(text(encoder.encode([sample], service: .gyro, seq: 2)) == #"{"seq":2,"timestamp":11052.537661835,"ts":1796129536.2144918,"rotationRate":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142}}"#)
-        #expect(text(encoder.encode([sample], service: .magnetometer, seq: 3, batched: true)) == #"{"seq":3,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"magneticField":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142}}]}"#)
+        #expect(text(encoder.encode([sample], service: .accelerometer, seq: 1)) == #"{"seq":1,"timestamp":11052.537661835,"ts":1796129536.2144918,"acceleration":{"x":0.16488683,"y":-0.39854634,"z":-0.90220463}}"#)
+        #expect(text(encoder.encode([sample], service: .gyro, seq: 2)) == #"{"seq":2,"timestamp":11052.537661835,"ts":1796129536.2144918,"rotationRate":{"x":0.16488683,"y":-0.39854634,"z":-0.90220463}}"#)
+        #expect(text(encoder.encode([sample], service: .magnetometer, seq: 3, batched: true)) == #"{"seq":3,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"magneticField":{"x":0.16488683,"y":-0.39854634,"z":-0.90220463}}]}"#)
         let later = VectorSample(timestamp: 11052.557661835, value: SIMD3(7.704630263920252, -0.2252366353899588, -47.8699218724791))
-        #expect(text(encoder.encode([sample, later], service: .magnetometer, seq: 18446744073709551615)) == #"{"seq":18446744073709551615,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"magneticField":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142}},{"timestamp":11052.557661835,"ts":1796129536.2344918,"magneticField":{"x":7.704630263920252,"y":-0.2252366353899588,"z":-47.8699218724791}}]}"#)
+        #expect(text(encoder.encode([sample, later], service: .magnetometer, seq: 18446744073709551615)) == #"{"seq":18446744073709551615,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"magneticField":{"x":0.16488683,"y":-0.39854634,"z":-0.90220463}},{"timestamp":11052.557661835,"ts":1796129536.2344918,"magneticField":{"x":7.7046304,"y":-0.22523664,"z":-47.869923}}]}"#)
     }
 
     private var deviceMotion: DeviceMotionSample {
@@ -34,12 +35,12 @@ import MQTT
     }
 
     @Test func deviceMotionSamples() {
-        #expect(text(encoder.encode([deviceMotion], seq: 1)) == #"{"seq":1,"timestamp":11052.537661835,"ts":1796129536.2144918,"attitude":{"quaternion":{"x":0.2028646030318887,"y":-0.08799801594244677,"z":-0.70065658688515,"w":0.6783676357856111},"roll":0.18076493751885306,"pitch":0.4099313222964713,"yaw":-1.640795718580184},"rotationRate":{"x":0.16766052719067223,"y":0.32789033559009473,"z":0.23270958170061576},"gravity":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142},"userAcceleration":{"x":0.0001435161614059821,"y":-0.00034689151042888167,"z":-0.0007852715867400217},"magneticField":{"field":{"x":7.384948744292167,"y":0.0024031681667380095,"z":-47.94600481524212},"accuracy":"low"},"heading":4.010669717779691}"#)
+        #expect(text(encoder.encode([deviceMotion], seq: 1)) == #"{"seq":1,"timestamp":11052.537661835,"ts":1796129536.2144918,"attitude":{"quaternion":{"x":0.2028646,"y":-0.08799802,"z":-0.7006566,"w":0.6783676},"roll":0.18076494,"pitch":0.40993133,"yaw":-1.6407957},"rotationRate":{"x":0.16766053,"y":0.32789034,"z":0.23270959},"gravity":{"x":0.16488683,"y":-0.39854634,"z":-0.90220463},"userAcceleration":{"x":0.00014351617,"y":-0.00034689152,"z":-0.0007852716},"magneticField":{"field":{"x":7.3849487,"y":0.0024031682,"z":-47.946003},"accuracy":"low"},"heading":4.0106697}"#)
         var second = deviceMotion
         second.timestamp += 0.02
         second.magneticAccuracy = .uncalibrated
         second.heading = -1
-        #expect(text(encoder.encode([deviceMotion, second], seq: 2)) == #"{"seq":2,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"attitude":{"quaternion":{"x":0.2028646030318887,"y":-0.08799801594244677,"z":-0.70065658688515,"w":0.6783676357856111},"roll":0.18076493751885306,"pitch":0.4099313222964713,"yaw":-1.640795718580184},"rotationRate":{"x":0.16766052719067223,"y":0.32789033559009473,"z":0.23270958170061576},"gravity":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142},"userAcceleration":{"x":0.0001435161614059821,"y":-0.00034689151042888167,"z":-0.0007852715867400217},"magneticField":{"field":{"x":7.384948744292167,"y":0.0024031681667380095,"z":-47.94600481524212},"accuracy":"low"},"heading":4.010669717779691},{"timestamp":11052.557661835,"ts":1796129536.2344918,"attitude":{"quaternion":{"x":0.2028646030318887,"y":-0.08799801594244677,"z":-0.70065658688515,"w":0.6783676357856111},"roll":0.18076493751885306,"pitch":0.4099313222964713,"yaw":-1.640795718580184},"rotationRate":{"x":0.16766052719067223,"y":0.32789033559009473,"z":0.23270958170061576},"gravity":{"x":0.16488682866286367,"y":-0.39854634129245725,"z":-0.9022046040538142},"userAcceleration":{"x":0.0001435161614059821,"y":-0.00034689151042888167,"z":-0.0007852715867400217},"magneticField":{"field":{"x":7.384948744292167,"y":0.0024031681667380095,"z":-47.94600481524212},"accuracy":"uncalibrated"},"heading":-1.0}]}"#)
+        #expect(text(encoder.encode([deviceMotion, second], seq: 2)) == #"{"seq":2,"samples":[{"timestamp":11052.537661835,"ts":1796129536.2144918,"attitude":{"quaternion":{"x":0.2028646,"y":-0.08799802,"z":-0.7006566,"w":0.6783676},"roll":0.18076494,"pitch":0.40993133,"yaw":-1.6407957},"rotationRate":{"x":0.16766053,"y":0.32789034,"z":0.23270959},"gravity":{"x":0.16488683,"y":-0.39854634,"z":-0.90220463},"userAcceleration":{"x":0.00014351617,"y":-0.00034689152,"z":-0.0007852716},"magneticField":{"field":{"x":7.3849487,"y":0.0024031682,"z":-47.946003},"accuracy":"low"},"heading":4.0106697},{"timestamp":11052.557661835,"ts":1796129536.2344918,"attitude":{"quaternion":{"x":0.2028646,"y":-0.08799802,"z":-0.7006566,"w":0.6783676},"roll":0.18076494,"pitch":0.40993133,"yaw":-1.6407957},"rotationRate":{"x":0.16766053,"y":0.32789034,"z":0.23270959},"gravity":{"x":0.16488683,"y":-0.39854634,"z":-0.90220463},"userAcceleration":{"x":0.00014351617,"y":-0.00034689152,"z":-0.0007852716},"magneticField":{"field":{"x":7.3849487,"y":0.0024031682,"z":-47.946003},"accuracy":"uncalibrated"},"heading":-1.0}]}"#)
     }
 
     @Test func serviceStatuses() {

@@ -66,22 +66,23 @@ import Testing
         magneticField: SIMD3(7.384948744292167, 0.0024031681667380095, -47.94600481524212), magneticAccuracy: .low,
         heading: 4.010669717779691)
 
-    @Test func samplesDecodeBackExactly() throws {
+    /// Times exact, measurements as the single-precision floats they are written as.
+    @Test func samplesDecodeBackToTheSameFloats() throws {
         let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
         let samples = (0..<3).map { VectorSample(timestamp: 11052.5 + Double($0) / 200, value: SIMD3(0.1 * Double($0), -1 / 3, 9.81)) }
         for service in [MotionService.accelerometer, .gyro, .magnetometer] {
             let single = try SamplePayloadDecoder.vectors(encoder.encode([samples[0]], service: service, seq: 7), service: service)
-            #expect(single.sequence == 7 && single.samples == [samples[0]] && !single.isBatch)
+            #expect(single.sequence == 7 && single.samples.map(\.inSinglePrecision) == [samples[0].inSinglePrecision] && !single.isBatch)
             #expect(single.unixTimes == [samples[0].timestamp + encoder.wallClockOffset])
             let batch = try SamplePayloadDecoder.vectors(encoder.encode(samples, service: service, seq: 8), service: service)
-            #expect(batch.sequence == 8 && batch.samples == samples && batch.isBatch)
+            #expect(batch.sequence == 8 && batch.samples.map(\.inSinglePrecision) == samples.map(\.inSinglePrecision) && batch.isBatch)
         }
         let motion = Self.motion
         var sixAxis = motion
         sixAxis.heading = -1
         sixAxis.magneticAccuracy = .uncalibrated
         let decoded = try SamplePayloadDecoder.deviceMotion(encoder.encode([motion, sixAxis], seq: 9))
-        #expect(decoded.samples == [motion, sixAxis])
+        #expect(decoded.samples.map(\.inSinglePrecision) == [motion, sixAxis].map(\.inSinglePrecision))
         // A payload of the wrong topic, or a broken one, names the field.
         #expect(throws: PayloadError(fieldPath: "rotationRate", reason: "is required")) {
             try SamplePayloadDecoder.vectors(encoder.encode([samples[0]], service: .accelerometer, seq: 1), service: .gyro)
@@ -160,5 +161,25 @@ import Testing
         #expect(x.contains(#""device":{"identifiers":["motionbridge_shelf-3"],"name":"shelf-3","manufacturer":"MotionBridge","model":"ICM-20948","sw_version":"1.2.0"}"#))
         let rate = try #require(discovery.sensors(of: .magnetometer).last).payload
         #expect(rate.contains(#""state_topic":"motion/shelf-3/health""#) && rate.contains(#""device_class":"frequency","entity_category":"diagnostic""#))
+    }
+}
+
+/// A sample's measurements rounded to single precision (its time kept): what a subscriber reads back.
+private func singlePrecision(_ value: Double) -> Double { Double(Float(value)) }
+private func singlePrecision(_ value: SIMD3<Double>) -> SIMD3<Double> { SIMD3(singlePrecision(value.x), singlePrecision(value.y), singlePrecision(value.z)) }
+
+extension VectorSample {
+    fileprivate var inSinglePrecision: VectorSample { VectorSample(timestamp: timestamp, value: singlePrecision(value)) }
+}
+
+extension DeviceMotionSample {
+    fileprivate var inSinglePrecision: DeviceMotionSample {
+        DeviceMotionSample(
+            timestamp: timestamp,
+            attitude: Quaternion(
+                w: singlePrecision(attitude.w), x: singlePrecision(attitude.x), y: singlePrecision(attitude.y), z: singlePrecision(attitude.z)),
+            rotationRate: singlePrecision(rotationRate), gravity: singlePrecision(gravity),
+            userAcceleration: singlePrecision(userAcceleration), magneticField: singlePrecision(magneticField),
+            magneticAccuracy: magneticAccuracy, heading: singlePrecision(heading))
     }
 }

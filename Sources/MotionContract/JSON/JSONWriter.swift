@@ -27,9 +27,12 @@ public struct JSONWriter: PayloadWriter, Sendable {
         appendNumber(value)
     }
 
-    /// Appends `"key":value` for a measurement: the same as a number (JSON has one kind).
+    /// Appends `"key":value` for a measurement: single precision, the shortest decimal that reads back
+    /// as the same 32-bit float (as CBOR's single-precision float; a relative rounding of at most 2⁻²⁴,
+    /// far below any MEMS sensor's noise), about half the digits of a double.
     public mutating func measurement(_ key: String, _ value: Double) {
-        field(key, value)
+        appendKey(key)
+        appendMeasurement(value)
     }
 
     /// Appends `"key":value` for an integer.
@@ -64,17 +67,17 @@ public struct JSONWriter: PayloadWriter, Sendable {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    /// Appends `"key":{"x":…,"y":…,"z":…}`.
+    /// Appends `"key":{"x":…,"y":…,"z":…}`, the axes as measurements (single precision).
     public mutating func vector(_ key: String, x: Double, y: Double, z: Double) {
-        // Written directly (the same text as three `field` calls in an `object`): sample payloads are
+        // Written directly (the same text as three `measurement` calls in an `object`): sample payloads are
         // mostly vectors.
         appendKey(key)
         bytes.append(contentsOf: #"{"x":"#.utf8)
-        appendNumber(x)
+        appendMeasurement(x)
         bytes.append(contentsOf: #","y":"#.utf8)
-        appendNumber(y)
+        appendMeasurement(y)
         bytes.append(contentsOf: #","z":"#.utf8)
-        appendNumber(z)
+        appendMeasurement(z)
         bytes.append(UInt8(ascii: "}"))
     }
 
@@ -180,7 +183,19 @@ public struct JSONWriter: PayloadWriter, Sendable {
     /// A finite number in Swift's shortest round-trip form, otherwise `null`.
     private mutating func appendNumber(_ value: Double) {
         guard value.isFinite else { return bytes.append(contentsOf: "null".utf8) }
-        // The standard library formats into a stack buffer and hands the digits to the stream.
+        appendShortest(value)
+    }
+
+    /// A measurement: `null` when not finite (also beyond the float range), else ``measurement(_:_:)``'s form.
+    private mutating func appendMeasurement(_ value: Double) {
+        let single = Float(value)
+        guard single.isFinite else { return bytes.append(contentsOf: "null".utf8) }
+        appendShortest(single)
+    }
+
+    /// The shortest round-trip decimal of `value`: the standard library formats into a stack buffer and
+    /// hands the digits to the stream.
+    private mutating func appendShortest<Number: BinaryFloatingPoint & TextOutputStreamable>(_ value: Number) {
         var stream = ByteStream(bytes: [])
         swap(&bytes, &stream.bytes)
         value.write(to: &stream)
