@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libcbor: the CBOR (RFC 8949) form of the data topics.
         .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
+        // libsystemd's sd-daemon: readiness, status, stopping and the watchdog for a Type=notify unit.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Jansson: the strict JSON parser for the configuration and control commands.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
@@ -62,7 +64,7 @@ let package = Package(
             name: "MotionAgent",
             dependencies: [
                 "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionMath", "MQTT",
-                "CJansson", "CCrypto",
+                "CJansson", "CCrypto", "CSystemd",
             ]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine"]),
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionFleet", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),

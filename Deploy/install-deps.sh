@@ -3,7 +3,8 @@
 # libmosquitto-dev (the C library the MQTT module wraps), libjansson-dev (the strict JSON parser of the
 # configuration and commands), libsqlite3-dev (the durable offline buffer), mosquitto (the broker the tests and the demo
 # start on a loopback port), mosquitto-clients, pkg-config, openssl (the TLS tests make their certificates),
-# linux-libc-dev (the kernel's <linux/i2c-dev.h> for the I2C shim), libcbor-dev (the CBOR form of the data
+# linux-libc-dev (the kernel's <linux/i2c-dev.h> for the I2C shim), libsystemd-dev (sd_notify: readiness and the
+# watchdog of a Type=notify unit), libcbor-dev (the CBOR form of the data
 # topics), python3-jsonschema, python3-cbor2 and python3-jinja2 (the tests validate every payload, JSON and
 # CBOR, against schemas/ and render the Home Assistant templates),
 # prometheus-mqtt-exporter and prometheus (the tests run the exporter of Deploy/prometheus/ on a loopback
@@ -11,7 +12,7 @@
 # is missing.
 set -euo pipefail
 
-packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
+packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
           python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus)
 missing=()
 for package in "${packages[@]}"; do

@@ -42,6 +42,11 @@ public final class MotionAgent: Sendable {
     let pipelines: Mutex<ServicePipelines>
     // Touched only on `controlQueue`.
     nonisolated(unsafe) var healthTimer: (any DispatchSourceTimer)?
+    /// The service manager told of readiness, status and stopping, and fed the watchdog (see
+    /// ``attach(serviceManager:)``); `nil` when there is none.
+    let serviceManager = Mutex<ServiceManagerLink?>(nil)
+    // Touched only on `controlQueue`.
+    nonisolated(unsafe) var serviceManagerTimer: (any DispatchSourceTimer)?
 
     struct State: Sendable {
         /// The configuration in force: the file's with the remote overlay on top.
@@ -147,6 +152,8 @@ public final class MotionAgent: Sendable {
                 return state.client
             }
             healthTimer?.cancel()
+            serviceManagerTimer?.cancel()
+            serviceManager.withLock { $0?.notifier.notify("STOPPING=1\nSTATUS=stopping") }
             for service in MotionService.allCases { stopUpdates(service) }
             do {
                 let count = try engine.stopRecording()

@@ -89,6 +89,8 @@ do {
     let agent = try MotionAgent(configuration: configuration, version: AgentVersion.current)
     runningAgent.withLock { $0 = agent }
     try agent.start()
+    // Under systemd (Type=notify): readiness, status, stopping and the watchdog, fed from the sample path.
+    if let notifier = SystemdNotifier.fromEnvironment() { agent.attach(serviceManager: notifier) }
 } catch let error as ConfigurationError {
     AgentLog.writeToStandardError("motion-agent: \(error)\n")
     exit(ConfigurationError.exitStatus)

@@ -1,0 +1,103 @@
+import Dispatch
+import MQTT
+import MotionContract
+import MotionHAL
+
+/// What the agent keeps about its service manager: the notifier, the watchdog's rule, and the counters
+/// and status line of the previous check.
+struct ServiceManagerLink {
+    let notifier: any ServiceManagerNotifier
+    var watchdog = SampleWatchdog()
+    var lastCheck: (uptime: Double, messages: [MotionService: UInt64])?
+    var lastStatus: String?
+}
+
+extension MotionAgent {
+    // MARK: - Service manager (control queue)
+
+    /// How often the status line is refreshed when the manager watches nothing, s.
+    static let serviceManagerStatusInterval = 5.0
+
+    /// Reports to `notifier` from now on: `READY=1` with a first `STATUS=` at once (call it after
+    /// ``start()``); then, every half watchdog interval (systemd's advice; every 5 s without a watchdog),
+    /// the status line when it changed and, when the sample path made progress (``SampleWatchdog``),
+    /// `WATCHDOG=1`; `STOPPING=1` when ``shutdown(timeout:)`` begins. The checks run on the control
+    /// queue, so a dead-locked control queue starves the watchdog too.
+    public func attach(serviceManager notifier: any ServiceManagerNotifier) {
+        controlQueue.sync {
+            serviceManager.withLock { $0 = ServiceManagerLink(notifier: notifier) }
+            let status = serviceManagerStatus(rates: [:])
+            serviceManager.withLock { $0?.lastStatus = status }
+            notifier.notify("READY=1\nSTATUS=\(status)")
+            let period = notifier.watchdogInterval.map { $0 / 2 } ?? Self.serviceManagerStatusInterval
+            let timer = DispatchSource.makeTimerSource(queue: controlQueue)
+            timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(Int(period * 50)))
+            timer.setEventHandler { [weak self] in self?.checkServiceManager() }
+            timer.resume()
+            serviceManagerTimer = timer
+        }
+    }
+
+    /// One check: measured rates since the previous one, the status line, the watchdog.
+    func checkServiceManager() {
+        guard !state.withLock({ $0.shuttingDown }) else { return }
+        let uptime = Double(MonotonicClock.now() - startMonotonicNanoseconds) / 1e9
+        let counters = pipelines.withLock { pipelines in
+            Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
+        }
+        let active = Set(state.withLock { $0.services.filter(\.value.active).keys })
+        let samplesIn = counters.values.reduce(0) { $0 &+ $1.samples }
+        let previous = serviceManager.withLock { $0?.lastCheck }
+        var rates: [MotionService: Double] = [:]
+        if let previous, uptime > previous.uptime {
+            for (service, count) in counters {
+                rates[service] = Double(count.messages &- (previous.messages[service] ?? 0)) / (uptime - previous.uptime)
+            }
+        }
+        let status = serviceManagerStatus(rates: rates)
+        serviceManager.withLock { link in
+            guard var current = link else { return }
+            var assignments: [String] = []
+            if current.lastStatus != status { assignments.append("STATUS=\(status)") }
+            if current.notifier.watchdogInterval != nil, current.watchdog.check(activeServices: active, samplesIn: samplesIn) {
+                assignments.append("WATCHDOG=1")
+            }
+            if !assignments.isEmpty { current.notifier.notify(assignments.joined(separator: "\n")) }
+            current.lastStatus = status
+            current.lastCheck = (uptime, counters.mapValues(\.messages))
+            link = current
+        }
+    }
+
+    /// The one-line state for the service manager (`systemctl status`): the connection, each active
+    /// service with its measured message rate (the configured one before a rate is measured), and the
+    /// faults.
+    func serviceManagerStatus(rates: [MotionService: Double]) -> String {
+        let (client, broker) = state.withLock { ($0.client, $0.configuration.broker.address) }
+        let connection = (client?.isConnected ?? false) ? "connected to \(broker)" : "connecting to \(broker)"
+        var services: [String] = []
+        var faults: [String] = []
+        for service in MotionService.allCases {
+            let status = self.status(of: service)
+            guard status.active else { continue }
+            let rate = rates[service] ?? (status.interval > 0 ? 1 / status.interval : 0)
+            services.append("\(service.topicName) \(Self.formatRate(rate)) Hz")
+            if let error = status.error, !faults.contains(error) { faults.append(error) }
+        }
+        return Self.serviceManagerStatusLine(connection: connection, services: services, faults: faults)
+    }
+
+    /// `connection; service rate Hz, …; faults: …` (`no service active`, `no faults` when empty).
+    static func serviceManagerStatusLine(connection: String, services: [String], faults: [String]) -> String {
+        let running = services.isEmpty ? "no service active" : services.joined(separator: ", ")
+        let problems = faults.isEmpty ? "no faults" : "faults: " + faults.joined(separator: "; ")
+        // One line: a fault text must not end the assignment.
+        return "\(connection); \(running); \(problems)".map { $0.isNewline ? " " : $0 }.reduce(into: "") { $0.append($1) }
+    }
+
+    /// A rate with at most one decimal (`50`, `12.5`).
+    static func formatRate(_ rate: Double) -> String {
+        let tenths = (rate * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
+    }
+}
