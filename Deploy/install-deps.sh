@@ -8,11 +8,12 @@
 # topics), python3-jsonschema, python3-cbor2 and python3-jinja2 (the tests validate every payload, JSON and
 # CBOR, against schemas/ and render the Home Assistant templates),
 # prometheus-mqtt-exporter and prometheus (the tests run the exporter of Deploy/prometheus/ on a loopback
-# port and check the alert rules with promtool; their system services are not left running). Needs root (or sudo) only when something
+# port and check the alert rules with promtool; their system services are not left running), systemd (the tests
+# check Deploy/systemd/ with systemd-analyze). Needs root (or sudo) only when something
 # is missing.
 set -euo pipefail
 
-packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
+packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
           python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus)
 missing=()
 for package in "${packages[@]}"; do
