@@ -31,26 +31,22 @@ extension MotionAgent {
     }
 
     func publishHealth() {
-        let uptime = Double(MonotonicClock.now() - startMonotonicNanoseconds) / 1e9
-        let counters = pipelines.withLock { pipelines in
-            Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
-        }
+        let counters = pipelineCounters()
         let (client, services, last, interval) = state.withLock { state in
             let last = state.lastHealth
-            state.lastHealth = (uptime, counters.mapValues(\.messages))
+            state.lastHealth = counters
             return (state.client, state.services, last, state.configuration.healthInterval)
         }
         guard let client else { return }
         var report = HealthReport(
-            uptime: uptime, unixTime: WallClock.unixTime(), interval: interval, connected: client.isConnected, diagnostics: engine.diagnostics,
+            uptime: counters.uptime, unixTime: WallClock.unixTime(), interval: interval, connected: client.isConnected, diagnostics: engine.diagnostics,
             broker: client.statistics, protocolVersion: client.negotiatedProtocolVersion,
             commandsDropped: droppedCommands.load(ordering: .relaxed))
         for service in MotionService.allCases {
-            let messages = counters[service]!.messages
-            let rate = last.map { Double(messages - ($0.messages[service] ?? 0)) / max(uptime - $0.uptime, 1e-3) }
+            let count = counters.counts[service]!
             report.services.append(.init(
-                service: service, active: services[service]!.active, messages: messages,
-                samples: counters[service]!.samples, messageRate: rate, error: services[service]!.error))
+                service: service, active: services[service]!.active, messages: count.messages, samples: count.samples,
+                messageRate: last.map { counters.messageRate(of: service, since: $0) }, error: services[service]!.error))
         }
         // Retained (contract 1.1), so that a fleet tool joining late reads when the device last reported.
         _ = try? client.publish(MQTTMessage(

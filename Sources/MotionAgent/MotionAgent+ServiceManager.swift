@@ -8,7 +8,7 @@ import MotionHAL
 struct ServiceManagerLink {
     let notifier: any ServiceManagerNotifier
     var watchdog = SampleWatchdog()
-    var lastCheck: (uptime: Double, messages: [MotionService: UInt64])?
+    var lastCheck: PipelineCounters?
     var lastStatus: String?
 }
 
@@ -25,9 +25,8 @@ extension MotionAgent {
     /// queue, so a dead-locked control queue starves the watchdog too.
     public func attach(serviceManager notifier: any ServiceManagerNotifier) {
         controlQueue.sync {
-            serviceManager.withLock { $0 = ServiceManagerLink(notifier: notifier) }
             let status = serviceManagerStatus(rates: [:])
-            serviceManager.withLock { $0?.lastStatus = status }
+            serviceManager.withLock { $0 = ServiceManagerLink(notifier: notifier, lastStatus: status) }
             notifier.notify("READY=1\nSTATUS=\(status)")
             let period = notifier.watchdogInterval.map { $0 / 2 } ?? Self.serviceManagerStatusInterval
             let timer = DispatchSource.makeTimerSource(queue: controlQueue)
@@ -41,30 +40,26 @@ extension MotionAgent {
     /// One check: measured rates since the previous one, the status line, the watchdog.
     func checkServiceManager() {
         guard !state.withLock({ $0.shuttingDown }) else { return }
-        let uptime = Double(MonotonicClock.now() - startMonotonicNanoseconds) / 1e9
-        let counters = pipelines.withLock { pipelines in
-            Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
-        }
+        let counters = pipelineCounters()
         let active = Set(state.withLock { $0.services.filter(\.value.active).keys })
-        let samplesIn = counters.values.reduce(0) { $0 &+ $1.samples }
         let previous = serviceManager.withLock { $0?.lastCheck }
         var rates: [MotionService: Double] = [:]
-        if let previous, uptime > previous.uptime {
-            for (service, count) in counters {
-                rates[service] = Double(count.messages &- (previous.messages[service] ?? 0)) / (uptime - previous.uptime)
-            }
+        if let previous {
+            for service in MotionService.allCases { rates[service] = counters.messageRate(of: service, since: previous) }
         }
         let status = serviceManagerStatus(rates: rates)
         serviceManager.withLock { link in
             guard var current = link else { return }
             var assignments: [String] = []
             if current.lastStatus != status { assignments.append("STATUS=\(status)") }
-            if current.notifier.watchdogInterval != nil, current.watchdog.check(activeServices: active, samplesIn: samplesIn) {
+            if current.notifier.watchdogInterval != nil,
+                current.watchdog.check(activeServices: active, samplesIn: counters.samplesIn)
+            {
                 assignments.append("WATCHDOG=1")
             }
             if !assignments.isEmpty { current.notifier.notify(assignments.joined(separator: "\n")) }
             current.lastStatus = status
-            current.lastCheck = (uptime, counters.mapValues(\.messages))
+            current.lastCheck = counters
             link = current
         }
     }

@@ -62,7 +62,7 @@ public final class MotionAgent: Sendable {
         var client: (any MessageTransport)?
         var services: [MotionService: ServiceState]
         var deviceError: String?
-        var lastHealth: (uptime: Double, messages: [MotionService: UInt64])?
+        var lastHealth: PipelineCounters?
         var shuttingDown = false
     }
 
