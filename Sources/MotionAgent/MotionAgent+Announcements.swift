@@ -14,7 +14,7 @@ extension MotionAgent {
     /// (`{base}/+/set`, which takes `{base}/config/set` too).
     func announce() {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
-        AgentLog.info("connected to \(configuration.broker.address)")
+        AgentLog.notice("connected to \(configuration.broker.address)")
         do {
             // Retain-as-published: a retained command is recognisable even when it arrives live.
             try client.subscribe(topics.allControlTopics, qos: .atLeastOnce, retainAsPublished: true)
@@ -25,7 +25,7 @@ extension MotionAgent {
             publishConfiguration(on: client)
             if configuration.healthInterval == 0 { try clearHealth(on: client) }
         } catch {
-            AgentLog.info("announcing on the broker failed: \(error)")
+            AgentLog.error("announcing on the broker failed: \(error)")
         }
     }
 

@@ -84,7 +84,7 @@ extension MotionAgent {
             return ((client, serviceState.qos, serviceState.settings.messageExpiry, serviceState.settings.format), recovered)
         }
         if recovered, let (client, _, _, _) = ready {
-            AgentLog.info("\(service.topicName): data flows again")
+            AgentLog.notice("\(service.topicName): data flows again")
             controlQueue.async { try? self.publishStatus(service, on: client) }
         }
         return ready
@@ -108,7 +108,7 @@ extension MotionAgent {
                 return true
             }
             guard changed else { return }
-            AgentLog.info("\(service.topicName): unavailable: \(reason)")
+            AgentLog.warning("\(service.topicName): unavailable: \(reason)")
             if let client = self.state.withLock({ $0.client }) {
                 try? self.publishStatus(service, on: client)
             }

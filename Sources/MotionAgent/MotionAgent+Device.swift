@@ -31,16 +31,16 @@ extension MotionAgent {
                 return state.deviceError != description
             }
             if changed {
-                AgentLog.info("device \(configuration.device): \(description)")
+                AgentLog.warning("device \(configuration.device): \(description)")
                 publishDeviceState()
             }
             controlQueue.asyncAfter(deadline: .now() + next) { [weak self] in self?.retryDeviceOpen(delay: next) }
             return
         }
-        AgentLog.info("device \(configuration.device) opened")
+        AgentLog.notice("device \(configuration.device) opened")
         state.withLock { $0.deviceError = nil }
         startActiveServices()
-        do { try startRecording() } catch { AgentLog.info("\(error)") }
+        do { try startRecording() } catch { AgentLog.error("\(error)") }
         publishDeviceState()
     }
 
@@ -84,7 +84,7 @@ extension MotionAgent {
                 topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
             for service in MotionService.allCases { try publishStatus(service, on: client) }
         } catch {
-            AgentLog.info("publishing the device's state failed: \(error)")
+            AgentLog.error("publishing the device's state failed: \(error)")
         }
     }
 

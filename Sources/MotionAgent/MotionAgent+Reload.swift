@@ -17,7 +17,7 @@ extension MotionAgent {
             }
             var notes = apply(new, keepingCommandedStates: false)
             if let remoteError { notes.append("\(remoteError); the file's values apply") }
-            AgentLog.info("configuration reloaded" + (notes.isEmpty ? "" : "; not applied: " + notes.joined(separator: "; ")))
+            AgentLog.notice("configuration reloaded" + (notes.isEmpty ? "" : "; not applied: " + notes.joined(separator: "; ")))
             return notes
         }
     }

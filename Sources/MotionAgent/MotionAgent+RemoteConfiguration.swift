@@ -58,7 +58,7 @@ extension MotionAgent {
             state.remoteError = nil
         }
         let notes = apply(candidate, keepingCommandedStates: true)
-        AgentLog.info(
+        AgentLog.notice(
             "remote configuration version \(next.version) applied" + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")))
         respond(to: message, with: CommandAnswer.accepted(version: next.version).json())
     }
@@ -118,10 +118,10 @@ extension MotionAgent {
     private func reopenDevice() {
         do {
             try openDevice()
-            AgentLog.info("device \(configuration.device) reopened with mount matrix \(configuration.mountMatrix ?? .identity)")
+            AgentLog.notice("device \(configuration.device) reopened with mount matrix \(configuration.mountMatrix ?? .identity)")
             publishDeviceState()
         } catch {
-            AgentLog.info("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
+            AgentLog.warning("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
             state.withLock { $0.deviceError = "\(error)" }
             publishDeviceState()
             controlQueue.asyncAfter(deadline: .now() + Self.firstDeviceRetryDelay) { [weak self] in
@@ -146,7 +146,7 @@ extension MotionAgent {
                 topic: topics.configuration, string: configurationReport.json(), qos: .atLeastOnce, retain: true,
                 contentType: Self.json))
         } catch {
-            AgentLog.info("publishing the configuration report failed: \(error)")
+            AgentLog.error("publishing the configuration report failed: \(error)")
         }
     }
 }

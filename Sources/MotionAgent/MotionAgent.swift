@@ -88,9 +88,9 @@ public final class MotionAgent: Sendable {
         let (remote, stateFileError) = Self.remoteState(of: configuration)
         let (effective, overlayError) = stateFileError.map { (configuration, $0) } ?? configuration.inForce(with: remote)
         if let overlayError {
-            AgentLog.info("\(overlayError); the file's values apply")
+            AgentLog.warning("\(overlayError); the file's values apply")
         } else if configuration.remoteConfiguration.enabled, !remote.overlay.isEmpty {
-            AgentLog.info("remote configuration version \(remote.version) applied on top of the file")
+            AgentLog.notice("remote configuration version \(remote.version) applied on top of the file")
         }
         state = Mutex(State(
             configuration: effective, fileConfiguration: configuration, remote: remote, remoteError: overlayError,
@@ -116,7 +116,7 @@ public final class MotionAgent: Sendable {
             if case .invalidSpecification(let why) = error {
                 throw ConfigurationError(fieldPath: "device", reason: why)
             }
-            AgentLog.info("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
+            AgentLog.warning("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
             state.withLock { $0.deviceError = error.description }
             controlQueue.asyncAfter(deadline: .now() + Self.firstDeviceRetryDelay) { [weak self] in
                 self?.retryDeviceOpen(delay: Self.firstDeviceRetryDelay)
@@ -132,7 +132,7 @@ public final class MotionAgent: Sendable {
         }
         state.withLock { $0.client = client }
         try client.start()
-        AgentLog.info("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
+        AgentLog.notice("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
         try controlQueue.sync {
             startActiveServices()
             scheduleHealthReports(every: configuration.healthInterval)
@@ -159,7 +159,7 @@ public final class MotionAgent: Sendable {
                 let count = try engine.stopRecording()
                 if let file = configuration.recording?.file, count > 0 { AgentLog.info("recorded \(count) samples to \(file)") }
             } catch {
-                AgentLog.info("the recording failed: \(error)")
+                AgentLog.error("the recording failed: \(error)")
             }
             return client
         }
@@ -180,7 +180,7 @@ public final class MotionAgent: Sendable {
             }
         }
         client.shutdown(timeout: timeout / 2)
-        AgentLog.info("stopped")
+        AgentLog.notice("stopped")
     }
 
 }

@@ -67,7 +67,7 @@ func reload(_ agent: MotionAgent?) {
     do {
         agent.reload(try commandLine.configuration())
     } catch {
-        AgentLog.info("reload refused, the running configuration stays: \(error)")
+        AgentLog.warning("reload refused, the running configuration stays: \(error)")
     }
 }
 
@@ -75,7 +75,7 @@ let configuration: AgentConfiguration
 do {
     configuration = try commandLine.configuration()
 } catch {
-    AgentLog.writeToStandardError("motion-agent: \(error)\n")
+    AgentLog.failure("\(error)")
     exit(ConfigurationError.exitStatus)
 }
 // `configuration()` ran every check a start makes (AgentConfiguration.validate), so a file that passes
@@ -92,10 +92,10 @@ do {
     // Under systemd (Type=notify): readiness, status, stopping and the watchdog, fed from the sample path.
     if let notifier = SystemdNotifier.fromEnvironment() { agent.attach(serviceManager: notifier) }
 } catch let error as ConfigurationError {
-    AgentLog.writeToStandardError("motion-agent: \(error)\n")
+    AgentLog.failure("\(error)")
     exit(ConfigurationError.exitStatus)
 } catch {
-    AgentLog.writeToStandardError("motion-agent: cannot start: \(error)\n")
+    AgentLog.failure("cannot start: \(error)")
     exit(1)
 }
 dispatchMain()

@@ -1,3 +1,4 @@
+import Foundation
 import MotionContract
 import Testing
 
@@ -25,5 +26,72 @@ import Testing
             #expect(text.hasSuffix("(\(input.utf8.count) bytes)"), "\(text)")
         }
         #expect(ContractText.sanitized("short", limit: 120) == "short")
+    }
+
+    @Test func aTerminalLineHasTheTimeAndNamesWarningsAndErrors() {
+        let time = 1_764_626_400.25  // 2025-12-01T22:00:00.250Z
+        #expect(LogLineFormat.timestamped.format("connected", priority: .notice, unixTime: time) == "2025-12-01T22:00:00.250Z connected\n")
+        #expect(LogLineFormat.timestamped.format("gone", priority: .warning, unixTime: time) == "2025-12-01T22:00:00.250Z warning: gone\n")
+        #expect(LogLineFormat.timestamped.format("bad", priority: .error, unixTime: time) == "2025-12-01T22:00:00.250Z error: bad\n")
+        #expect(LogLineFormat.timestamped.format("motion-agent: x", priority: .error, unixTime: nil) == "motion-agent: x\n")
+    }
+
+    @Test func aJournalLineCarriesThePriorityOnEveryLine() {
+        #expect(LogLineFormat.journal.format("gone", priority: .warning, unixTime: 1) == "<4>gone\n")
+        #expect(LogLineFormat.journal.format("x", priority: .error, unixTime: nil) == "<3>x\n")
+        #expect(LogLineFormat.journal.format("a\nb", priority: .info, unixTime: 1) == "<6>a\n<6>b\n", "one entry per line, each with its priority")
+        #expect(AgentLog.Priority.error.rawValue == 3 && AgentLog.Priority.info.rawValue == 6, "syslog's numbers")
+    }
+
+    @Test func theJournalStreamIsRecognisedByDeviceAndInodeOnly() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        let descriptor = open(path, O_CREAT | O_WRONLY, 0o600)
+        #expect(descriptor >= 0)
+        defer { close(descriptor); unlink(path) }
+        var status = stat()
+        #expect(fstat(descriptor, &status) == 0)
+        let matching = "\(status.st_dev):\(status.st_ino)"
+        #expect(JournalStream.isConnected(descriptor: descriptor, journalStream: matching))
+        #expect(!JournalStream.isConnected(descriptor: descriptor, journalStream: "\(status.st_dev):\(status.st_ino + 1)"), "another stream")
+        #expect(!JournalStream.isConnected(descriptor: descriptor, journalStream: nil), "not under systemd")
+        for malformed in ["", ":", "1", "1:2:3", "a:b", "-1:5", " 1:2"] {
+            #expect(!JournalStream.isConnected(descriptor: descriptor, journalStream: malformed), "\(malformed)")
+        }
+        #expect(!JournalStream.isConnected(descriptor: -1, journalStream: matching), "a closed descriptor")
+    }
+
+    /// The real executable with its standard error on a file that `JOURNAL_STREAM` names, as systemd
+    /// connects it: the configuration error (exit 78) arrives at error priority, and with another
+    /// `JOURNAL_STREAM` (a redirected descriptor) the plain line as before.
+    @Test func theAgentWritesPrioritiesOnlyToTheJournalStream() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let config = directory.appendingPathComponent("bad-\(UUID().uuidString).json").path
+        try Data(#"{"health_interval": -1}"#.utf8).write(to: URL(fileURLWithPath: config))
+        defer { unlink(config) }
+        func run(journalStreamOf matching: Bool) throws -> (status: Int32, log: String) {
+            let logPath = directory.appendingPathComponent("journal-\(UUID().uuidString).log").path
+            #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
+            defer { unlink(logPath) }
+            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+            var status = stat()
+            #expect(stat(logPath, &status) == 0)
+            let process = Process()
+            process.executableURL = AgentProcess.productsDirectory.appendingPathComponent("motion-agent")
+            process.arguments = ["--config", config, "--check-config"]
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                ["JOURNAL_STREAM": "\(status.st_dev):\(matching ? status.st_ino : status.st_ino + 1)"]) { $1 }
+            process.standardError = log
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            try log.close()
+            return (process.terminationStatus, try String(contentsOfFile: logPath, encoding: .utf8))
+        }
+        let journal = try run(journalStreamOf: true)
+        #expect(journal.status == 78)
+        #expect(journal.log.hasPrefix("<3>motion-agent: configuration error: health_interval"), "\(journal.log)")
+        let elsewhere = try run(journalStreamOf: false)
+        #expect(elsewhere.status == 78)
+        #expect(elsewhere.log.hasPrefix("motion-agent: configuration error: health_interval"), "\(elsewhere.log)")
     }
 }
