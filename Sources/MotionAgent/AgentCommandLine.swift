@@ -1,5 +1,6 @@
 import MQTT
 import MotionCommandLine
+import MotionEngine
 
 /// The options of `motion-agent`:
 /// `motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--id DEVICE_ID] [--record FILE] [--check-config]`.
@@ -50,10 +51,17 @@ public struct AgentCommandLine: Sendable, Equatable {
         helpRequested = scanner.helpRequested
     }
 
-    /// Loads the configuration file (or the defaults) and applies the options on top.
-    /// - Throws: ``ConfigurationError`` naming the field (options are named as the field they override).
-    public func configuration() throws(ConfigurationError) -> AgentConfiguration {
-        var configuration = try configPath.map { path throws(ConfigurationError) in try AgentConfiguration.load(path: path) }
+    /// Loads the configuration file (or the defaults), applies the options on top, and takes what the file
+    /// leaves out from the environment as documented (Config/README.md): the magnetic reference from
+    /// `MOTION_DECLINATION` / `MOTION_LOCATION`, the calibration file from `MOTION_CALIBRATION`; so that
+    /// `--check-config` checks exactly what a start uses.
+    /// - Parameter environment: the process's variables by default.
+    /// - Throws: ``ConfigurationError`` naming the field (options are named as the field they override,
+    ///   variables by their name).
+    public func configuration(
+        environment: [String: String] = MotionEngineEnvironment.processVariables()
+    ) throws(ConfigurationError) -> AgentConfiguration {
+        var configuration = try configPath.map { path throws(ConfigurationError) in try AgentConfiguration.load(path: path, validating: false) }
             ?? AgentConfiguration()
         if let brokerURL {
             configuration.broker.address = try AgentConfiguration.brokerAddress(brokerURL, fieldPath: "broker.url (--broker)")
@@ -62,6 +70,12 @@ public struct AgentCommandLine: Sendable, Equatable {
         if let deviceID { configuration.deviceID = deviceID }
         if let recordFile {
             configuration.recording = RecordingSettings(file: recordFile, seconds: configuration.recording?.seconds ?? 600)
+        }
+        if configuration.magneticReference == nil {
+            configuration.magneticReference = try MagneticReference.fromEnvironment(environment)
+        }
+        if configuration.calibration == nil, let path = environment["MOTION_CALIBRATION"], !path.isEmpty {
+            configuration.calibration = path
         }
         try configuration.validate()
         return configuration

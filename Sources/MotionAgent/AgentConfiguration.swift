@@ -14,11 +14,11 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var topicPrefix: String
     /// The IMU to read, as a device specification (`sim`, `sim:rate=500`, …).
     public var device: String
-    /// Where the magnetic declination for true north comes from; `nil`: the environment
-    /// (`MOTION_LOCATION`, `MOTION_DECLINATION`) or none.
+    /// Where the magnetic declination for true north comes from; `nil`: none (``AgentCommandLine`` fills
+    /// it from `MOTION_DECLINATION` / `MOTION_LOCATION` when the file has neither).
     public var magneticReference: MagneticReference?
     /// The calibration file (made by `motionctl calibrate`) applied to the IMU's samples at start; `nil`:
-    /// the file named by `MOTION_CALIBRATION`, if any, or none.
+    /// none (``AgentCommandLine`` fills it from `MOTION_CALIBRATION` when the file has none).
     public var calibration: String?
     /// How the IMU sits on the board (`mount_matrix`, IIO's text form): its axes → the board's; `nil`: as
     /// the driver delivers them.
@@ -69,8 +69,10 @@ public struct AgentConfiguration: Sendable, Equatable {
     }
 
     /// Reads and validates the configuration file at `path`.
+    /// - Parameter validating: `false` leaves ``validate()`` to the caller, who completes the file first
+    ///   (``AgentCommandLine``: options and environment); every field is still read and type-checked.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
-    public static func load(path: String) throws(ConfigurationError) -> AgentConfiguration {
+    public static func load(path: String, validating: Bool = true) throws(ConfigurationError) -> AgentConfiguration {
         // `--config /dev/zero` or a runaway file is refused before it is read into memory.
         let bytes: [UInt8]
         do {
@@ -78,7 +80,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         } catch {
             throw ConfigurationError(fieldPath: "", reason: "cannot read configuration file \(path): \(error)")
         }
-        return try parse(bytes)
+        return try parse(bytes, validating: validating)
     }
 
     /// Every top-level field of the configuration file.
@@ -92,8 +94,10 @@ public struct AgentConfiguration: Sendable, Equatable {
 
     /// Parses and validates a configuration document.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
-    /// - Parameter document: the JSON text's bytes (UTF-8).
-    public static func parse(_ document: some Collection<UInt8>) throws(ConfigurationError) -> AgentConfiguration {
+    /// - Parameters:
+    ///   - document: the JSON text's bytes (UTF-8).
+    ///   - validating: `false` leaves ``validate()`` to the caller (see ``load(path:validating:)``).
+    public static func parse(_ document: some Collection<UInt8>, validating: Bool = true) throws(ConfigurationError) -> AgentConfiguration {
         let root = try ConfigurationReader(bytes: [UInt8](document))
         try root.rejectUnknownKeys(fileFields)
         var configuration = AgentConfiguration()
@@ -115,7 +119,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
         configuration.homeAssistant = try HomeAssistantSettings.parse(from: root)
         try configuration.applyRuntimeFields(of: root)
-        try configuration.validate()
+        if validating { try configuration.validate() }
         return configuration
     }
 
@@ -219,8 +223,7 @@ public struct AgentConfiguration: Sendable, Equatable {
                     reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.joined(separator: ", ")))")
             }
         }
-        let environment = MotionEngineEnvironment.processVariables()
-        if magneticReference == nil, ["MOTION_LOCATION", "MOTION_DECLINATION"].allSatisfy({ environment[$0]?.isEmpty ?? true }),
+        if magneticReference == nil,
            let service = services.keys.sorted(by: { $0.topicName < $1.topicName })
                .first(where: { services[$0]?.referenceFrame == "xTrueNorthZVertical" })
         {

@@ -28,6 +28,26 @@ public enum MagneticReference: Sendable, Equatable {
         return .location(latitude: latitude, longitude: longitude, altitude: try location.number("altitude") ?? 0)
     }
 
+    /// The reference the environment gives a configuration without `location` and `declination`:
+    /// `MOTION_DECLINATION` (degrees east) or else `MOTION_LOCATION` (`LAT,LON[,ALT_M]`), as CoreMotion
+    /// programs take them; `nil` when neither is set (or both are empty).
+    /// - Throws: ``ConfigurationError`` naming the variable when its value cannot be used.
+    static func fromEnvironment(_ variables: [String: String]) throws(ConfigurationError) -> MagneticReference? {
+        if let text = variables["MOTION_DECLINATION"], !text.isEmpty {
+            guard let degrees = GeodeticLocation.validDeclination(Double(text.trimmingBlanks())) else {
+                throw ConfigurationError(fieldPath: "MOTION_DECLINATION (environment)", reason: "must be a number of degrees within ±180")
+            }
+            return .declination(degrees)
+        }
+        guard let text = variables["MOTION_LOCATION"], !text.isEmpty else { return nil }
+        do {
+            let location = try GeodeticLocation(parsing: text)
+            return .location(latitude: location.latitude, longitude: location.longitude, altitude: location.altitude)
+        } catch {
+            throw ConfigurationError(fieldPath: "MOTION_LOCATION (environment)", reason: "must be \(error.requirement)")
+        }
+    }
+
     /// Checks the ranges.
     /// - Throws: ``ConfigurationError`` naming the field.
     func validate() throws(ConfigurationError) {

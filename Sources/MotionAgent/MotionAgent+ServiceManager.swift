@@ -41,7 +41,7 @@ extension MotionAgent {
     func checkServiceManager() {
         guard !state.withLock({ $0.shuttingDown }) else { return }
         let counters = pipelineCounters()
-        let active = Set(state.withLock { $0.services.filter(\.value.active).keys })
+        let (active, deviceIsOpen) = state.withLock { (Set($0.services.filter(\.value.active).keys), $0.deviceError == nil) }
         let previous = serviceManager.withLock { $0?.lastCheck }
         var rates: [MotionService: Double] = [:]
         if let previous {
@@ -53,7 +53,7 @@ extension MotionAgent {
             var assignments: [String] = []
             if current.lastStatus != status { assignments.append("STATUS=\(status)") }
             if current.notifier.watchdogInterval != nil,
-                current.watchdog.check(activeServices: active, samplesIn: counters.samplesIn)
+                current.watchdog.check(activeServices: active, samplesIn: counters.samplesIn, deviceIsOpen: deviceIsOpen)
             {
                 assignments.append("WATCHDOG=1")
             }

@@ -6,7 +6,9 @@ import MotionContract
 /// gets the agent restarted, and a thread that merely lives does not keep it alive.
 ///
 /// The rules: with no service active nothing is expected, and a check that ran proves that the control
-/// queue lives (feed); when the set of active services changed since the previous check, or at the first
+/// queue lives (feed); while the device is not open (missing, unplugged, no permission) the agent is
+/// waiting for it and retrying by itself, so a restart could not help and would only run into the
+/// unit's start-rate limit on a board without its IMU (feed); when the set of active services changed since the previous check, or at the first
 /// check, the new services get one period's grace (feed); otherwise feed only when the pipelines took in
 /// samples since the previous check. A pure value: the caller reads the counters and sends the ping.
 public struct SampleWatchdog: Sendable, Equatable {
@@ -20,13 +22,15 @@ public struct SampleWatchdog: Sendable, Equatable {
     /// - Parameters:
     ///   - activeServices: the services that should be publishing.
     ///   - samplesIn: the samples the agent's pipelines have taken in since it started (all services).
+    ///   - deviceIsOpen: whether the IMU is open (`false` while the agent retries opening it).
     /// - Returns: whether to feed the watchdog now.
-    public mutating func check(activeServices: Set<MotionService>, samplesIn: UInt64) -> Bool {
+    public mutating func check(activeServices: Set<MotionService>, samplesIn: UInt64, deviceIsOpen: Bool = true) -> Bool {
         defer {
-            lastSamples = samplesIn
+            // A device that opens again gets the grace of a new start.
+            lastSamples = deviceIsOpen ? samplesIn : nil
             lastActive = activeServices
         }
-        if activeServices.isEmpty { return true }
+        if activeServices.isEmpty || !deviceIsOpen { return true }
         guard let last = lastSamples, activeServices == lastActive else { return true }
         return samplesIn > last
     }

@@ -182,6 +182,36 @@ import Testing
         #expect(configuration.broker.address.port == 2000)
     }
 
+    /// Config/README.md: without `location`/`declination` and `calibration` in the file, the agent takes
+    /// `MOTION_DECLINATION` / `MOTION_LOCATION` and `MOTION_CALIBRATION`, and `--check-config` checks them.
+    @Test func whatTheFileLeavesOutComesFromTheEnvironment() throws {
+        let trueNorth = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID()).json")
+        try Data(#"{"services":{"device-motion":{"frame":"xTrueNorthZVertical"}}}"#.utf8).write(to: trueNorth)
+        defer { try? FileManager.default.removeItem(at: trueNorth) }
+        let commandLine = try AgentCommandLine(arguments: ["--config", trueNorth.path])
+        #expect(try commandLine.configuration(environment: ["MOTION_DECLINATION": "4.5"]).magneticReference == .declination(4.5))
+        #expect(try commandLine.configuration(environment: ["MOTION_LOCATION": "52.52, 13.40"]).magneticReference
+            == .location(latitude: 52.52, longitude: 13.40, altitude: 0))
+        #expect(try commandLine.configuration(environment: ["MOTION_DECLINATION": "1", "MOTION_LOCATION": "0,0"]).magneticReference
+            == .declination(1), "the declination itself first, as the engine reads them")
+        #expect(throws: ConfigurationError(fieldPath: "services.device-motion.frame", reason: "xTrueNorthZVertical needs the magnetic declination: set location or declination (or MOTION_LOCATION / MOTION_DECLINATION)")) {
+            try commandLine.configuration(environment: ["MOTION_DECLINATION": ""])
+        }
+        #expect(throws: ConfigurationError(fieldPath: "MOTION_DECLINATION (environment)", reason: "must be a number of degrees within ±180")) {
+            try commandLine.configuration(environment: ["MOTION_DECLINATION": "east"])
+        }
+        #expect(throws: ConfigurationError.self) { try commandLine.configuration(environment: ["MOTION_LOCATION": "95,0"]) }
+
+        let withDeclination = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID()).json")
+        try Data(#"{"declination": -2}"#.utf8).write(to: withDeclination)
+        defer { try? FileManager.default.removeItem(at: withDeclination) }
+        let fileFirst = try AgentCommandLine(arguments: ["--config", withDeclination.path])
+        #expect(try fileFirst.configuration(environment: ["MOTION_DECLINATION": "7"]).magneticReference == .declination(-2), "the file wins")
+        #expect(throws: ConfigurationError.self, "a missing calibration file named by MOTION_CALIBRATION is refused like the field") {
+            try fileFirst.configuration(environment: ["MOTION_CALIBRATION": "/nonexistent/calibration.json"])
+        }
+    }
+
     @Test func commandLineErrors() throws {
         #expect(throws: CommandLineError("unknown option --verbose")) { try AgentCommandLine(arguments: ["--verbose"]) }
         #expect(throws: CommandLineError("--config needs a value")) { try AgentCommandLine(arguments: ["--config"]) }

@@ -10,18 +10,22 @@ import Testing
 @Suite struct ServiceManagerTests {
     @Test func theWatchdogIsFedOnlyWhenSamplesFlow() {
         var watchdog = SampleWatchdog()
-        let checks: [(active: Set<MotionService>, samples: UInt64, feeds: Bool, why: String)] = [
-            ([.deviceMotion], 0, true, "the first check: a period's grace"),
-            ([.deviceMotion], 0, false, "no sample since: stalled"),
-            ([.deviceMotion], 50, true, "samples flowed"),
-            ([.deviceMotion], 50, false, "stalled again"),
-            ([.deviceMotion, .gyro], 50, true, "a service started: grace again"),
-            ([.deviceMotion, .gyro], 50, false, "and then samples are expected"),
-            ([], 50, true, "nothing active: nothing expected"),
-            ([], 50, true, "still nothing expected"),
+        let checks: [(active: Set<MotionService>, samples: UInt64, open: Bool, feeds: Bool, why: String)] = [
+            ([.deviceMotion], 0, true, true, "the first check: a period's grace"),
+            ([.deviceMotion], 0, true, false, "no sample since: stalled"),
+            ([.deviceMotion], 50, true, true, "samples flowed"),
+            ([.deviceMotion], 50, true, false, "stalled again"),
+            ([.deviceMotion, .gyro], 50, true, true, "a service started: grace again"),
+            ([.deviceMotion, .gyro], 50, true, false, "and then samples are expected"),
+            ([.deviceMotion, .gyro], 50, false, true, "the device is gone: the agent retries it, a restart would not help"),
+            ([.deviceMotion, .gyro], 50, false, true, "still gone"),
+            ([.deviceMotion, .gyro], 50, true, true, "reopened: a new start's grace"),
+            ([.deviceMotion, .gyro], 50, true, false, "and then samples are expected again"),
+            ([], 50, true, true, "nothing active: nothing expected"),
+            ([], 50, true, true, "still nothing expected"),
         ]
         for check in checks {
-            let feeds = watchdog.check(activeServices: check.active, samplesIn: check.samples)
+            let feeds = watchdog.check(activeServices: check.active, samplesIn: check.samples, deviceIsOpen: check.open)
             #expect(feeds == check.feeds, "\(check.why)")
         }
     }
