@@ -12,11 +12,18 @@
 #   driver's -export-dynamic): 4 000 exported names the loader would search at start and nothing uses.
 # The shipped executable is stripped; its symbols and debug information go to motion-agent.debug beside
 # it (linked by .gnu_debuglink, for gdb, valgrind and for symbolising a crash report). Prints the path
-# of the executable. Scratch path: SCRATCH (default .build/static).
+# of each executable, one a line.
+#
+# usage: Deploy/build-release.sh [PRODUCT…]   (default: motion-agent; the package adds motionctl, which
+#        gets the same treatment, the order file naming only the agent's functions)
+# Scratch path: SCRATCH (default .build/static). SWIFT_SDK: a Swift SDK to cross-build with (swift sdk
+# list; see README "Deployment"), e.g. aarch64-unknown-linux-gnu for a 64-bit ARM board.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Deploy/install-deps.sh
 
+products=("$@")
+((${#products[@]})) || products=(motion-agent)
 scratch="${SCRATCH:-.build/static}"
 order="$PWD/Deploy/motion-agent.order"
 # `-lstdc++` (from the Swift driver) finds the static archive first in a directory that holds only it.
@@ -31,18 +38,22 @@ flags=(-c release --scratch-path "$scratch" --static-swift-stdlib
        -Xlinker --gc-sections -Xlinker -L"$(cd "$static_cxx" && pwd)"
        -Xlinker --symbol-ordering-file="$order" -Xlinker --no-warn-symbol-ordering
        -Xlinker --no-export-dynamic)
-built="$(swift build "${flags[@]}" --show-bin-path)/motion-agent"
-# SwiftPM does not know the order file is an input of the link: a newer one forces it.
-if [[ -e "$built" && "$order" -nt "$built" ]]; then rm -f "$built"; fi
-swift build "${flags[@]}" --product motion-agent >&2
+if [[ -n "${SWIFT_SDK:-}" ]]; then flags+=(--swift-sdk "$SWIFT_SDK"); fi
+bin="$(swift build "${flags[@]}" --show-bin-path)"
 deploy="$scratch/deploy"
 mkdir -p "$deploy"
-if [[ ! -e "$deploy/motion-agent" || "$built" -nt "$deploy/motion-agent" ]]; then
-    listed=$(grep -cv '^#' "$order" || true)
-    found=$(nm --defined-only "$built" | awk 'NR == FNR { if ($0 !~ /^#/) want[$0] = 1; next } ($3 in want) { if (!seen[$3]++) n++ } END { print n + 0 }' "$order" -)
-    echo "build-release: $found of $listed functions of the order file are in the executable" >&2
-    objcopy --only-keep-debug "$built" "$deploy/motion-agent.debug"
-    objcopy --strip-all --add-gnu-debuglink="$deploy/motion-agent.debug" "$built" "$deploy/motion-agent.tmp"
-    mv "$deploy/motion-agent.tmp" "$deploy/motion-agent"
-fi
-echo "$(cd "$deploy" && pwd)/motion-agent"
+for product in "${products[@]}"; do
+    built="$bin/$product"
+    # SwiftPM does not know the order file is an input of the link: a newer one forces it.
+    if [[ -e "$built" && "$order" -nt "$built" ]]; then rm -f "$built"; fi
+    swift build "${flags[@]}" --product "$product" >&2
+    if [[ ! -e "$deploy/$product" || "$built" -nt "$deploy/$product" ]]; then
+        listed=$(grep -cv '^#' "$order" || true)
+        found=$(nm --defined-only "$built" | awk 'NR == FNR { if ($0 !~ /^#/) want[$0] = 1; next } ($3 in want) { if (!seen[$3]++) n++ } END { print n + 0 }' "$order" -)
+        echo "build-release: $product: $found of $listed functions of the order file are in the executable" >&2
+        objcopy --only-keep-debug "$built" "$deploy/$product.debug"
+        objcopy --strip-all --add-gnu-debuglink="$deploy/$product.debug" "$built" "$deploy/$product.tmp"
+        mv "$deploy/$product.tmp" "$deploy/$product"
+    fi
+    echo "$(cd "$deploy" && pwd)/$product"
+done

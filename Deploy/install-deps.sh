@@ -9,12 +9,13 @@
 # CBOR, against schemas/ and render the Home Assistant templates),
 # prometheus-mqtt-exporter and prometheus (the tests run the exporter of Deploy/prometheus/ on a loopback
 # port and check the alert rules with promtool; their system services are not left running), systemd (the tests
-# check Deploy/systemd/ with systemd-analyze). Needs root (or sudo) only when something
+# check Deploy/systemd/ with systemd-analyze), dpkg-dev and lintian (Deploy/package.sh computes the package's
+# dependencies with dpkg-shlibdeps; the package test checks it with lintian). Needs root (or sudo) only when something
 # is missing.
 set -euo pipefail
 
 packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
-          python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus)
+          python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus dpkg-dev lintian)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

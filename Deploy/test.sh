@@ -2,7 +2,8 @@
 # Runs the whole test suite: installs what is missing, builds everything with warnings as errors,
 # then runs every test target (unit tests, and integration tests that start a real mosquitto on a
 # free loopback port and the real motion-agent executable), then every fuzz target for a bounded time
-# (Fuzz/README.md).
+# (Fuzz/README.md), the fleet broker's configuration (Deploy/mosquitto/verify.sh) and the Debian
+# package (Deploy/package-test.sh: built, linted, installed with dpkg -i, run, purged).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Deploy/install-deps.sh
@@ -22,4 +23,18 @@ if (($# == 0)); then
         rm -f "$verify_log"
         exit 1
     fi
+    # The Debian package, built (static release) and really installed, run and purged (about 5 minutes).
+    package_log=$(mktemp)
+    status=0
+    Deploy/package-test.sh > "$package_log" 2>&1 || status=$?
+    if ((status == 0)); then
+        grep '^package-test:' "$package_log"
+    elif ((status == 77)); then
+        echo "Deploy/package-test.sh: SKIPPED: $(tail -n 1 "$package_log")"
+    else
+        cat "$package_log"
+        rm -f "$package_log"
+        exit 1
+    fi
+    rm -f "$package_log"
 fi
