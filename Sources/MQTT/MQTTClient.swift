@@ -121,6 +121,10 @@ public final class MQTTClient: Sendable {
     /// back from MQTT 5; `nil` before the first connection.
     public var negotiatedProtocolVersion: MQTTProtocolVersion? { connection.negotiatedProtocolVersion }
 
+    /// The broker of the current connection, or of the attempt under way (with fail-over brokers, the node
+    /// in use); `nil` before the first attempt.
+    public var currentBroker: MQTTBrokerAddress? { connection.currentBroker }
+
     /// A snapshot of the client's counters (publications, errors, offline buffer, drops, reconnects).
     public var statistics: MQTTClientStatistics { connection.statistics }
 

@@ -4,6 +4,13 @@
 public struct MQTTClientConfiguration: Sendable {
     /// The broker to connect to.
     public var broker: MQTTBrokerAddress
+    /// Further brokers, the other nodes of a cluster, for fail-over: when the current broker cannot be
+    /// reached or drops the connection, the client connects to the next one at once (in the order
+    /// ``broker``, then these, and round again), and waits the reconnect back-off only after every one
+    /// has failed since the last accepted connection (``BrokerFailover``). Empty (default): one broker.
+    public var failoverBrokers: [MQTTBrokerAddress] = []
+    /// ``broker`` and the ``failoverBrokers``, in the order they are tried.
+    public var brokers: [MQTTBrokerAddress] { [broker] + failoverBrokers }
     /// The MQTT client identifier. Empty means "let the library generate one" (needs `cleanSession`).
     public var clientID: String
     /// Keep-alive interval in seconds, at least 5 (libmosquitto rejects less); 30 by default.
@@ -133,10 +140,12 @@ public struct MQTTClientConfiguration: Sendable {
         guard keepAlive >= Self.minimumKeepAlive, keepAlive <= 65_535 else {
             throw invalid("keepAlive", "must be 5...65535 s, got \(keepAlive) s")
         }
-        guard (1...65_535).contains(broker.port) else {
-            throw invalid("broker.port", "must be 1...65535, got \(broker.port)")
+        for broker in brokers {
+            guard (1...65_535).contains(broker.port) else {
+                throw invalid("broker.port", "must be 1...65535, got \(broker.port)")
+            }
+            guard !broker.host.isEmpty else { throw invalid("broker.host", "is empty") }
         }
-        guard !broker.host.isEmpty else { throw invalid("broker.host", "is empty") }
         guard !clientID.isEmpty || cleanSession else {
             throw invalid("clientID", "an empty client ID requires cleanSession = true")
         }

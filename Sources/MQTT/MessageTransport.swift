@@ -19,11 +19,18 @@ public protocol MessageTransport: AnyObject, Sendable {
     var negotiatedProtocolVersion: MQTTProtocolVersion? { get }
     /// The connection's counters.
     var statistics: MQTTClientStatistics { get }
+    /// The broker in use (with fail-over brokers, the node); `nil` when unknown.
+    var currentBroker: MQTTBrokerAddress? { get }
     /// Waits until the publication of `messageID` completed (acknowledged for QoS ≥ 1).
     /// - Returns: whether it was published within `timeout`.
     func waitUntilPublished(messageID: Int32, timeout: Duration) -> Bool
     /// Disconnects cleanly (no last will) within `timeout`; idempotent.
     func shutdown(timeout: Duration)
+}
+
+extension MessageTransport {
+    /// Unknown, for transports with no broker address of their own (in-memory twins).
+    public var currentBroker: MQTTBrokerAddress? { nil }
 }
 
 /// Makes the transport of a configuration, with the handler of its events.

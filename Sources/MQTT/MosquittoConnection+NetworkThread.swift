@@ -18,8 +18,9 @@ extension MosquittoConnection {
     /// - Returns: libmosquitto's result and `errno`.
     /// - Parameter protocolVersion: the version set on the handle; MQTT 3.1.1 sends no properties, which also
     ///   replaces the stored MQTT 5 ones after a fallback (they would make every 3.1.1 reconnect fail).
-    func connectWithProperties(_ protocolVersion: MQTTProtocolVersion) -> (result: MosquittoResult, errno: Int32) {
-        let broker = configuration.broker
+    /// - Parameter broker: the broker to connect to (``MQTTClientConfiguration/broker`` or a fail-over one).
+    func connectWithProperties(_ protocolVersion: MQTTProtocolVersion, to broker: MQTTBrokerAddress) -> (result: MosquittoResult, errno: Int32) {
+        state.withLock { $0.currentBroker = broker }
         var properties = protocolVersion == .v5 ? Self.connectProperties(configuration) : nil
         defer { mosquitto_property_free_all(&properties) }
         let result = closingSocket {
@@ -50,10 +51,13 @@ extension MosquittoConnection {
     }
 
     /// Drives the connection until shutdown: `mosquitto_loop`, flushing the buffer between calls; after
-    /// a lost or failed connection, the backoff delay (or an immediate MQTT 3.1.1 retry) and a reconnect.
+    /// a lost or failed connection, the backoff delay (or an immediate MQTT 3.1.1 retry) and a reconnect;
+    /// with fail-over brokers, the next one at once and the delay only after all failed (``BrokerFailover``).
     func runNetworkThread() {
         loopThread.store(Self.currentThread(), ordering: .relaxed)
-        var (connectResult, connectErrno) = connectWithProperties(configuration.protocolVersion)
+        let brokers = configuration.brokers
+        var failover = BrokerFailover(count: brokers.count)
+        var (connectResult, connectErrno) = connectWithProperties(configuration.protocolVersion, to: brokers[0])
         var policy = ReconnectPolicy(backoff: backoff, allowsFallback: configuration.allowsProtocolFallback)
         attempts: while true {
             var loopResult = connectResult
@@ -76,7 +80,7 @@ extension MosquittoConnection {
                 return (!state.disconnectReported && !state.stopNetworkThread, state.lastLibraryError)
             }
             if unreported, !loopResult.isSuccess {
-                var reason = MQTTError(code: loopResult.code, operation: "connect to \(configuration.broker)", systemErrno: loopErrno)
+                var reason = MQTTError(code: loopResult.code, operation: "connect to \(brokers[failover.current])", systemErrno: loopErrno)
                     .description
                 reason += tlsExplanation(libraryError: libraryError, beforeConnack: true)
                 deliver(.disconnected(reasonCode: loopResult.code, reason: reason))
@@ -92,12 +96,19 @@ extension MosquittoConnection {
             case .fallBackToMQTT311:
                 _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
                 state.withLock { $0.protocolVersion = .v311 }
-                (connectResult, connectErrno) = connectWithProperties(.v311)
+                (connectResult, connectErrno) = connectWithProperties(.v311, to: brokers[failover.current])
             case .retry(let delay):
-                let stopped = state.wait(timeout: delay) { $0.stopNetworkThread || $0.lifecycle != .running }
+                let previous = failover.current
+                let (next, waits) = failover.next(afterAcceptedConnection: connack == 0)
+                let stopped = state.wait(timeout: waits ? delay : .zero) { $0.stopNetworkThread || $0.lifecycle != .running }
                 if stopped { break attempts }
-                connectResult = MosquittoResult(closingSocket { mosquitto_reconnect_async(handle) })
-                connectErrno = errno
+                if next == previous {
+                    connectResult = MosquittoResult(closingSocket { mosquitto_reconnect_async(handle) })
+                    connectErrno = errno
+                } else {
+                    // Another node: a fresh connect to its address (reconnect would go to the last one).
+                    (connectResult, connectErrno) = connectWithProperties(version, to: brokers[next])
+                }
             }
         }
         let finishesTeardown = state.withLockBroadcasting { state in

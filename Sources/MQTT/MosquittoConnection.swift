@@ -79,6 +79,8 @@ final class MosquittoConnection: Sendable {
         var statistics = MQTTClientStatistics()
         /// The protocol version currently set on the handle (MQTT 3.1.1 after a fallback).
         var protocolVersion: MQTTProtocolVersion
+        /// The broker of the current (or last) connection attempt.
+        var currentBroker: MQTTBrokerAddress?
         /// The protocol of the last accepted connection.
         var negotiatedProtocolVersion: MQTTProtocolVersion?
         /// The CONNACK reason code of the current connection attempt (`nil`: no CONNACK yet).
@@ -331,6 +333,9 @@ final class MosquittoConnection: Sendable {
     var isConnected: Bool { state.withLock { $0.connected } }
 
     var negotiatedProtocolVersion: MQTTProtocolVersion? { state.withLock { $0.negotiatedProtocolVersion } }
+
+    /// The broker of the current connection (or of the attempt under way); `nil` before the first.
+    var currentBroker: MQTTBrokerAddress? { state.withLock { $0.currentBroker } }
 
     var statistics: MQTTClientStatistics {
         state.withLock { state in

@@ -9,7 +9,7 @@ import MotionEngine
 public struct AgentCommandLine: Sendable, Equatable {
     /// The configuration file, or `nil` for the built-in defaults.
     public var configPath: String?
-    /// `--broker`: overrides `broker.url`.
+    /// `--broker`: overrides `broker.url` (and `broker.urls`).
     public var brokerURL: String?
     /// `--device`: overrides `device`.
     public var device: String?
@@ -65,6 +65,7 @@ public struct AgentCommandLine: Sendable, Equatable {
             ?? AgentConfiguration()
         if let brokerURL {
             configuration.broker.address = try AgentConfiguration.brokerAddress(brokerURL, fieldPath: "broker.url (--broker)")
+            configuration.broker.failoverAddresses = []  // the option names the one broker to use
         }
         if let device { configuration.device = device }
         if let deviceID { configuration.deviceID = deviceID }

@@ -7,8 +7,11 @@ import MotionEngine
 
 /// How the agent connects to its broker (the `broker` object of the configuration file).
 public struct BrokerSettings: Sendable, Equatable {
-    /// Where the broker listens.
+    /// Where the broker listens (the first of `broker.urls`).
     public var address: MQTTBrokerAddress
+    /// The other nodes of a clustered broker (the rest of `broker.urls`), tried in turn when the current
+    /// one cannot be reached or drops the connection; empty for one broker.
+    public var failoverAddresses: [MQTTBrokerAddress] = []
     /// The MQTT client identifier; `nil` means `motion-agent-{device_id}`.
     public var clientID: String?
     /// MQTT keepalive, s (5…65535).
@@ -116,7 +119,7 @@ public struct BrokerSettings: Sendable, Equatable {
     public func clientConfiguration(
         clientID: String, will: MQTTMessage?, environment: [String: String] = MotionEngineEnvironment.processVariables()
     ) throws(ConfigurationError) -> MQTTClientConfiguration {
-        let configuration = MQTTClientConfiguration(
+        var configuration = MQTTClientConfiguration(
             broker: address,
             clientID: clientID,
             keepAlive: keepAlive,
@@ -136,6 +139,7 @@ public struct BrokerSettings: Sendable, Equatable {
                 : MQTTOfflineBufferLimits(maximumMessages: offlineBufferMessages, maximumBytes: offlineBufferBytes),
             maximumIncomingPacketSize: Self.maximumIncomingPacketSize,
             durableOfflineBuffer: durableOfflineBuffer)
+        configuration.failoverBrokers = failoverAddresses
         do {
             try configuration.validate()
         } catch {
@@ -168,12 +172,27 @@ public struct BrokerSettings: Sendable, Equatable {
     /// Reads the `broker` object.
     static func parse(_ object: ConfigurationReader) throws(ConfigurationError) -> BrokerSettings {
         try object.rejectUnknownKeys([
-            "url", "client_id", "keepalive", "clean_session", "protocol", "username", "password_file",
+            "url", "urls", "client_id", "keepalive", "clean_session", "protocol", "username", "password_file",
             "password_env", "tls", "reconnect", "offline_buffer",
         ])
         var settings = BrokerSettings()
         if let url = try object.string("url") {
             settings.address = try AgentConfiguration.brokerAddress(url, fieldPath: object.fieldPath("url"))
+        }
+        if let urls = try object.strings("urls") {
+            guard try object.string("url") == nil else {
+                throw ConfigurationError(fieldPath: object.fieldPath("urls"), reason: "give url or urls, not both")
+            }
+            var addresses: [MQTTBrokerAddress] = []
+            for (index, url) in urls.enumerated() {
+                let address = try AgentConfiguration.brokerAddress(url, fieldPath: "\(object.fieldPath("urls"))[\(index)]")
+                guard !addresses.contains(address) else {
+                    throw ConfigurationError(fieldPath: "\(object.fieldPath("urls"))[\(index)]", reason: "\(url) is listed twice")
+                }
+                addresses.append(address)
+            }
+            settings.address = addresses[0]
+            settings.failoverAddresses = Array(addresses.dropFirst())
         }
         settings.clientID = try object.string("client_id")
         settings.keepAlive = try object.integer("keepalive") ?? settings.keepAlive

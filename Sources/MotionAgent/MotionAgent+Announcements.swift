@@ -14,7 +14,7 @@ extension MotionAgent {
     /// (`{base}/+/set`, which takes `{base}/config/set` too).
     func announce() {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
-        AgentLog.notice("connected to \(configuration.broker.address)")
+        AgentLog.notice("connected to \(client.currentBroker ?? configuration.broker.address)")
         do {
             // Retain-as-published: a retained command is recognisable even when it arrives live.
             try client.subscribe(topics.allControlTopics, qos: .atLeastOnce, retainAsPublished: true)

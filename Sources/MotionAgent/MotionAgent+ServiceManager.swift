@@ -68,7 +68,8 @@ extension MotionAgent {
     /// service with its measured message rate (the configured one before a rate is measured), and the
     /// faults.
     func serviceManagerStatus(rates: [MotionService: Double]) -> String {
-        let (client, broker) = state.withLock { ($0.client, $0.configuration.broker.address) }
+        let (client, configured) = state.withLock { ($0.client, $0.configuration.broker.address) }
+        let broker = client?.currentBroker ?? configured
         let connection = (client?.isConnected ?? false) ? "connected to \(broker)" : "connecting to \(broker)"
         var services: [String] = []
         var faults: [String] = []

@@ -212,6 +212,25 @@ import Testing
         }
     }
 
+    @Test func aClusterIsAListOfBrokerURLs() throws {
+        let cluster = try AgentConfiguration.parse(Array(#"{"broker":{"urls":["mqtt://node-a:1883","mqtt://[::1]:1884"]}}"#.utf8))
+        #expect(cluster.broker.address == MQTTBrokerAddress(host: "node-a", port: 1883))
+        #expect(cluster.broker.failoverAddresses == [MQTTBrokerAddress(host: "::1", port: 1884)])
+        let client = try cluster.clientConfiguration(will: nil)
+        #expect(client.brokers.map(\.port) == [1883, 1884])
+        let refused: [(String, String)] = [
+            (#"{"broker":{"url":"mqtt://a:1","urls":["mqtt://b:1"]}}"#, "broker.urls"),
+            (#"{"broker":{"urls":[]}}"#, "broker.urls"),
+            (#"{"broker":{"urls":"mqtt://a:1"}}"#, "broker.urls"),
+            (#"{"broker":{"urls":["mqtt://a:1", 7]}}"#, "broker.urls[1]"),
+            (#"{"broker":{"urls":["mqtt://a:1", "http://b:2"]}}"#, "broker.urls[1]"),
+            (#"{"broker":{"urls":["mqtt://a:1", "mqtt://a:1"]}}"#, "broker.urls[1]"),
+        ]
+        for (json, field) in refused {
+            #expect { try AgentConfiguration.parse(Array(json.utf8)) } throws: { ($0 as? ConfigurationError)?.fieldPath == field }
+        }
+    }
+
     @Test func commandLineErrors() throws {
         #expect(throws: CommandLineError("unknown option --verbose")) { try AgentCommandLine(arguments: ["--verbose"]) }
         #expect(throws: CommandLineError("--config needs a value")) { try AgentCommandLine(arguments: ["--config"]) }

@@ -150,6 +150,23 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
         return readers
     }
 
+    /// Member `key` as a non-empty array of strings; nil when absent.
+    /// - Throws: `Failure` naming the element (`key[2]`) that is not a string, or the member when it is not
+    ///   an array or is empty.
+    public func strings(_ key: String) throws(Failure) -> [String]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let elements) = value else { throw Failure(fieldPath: fieldPath(key), reason: "must be an array of strings") }
+        guard !elements.isEmpty else { throw Failure(fieldPath: fieldPath(key), reason: "must not be empty") }
+        var texts: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let text) = element else {
+                throw Failure(fieldPath: "\(fieldPath(key))[\(index)]", reason: "must be a string")
+            }
+            texts.append(text)
+        }
+        return texts
+    }
+
     /// Member `key`, which must be present.
     /// - Throws: `Failure` naming it as missing.
     public func required<Value>(_ key: String, _ read: (String) throws(Failure) -> Value?) throws(Failure) -> Value {
