@@ -10,12 +10,13 @@
 # prometheus-mqtt-exporter and prometheus (the tests run the exporter of Deploy/prometheus/ on a loopback
 # port and check the alert rules with promtool; their system services are not left running), systemd (the tests
 # check Deploy/systemd/ with systemd-analyze), dpkg-dev and lintian (Deploy/package.sh computes the package's
-# dependencies with dpkg-shlibdeps; the package test checks it with lintian). Needs root (or sudo) only when something
+# dependencies with dpkg-shlibdeps; the package test checks it with lintian), rabbitmq-server (the cluster
+# tests start a two-node RabbitMQ with its MQTT plugin on loopback; its system service is not left running). Needs root (or sudo) only when something
 # is missing.
 set -euo pipefail
 
 packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
-          python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus dpkg-dev lintian)
+          python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus dpkg-dev lintian rabbitmq-server)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -33,7 +34,8 @@ if ((${#missing[@]})); then
     "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     # Installed for the tests only: not a Prometheus server or an exporter listening on every interface.
     if [ -d /run/systemd/system ]; then
-        "${as_root[@]}" systemctl disable --now prometheus prometheus-mqtt-exporter prometheus-node-exporter >/dev/null 2>&1 || true
+        "${as_root[@]}" systemctl disable --now prometheus prometheus-mqtt-exporter prometheus-node-exporter \
+            rabbitmq-server epmd.socket epmd.service >/dev/null 2>&1 || true
     fi
 fi
 
