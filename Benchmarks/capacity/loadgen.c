@@ -4,7 +4,7 @@
  * with nothing behind the MQTT client: no IMU, no fusion, no encoder.
  *
  *   capacity-loadgen --port P [--host H] --devices N --rate HZ [--seconds S] [--prefix motion]
- *                    [--id-prefix gen] [--threads T]
+ *                    [--id-prefix gen] [--threads T] [--protocol mqtt5|mqtt311]
  *       Opens N libmosquitto clients, one connection each (client id and device id ID-0001…, MQTT 5,
  *       TCP_NODELAY, keep-alive 60 s, last will `offline` retained at QoS 1 on PREFIX/ID/status, and
  *       `online` retained at QoS 1 published there once connected, as the agent does), spread over T
@@ -78,6 +78,7 @@ struct worker {
 
 static const char *host = "127.0.0.1", *prefix = "motion", *id_prefix = "gen";
 static int port, devices, threads;
+static int protocol_version = MQTT_PROTOCOL_V5; /* --protocol mqtt311: for brokers without MQTT 5 (RabbitMQ 3.x) */
 static double rate, seconds = 0;
 static long period_ns;
 
@@ -205,7 +206,7 @@ static void *run_worker(void *argument) {
             fprintf(stderr, "capacity-loadgen: mosquitto_new failed for %s\n", id);
             exit(1);
         }
-        mosquitto_int_option(client->m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+        mosquitto_int_option(client->m, MOSQ_OPT_PROTOCOL_VERSION, protocol_version);
         mosquitto_int_option(client->m, MOSQ_OPT_TCP_NODELAY, 1);
         mosquitto_will_set_v5(client->m, client->status_topic, 7, "offline", 1, true, NULL);
         mosquitto_connect_v5_callback_set(client->m, on_connect);
@@ -279,7 +280,7 @@ static void *run_worker(void *argument) {
 
 static void usage(void) {
     fprintf(stderr, "usage: capacity-loadgen --port P [--host H] --devices N --rate HZ [--seconds S] [--prefix motion]\n"
-                    "                        [--id-prefix gen] [--threads T]\n");
+                    "                        [--id-prefix gen] [--threads T] [--protocol mqtt5|mqtt311]\n");
     exit(64);
 }
 
@@ -297,6 +298,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(option, "--prefix")) prefix = value;
         else if (!strcmp(option, "--id-prefix")) id_prefix = value;
         else if (!strcmp(option, "--threads")) threads = (int)strtol(value, NULL, 10);
+        else if (!strcmp(option, "--protocol") && !strcmp(value, "mqtt5")) protocol_version = MQTT_PROTOCOL_V5;
+        else if (!strcmp(option, "--protocol") && !strcmp(value, "mqtt311")) protocol_version = MQTT_PROTOCOL_V311;
         else usage();
     }
     if (port <= 0 || port > 65535 || devices < 1 || devices > 100000 || rate <= 0 || rate > 10000 || seconds < 0

@@ -18,7 +18,7 @@
 # build directory); stops everything it started on exit.
 #
 #   Benchmarks/capacity/run.sh [--seconds S] [--warmup S] [--rates "10 50"] [--max N] [--start N]
-#                              [--quick] [--motionctl PATH] [--keep]
+#                              [--quick] [--motionctl PATH] [--keep] [--rabbitmq]
 #
 # --seconds: the measurement window of a step (12; a step takes about 8 s more); --rates: rates in Hz;
 # --max: the largest N tried (6000); --start: the first N at the first rate (50; later rates start from
@@ -26,6 +26,9 @@
 # a minute); --motionctl: use this binary instead of building; --keep: keep the temporary directory
 # (logs of every step). A full run takes 7 to 10 minutes on a 2-core machine. Pass/fail needs a quiet
 # machine: the `other` CPU column shows what the rest of the machine used during each window.
+# --rabbitmq: instead of a mosquitto per step, one two-node RabbitMQ cluster for the whole run
+# (rabbitmq-cluster.sh, MQTT 3.1.1): the publishers connect to node 1, the sink to node 2, so every message
+# crosses the cluster; `broker` is node 1's CPU, node 2's is in `other`.
 set -euo pipefail
 self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/../.."
@@ -41,6 +44,7 @@ start_timeout=60
 motionctl=""
 keep=false
 quick=false
+rabbitmq=false
 while (($#)); do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
@@ -51,7 +55,8 @@ while (($#)); do
         --quick) quick=true; shift ;;
         --motionctl) motionctl="$2"; shift 2 ;;
         --keep) keep=true; shift ;;
-        -h|--help) sed -n '2,28p' "$self" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --rabbitmq) rabbitmq=true; shift ;;
+        -h|--help) sed -n '2,31p' "$self" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -80,6 +85,7 @@ cleanup() {
     local pid
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    if $rabbitmq; then Benchmarks/capacity/rabbitmq-cluster.sh stop "$work/rabbitmq" || true; fi
     if $keep; then echo "run.sh: logs in $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -100,11 +106,24 @@ fi
 
 cores=$(nproc)
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+protocol=mqtt5
+if $rabbitmq; then
+    protocol=mqtt311
+    command -v rabbitmq-server >/dev/null || [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] ||
+        { echo "run.sh: --rabbitmq needs rabbitmq-server (apt install rabbitmq-server)" >&2; exit 69; }
+    Benchmarks/capacity/rabbitmq-cluster.sh start "$work/rabbitmq" 2 >/dev/null
+    read -r _ _ cluster_publisher_port cluster_broker_pid < <(sed -n 1p "$work/rabbitmq/nodes")
+    read -r _ _ cluster_sink_port _ < <(sed -n 2p "$work/rabbitmq/nodes")
+fi
 
 # Starts a fresh broker logging to $1.log; sets broker_pid and port. The port is below the ephemeral
 # range (32768-60999 on Linux), so that no client's local port can take it.
 start_broker() {
     local attempt log=$1
+    if $rabbitmq; then
+        port=$cluster_publisher_port sink_port=$cluster_sink_port broker_pid=$cluster_broker_pid
+        return 0
+    fi
     for attempt in 1 2 3 4 5; do
         port=$((20000 + RANDOM % 12000))
         port_in_use "$port" && continue
@@ -124,6 +143,7 @@ start_broker() {
         } >"$work/mosquitto.conf"
         /usr/sbin/mosquitto -c "$work/mosquitto.conf" >"$log.out" 2>&1 &
         broker_pid=$!
+        sink_port=$port
         pids+=("$broker_pid")
         local _
         for _ in $(seq 50); do
@@ -160,8 +180,9 @@ run_step() {
     local prefix="capacity/$publisher-$rate-$n" log="$work/$publisher-$rate-$n"
     local publisher_seconds=$((start_timeout + ${warmup%.*} + ${seconds%.*} + 10))
     start_broker "$log.broker"
-    "$work/capacity-sink" --port "$port" --prefix "$prefix" --devices "$n" --rate "$rate" --seconds "$seconds" \
-        --warmup "$warmup" --start-timeout "$start_timeout" --pids "$work/pids" >"$log.sink" 2>"$log.sink.err" &
+    "$work/capacity-sink" --port "$sink_port" --prefix "$prefix" --devices "$n" --rate "$rate" --seconds "$seconds" \
+        --warmup "$warmup" --start-timeout "$start_timeout" --pids "$work/pids" --protocol "$protocol" \
+        >"$log.sink" 2>"$log.sink.err" &
     local sink_pid=$!
     pids+=("$sink_pid")
     local _
@@ -170,11 +191,11 @@ run_step() {
     case $publisher in
         simulate)
             "$motionctl" simulate --devices "$n" --rate "$rate" --services device-motion --seconds "$publisher_seconds" \
-                --broker "mqtt://127.0.0.1:$port" --prefix "$prefix" >"$log.publisher" 2>&1 &
+                --broker "mqtt://127.0.0.1:$port" --prefix "$prefix" --protocol "$protocol" >"$log.publisher" 2>&1 &
             publisher_pid=$! ;;
         generator)
             "$work/capacity-loadgen" --port "$port" --devices "$n" --rate "$rate" --seconds "$publisher_seconds" \
-                --prefix "$prefix" >"$log.publisher" 2>&1 &
+                --prefix "$prefix" --protocol "$protocol" >"$log.publisher" 2>&1 &
             publisher_pid=$! ;;
     esac
     pids+=("$publisher_pid")
@@ -184,7 +205,11 @@ run_step() {
     for p in "${pids[@]}"; do [ "$p" = "$sink_pid" ] || kept+=("$p"); done
     pids=("${kept[@]}")
     stop_process "$publisher_pid" 30
-    stop_process "$broker_pid" 5
+    if $rabbitmq; then
+        sleep 3  # the cluster closes the step's thousands of sessions before the next one starts
+    else
+        stop_process "$broker_pid" 5
+    fi
 
     step_line=$(tail -n 1 "$log.sink")
     if [[ "$step_line" != devices=* ]]; then
@@ -231,12 +256,12 @@ bottleneck_of() {
     local publisher=$1 line=$2 reason=$3
     awk -v b="$(field cpu_broker "$line")" -v u="$(field cpu_publisher "$line")" -v s="$(field cpu_sink "$line")" \
         -v m="$(field cpu_machine "$line")" -v st="$(field cpu_steal "$line")" -v cores="$cores" -v who="$publisher" \
-        -v reason="$reason" 'BEGIN {
+        -v reason="$reason" -v broker="$broker_name" 'BEGIN {
         ours = b + u + s; other = m - ours; if (other < 0) other = 0
-        largest = "mosquitto"; share = b
+        largest = broker; share = b
         if (u + 0 > share) { largest = "the publisher (" who ")"; share = u }
         if (other > share) { largest = "other processes"; share = other }
-        if (b + 0 >= 85) what = sprintf("mosquitto, at %.0f%% of one core (it is single-threaded)", b)
+        if (broker == "mosquitto" && b + 0 >= 85) what = sprintf("mosquitto, at %.0f%% of one core (it is single-threaded)", b)
         else if (m + 0 >= 75 * cores)
             what = sprintf("the machine'"'"'s %d cores, %.0f%% of %d%% busy (waiting for a core makes the latency " \
                            "tail); the largest share: %s, %.0f%%", cores, m, 100 * cores, largest, share)
@@ -304,8 +329,16 @@ search() {
     fi
 }
 
-echo "MotionBridge capacity: one mosquitto ($(/usr/sbin/mosquitto -h 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p'))," \
-    "device-motion QoS 0, one connection per device; $cores cores; $seconds s windows after $warmup s warm-up"
+if $rabbitmq; then
+    broker_name="RabbitMQ node 1"
+    echo "MotionBridge capacity: a two-node RabbitMQ cluster ($(dpkg-query -W -f='${Version}' rabbitmq-server 2>/dev/null), MQTT 3.1.1;" \
+        "publishers on node 1, the sink on node 2), device-motion QoS 0, one connection per device; $cores cores;" \
+        "$seconds s windows after $warmup s warm-up"
+else
+    broker_name=mosquitto
+    echo "MotionBridge capacity: one mosquitto ($(/usr/sbin/mosquitto -h 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p'))," \
+        "device-motion QoS 0, one connection per device; $cores cores; $seconds s windows after $warmup s warm-up"
+fi
 echo "pass: delivered >= 99 %, p99 latency <= 20 ms, throughput >= 98 % of N x rate; CPU in % of one core"
 echo "(other: the rest of the machine; steal: taken by the hypervisor; both should be near 0 for real figures)"
 worst_other=0

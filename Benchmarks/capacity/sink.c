@@ -2,8 +2,8 @@
  * capacity-sink: the measuring subscriber of the capacity benchmark (Benchmarks/capacity/run.sh).
  *
  *   capacity-sink --port P [--host H] --prefix PFX --devices N --rate HZ [--seconds W] [--warmup S]
- *                 [--start-timeout S] [--pids FILE]
- *       Subscribes PFX/+/device-motion (MQTT 5, QoS 0), waits until it has heard N devices (or
+ *                 [--start-timeout S] [--pids FILE] [--protocol mqtt5|mqtt311]
+ *       Subscribes PFX/+/device-motion (MQTT 5, or 3.1.1 for brokers without 5; QoS 0), waits until it has heard N devices (or
  *       --start-timeout seconds, 60 by default, have passed since it subscribed), lets --warmup seconds
  *       (3) pass, then measures for W seconds (12): per device the messages received and the messages lost
  *       (gaps in the payload's `seq`); a device heard of nowhere in the window counts HZ*W messages lost.
@@ -271,19 +271,23 @@ static int connect_to(const char *host, const char *port) {
     return fd;
 }
 
+/* 5 (MQTT 5) or 4 (MQTT 3.1.1, whose packets have no property lists). */
+static int protocol_level = 5;
+
 static void send_connect_and_subscribe(int fd, const char *filter) {
     unsigned char packet[1024];
     char client_id[64];
     snprintf(client_id, sizeof client_id, "capacity-sink-%d", (int)getpid());
     size_t id_length = strlen(client_id), filter_length = strlen(filter);
     if (filter_length > 900) fail("prefix too long");
-    /* CONNECT, MQTT 5, clean start, keep-alive 60 s, no properties. */
-    unsigned char variable[] = {0, 4, 'M', 'Q', 'T', 'T', 5, 0x02, 0, 60, 0};
+    /* CONNECT, clean start, keep-alive 60 s, no properties (MQTT 5: an empty property list). */
+    unsigned char variable[] = {0, 4, 'M', 'Q', 'T', 'T', (unsigned char)protocol_level, 0x02, 0, 60, 0};
+    size_t variable_length = protocol_level == 5 ? sizeof variable : sizeof variable - 1;
     size_t n = 0;
     packet[n++] = 0x10;
-    n += write_varint(packet + n, sizeof variable + 2 + id_length);
-    memcpy(packet + n, variable, sizeof variable);
-    n += sizeof variable;
+    n += write_varint(packet + n, variable_length + 2 + id_length);
+    memcpy(packet + n, variable, variable_length);
+    n += variable_length;
     packet[n++] = (unsigned char)(id_length >> 8);
     packet[n++] = (unsigned char)id_length;
     memcpy(packet + n, client_id, id_length);
@@ -292,10 +296,10 @@ static void send_connect_and_subscribe(int fd, const char *filter) {
     /* SUBSCRIBE, packet id 1, no properties, QoS 0. */
     n = 0;
     packet[n++] = 0x82;
-    n += write_varint(packet + n, 2 + 1 + 2 + filter_length + 1);
+    n += write_varint(packet + n, 2 + (protocol_level == 5 ? 1 : 0) + 2 + filter_length + 1);
     packet[n++] = 0;
     packet[n++] = 1;
-    packet[n++] = 0;
+    if (protocol_level == 5) packet[n++] = 0;
     packet[n++] = (unsigned char)(filter_length >> 8);
     packet[n++] = (unsigned char)filter_length;
     memcpy(packet + n, filter, filter_length);
@@ -310,10 +314,14 @@ static void handle_packet(unsigned char type_flags, unsigned char *body, size_t 
     case 2: /* CONNACK */
         if (length < 2 || body[1] != 0) fail("the broker refused the connection");
         break;
-    case 9: /* SUBACK: packet id, properties, reason codes */
+    case 9: /* SUBACK: packet id, properties (MQTT 5), reason codes */
     {
-        size_t properties, skip = length >= 3 ? read_varint(body + 2, length - 2, &properties) : 0;
-        if (!skip || 2 + skip + properties >= length || body[2 + skip + properties] != 0)
+        size_t properties = 0, skip = 0;
+        if (protocol_level == 5) {
+            skip = length >= 3 ? read_varint(body + 2, length - 2, &properties) : 0;
+            if (!skip) fail("malformed SUBACK");
+        }
+        if (2 + skip + properties >= length || body[2 + skip + properties] != 0)
             fail("the broker refused the subscription");
         fprintf(stderr, "capacity-sink: subscribed\n");
         break;
@@ -323,11 +331,13 @@ static void handle_packet(unsigned char type_flags, unsigned char *body, size_t 
         int qos = (type_flags >> 1) & 3;
         if (length < 2) fail("malformed PUBLISH");
         size_t topic_length = ((size_t)body[0] << 8) | body[1];
-        size_t offset = 2 + topic_length + (qos ? 2 : 0), properties;
-        if (offset >= length) fail("malformed PUBLISH");
-        size_t skip = read_varint(body + offset, length - offset, &properties);
-        offset += skip + properties;
-        if (!skip || offset > length) fail("malformed PUBLISH");
+        size_t offset = 2 + topic_length + (qos ? 2 : 0), properties = 0;
+        if (offset > length || (protocol_level == 5 && offset >= length)) fail("malformed PUBLISH");
+        if (protocol_level == 5) {
+            size_t skip = read_varint(body + offset, length - offset, &properties);
+            offset += skip + properties;
+            if (!skip || offset > length) fail("malformed PUBLISH");
+        }
         unsigned char saved = body[length];
         body[length] = '\0';
         on_message((const char *)body + 2, topic_length, (const char *)body + offset);
@@ -346,7 +356,7 @@ static void handle_packet(unsigned char type_flags, unsigned char *body, size_t 
 
 static void usage(void) {
     fprintf(stderr, "usage: capacity-sink --port P [--host H] --prefix PFX --devices N --rate HZ [--seconds W]\n"
-                    "                     [--warmup S] [--start-timeout S] [--pids FILE]\n");
+                    "                     [--warmup S] [--start-timeout S] [--pids FILE] [--protocol mqtt5|mqtt311]\n");
     exit(64);
 }
 
@@ -367,6 +377,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(option, "--warmup")) warmup = strtod(value, NULL);
         else if (!strcmp(option, "--start-timeout")) start_timeout = strtod(value, NULL);
         else if (!strcmp(option, "--pids")) pids_file = value;
+        else if (!strcmp(option, "--protocol") && !strcmp(value, "mqtt5")) protocol_level = 5;
+        else if (!strcmp(option, "--protocol") && !strcmp(value, "mqtt311")) protocol_level = 4;
         else usage();
     }
     if (!port || !prefix || expected_devices < 1 || rate <= 0 || window <= 0 || warmup < 0 || start_timeout <= 0) usage();

@@ -2,16 +2,19 @@ import Foundation
 import MotionAgent
 import MotionContract
 import MotionMath
+import MQTT
 
 /// `motionctl simulate --devices N`: N simulated agents in one process, each the real agent (its own
 /// engine on a simulated IMU, MQTT client id, last will, statuses, health and control), for capacity
 /// planning and for trying fleet tools on many devices.
 enum SimulateCommand {
     static let usage = """
-        usage: motionctl simulate --devices N [--rate HZ] [--device-rate HZ] [--services LIST] [--id-prefix NAME] [--seconds S] \(BrokerCommandOptions.usage)
+        usage: motionctl simulate --devices N [--rate HZ] [--device-rate HZ] [--services LIST] [--id-prefix NAME] [--seconds S] [--protocol mqtt5|mqtt311] \(BrokerCommandOptions.usage)
           runs N simulated agents, device ids NAME-0001… (default sim), each publishing the services in LIST
           (comma-separated, default device-motion) at --rate HZ (default 10) and the others stopped; until
           Ctrl-C or S seconds, then each stops cleanly (inactive statuses, offline)
+          --protocol P      the agents' broker.protocol (default mqtt5, which falls back to 3.1.1 by itself;
+                            mqtt311 spares a broker without MQTT 5, such as RabbitMQ 3.x, the refused attempts)
           --device-rate HZ  the simulated IMUs' sample rate (default: the publishing rate, at least 1 Hz; a
                             board's 100–1000 Hz costs the simulator more CPU, not the broker more messages)
           The simulated IMUs share one delivery thread per core (sim:…,clock=shared) and deliver each sample
@@ -20,7 +23,7 @@ enum SimulateCommand {
 
     static func run(_ arguments: [String]) -> Never {
         let options = CommandOptions(
-            arguments, valued: BrokerCommandOptions.valued.union(["--devices", "--rate", "--device-rate", "--services", "--id-prefix", "--seconds"]),
+            arguments, valued: BrokerCommandOptions.valued.union(["--devices", "--rate", "--device-rate", "--services", "--id-prefix", "--seconds", "--protocol"]),
             usage: usage)
         guard options.positional.isEmpty else { options.fail("simulate takes no positional arguments") }
         guard let count = options.number("--devices", atLeast: 1, atMost: 10_000).map(Int.init) else {
@@ -38,6 +41,12 @@ enum SimulateCommand {
             services.insert(service)
         }
         let connection = BrokerCommandOptions(options)
+        let protocolVersion: MQTTProtocolVersion
+        switch options["--protocol"] ?? "mqtt5" {
+        case "mqtt5": protocolVersion = .v5
+        case "mqtt311": protocolVersion = .v311
+        case let other: options.fail("--protocol \(other): mqtt5 or mqtt311")
+        }
         // One sample per message by default: the broker's load is the same, and a fleet of thousands fits.
         let deviceRate = options.number("--device-rate", atLeast: 1, atMost: 2_000) ?? min(max(rate, 1), 2_000)
         var agents: [MotionAgent] = []
@@ -46,6 +55,7 @@ enum SimulateCommand {
                 deviceID: "\(idPrefix)-\(String(format: "%04d", index))", topicPrefix: connection.prefix,
                 device: "sim:rate=\(deviceRate),seed=\(index),batch=\(min(1, max(0.0005, 1 / deviceRate))),clock=shared")
             configuration.broker.address = connection.broker
+            configuration.broker.protocolVersion = protocolVersion
             for service in MotionService.allCases {
                 configuration.services[service] = ServiceSettings(enabled: services.contains(service), rateHz: rate)
             }

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# A RabbitMQ cluster on this machine for the capacity benchmark (run.sh --rabbitmq): N nodes of Debian's
+# rabbitmq-server (3.10, MQTT plugin, MQTT 3.1.1) under DIR, each with its own node name, ports (MQTT,
+# AMQP, Erlang distribution) and data directory, everything on 127.0.0.1 (epmd too), clustered with the
+# first node. The server scripts of /usr/lib/rabbitmq/bin run as the caller (Debian's /usr/sbin wrappers
+# would switch to the system's rabbitmq user). Tests use Tests/MotionTestSupport/RabbitMQCluster.swift,
+# which sets nodes up the same way.
+#
+#   rabbitmq-cluster.sh start DIR [NODES]   (default 2; about 20 s) then DIR/nodes has one line a node:
+#                                           INDEX NODE_NAME MQTT_PORT BEAM_PID
+#   rabbitmq-cluster.sh stop DIR
+set -euo pipefail
+bin=/usr/lib/rabbitmq/bin
+command=${1:-}; dir=${2:-}
+[[ ( $command == start || $command == stop ) && -n $dir ]] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
+[[ -x $bin/rabbitmq-server ]] || { echo "rabbitmq-cluster: rabbitmq-server is not installed" >&2; exit 69; }
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() {
+    local port
+    while :; do port=$((20000 + RANDOM % 12000)); port_in_use "$port" || { echo "$port"; return; }; done
+}
+# node_env INDEX: the variables of node INDEX (its ports from DIR/nodeINDEX/ports).
+node_env() {
+    local node=$dir/node$1 amqp mqtt dist
+    read -r amqp mqtt dist < "$node/ports"
+    echo HOME="$dir" RABBITMQ_CONF_ENV_FILE="$dir/rabbitmq-env.conf" RABBITMQ_NODENAME="$(cat "$node/name")" \
+        RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT="$amqp" RABBITMQ_DIST_PORT="$dist" \
+        RABBITMQ_MNESIA_BASE="$node/mnesia" RABBITMQ_LOG_BASE="$node/log" RABBITMQ_CONFIG_FILE="$node/rabbitmq.conf" \
+        RABBITMQ_ENABLED_PLUGINS_FILE="$dir/enabled_plugins" RABBITMQ_PLUGINS_EXPAND_DIR="$node/plugins-expand" \
+        RABBITMQ_PID_FILE="$node/pid" ERL_EPMD_ADDRESS=127.0.0.1
+}
+ctl() { local index=$1; shift; env $(node_env "$index") RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" "$bin/rabbitmqctl" -n "$(cat "$dir/node$index/name")" "$@"; }
+
+if [[ $command == stop ]]; then
+    for node in "$dir"/node*; do
+        [[ -d $node ]] || continue
+        ctl "${node##*node}" stop >/dev/null 2>&1 || true
+    done
+    epmd -kill >/dev/null 2>&1 || true
+    exit 0
+fi
+
+count=${3:-2}
+mkdir -p "$dir"
+tag=$RANDOM
+head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$dir/.erlang.cookie"
+chmod 400 "$dir/.erlang.cookie"
+echo "[rabbitmq_mqtt]." > "$dir/enabled_plugins"
+: > "$dir/rabbitmq-env.conf"
+: > "$dir/nodes"
+for index in $(seq "$count"); do
+    node=$dir/node$index
+    mkdir -p "$node"
+    echo "mbc$tag-$index@localhost" > "$node/name"
+    amqp=$(free_port); mqtt=$(free_port); dist=$(free_port)
+    echo "$amqp $mqtt $dist" > "$node/ports"
+    cat > "$node/rabbitmq.conf" <<CONF
+listeners.tcp.default = 127.0.0.1:$amqp
+mqtt.listeners.tcp.default = 127.0.0.1:$mqtt
+mqtt.allow_anonymous = true
+mqtt.tcp_listen_options.nodelay = true
+log.console = false
+log.file.level = warning
+CONF
+    env $(node_env "$index") RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" \
+        "$bin/rabbitmq-server" > "$node/server.out" 2>&1 &
+done
+for index in $(seq "$count"); do
+    up=false
+    for _ in $(seq 120); do
+        if ctl "$index" await_startup --timeout 60 >/dev/null 2>&1; then up=true; break; fi
+        sleep 0.5
+    done
+    $up || { echo "rabbitmq-cluster: node $index did not start: $(tail -n 5 "$dir/node$index/server.out")" >&2; exit 1; }
+done
+for index in $(seq 2 "$count"); do
+    ctl "$index" stop_app >/dev/null && ctl "$index" join_cluster "$(cat "$dir/node1/name")" >/dev/null && ctl "$index" start_app >/dev/null
+done
+for index in $(seq "$count"); do
+    read -r _ mqtt _ < "$dir/node$index/ports"
+    echo "$index $(cat "$dir/node$index/name") $mqtt $(cat "$dir/node$index/pid")" >> "$dir/nodes"
+done
+cat "$dir/nodes"
