@@ -26,12 +26,19 @@ public struct CommandRound: Sendable {
 
     /// The round's identifier: random, in the response topic and every correlation datum.
     public let token: String
-    /// Where the devices answer: ``responseTopic(token:)`` of the round's token.
+    /// Where the devices answer: ``responseTopic(token:account:)`` of the round's token (the default account).
     public var responseTopic: String { Self.responseTopic(token: token) }
 
-    /// Where the devices answer a round: `motionctl/operator/replies/{token}` (outside every device's
-    /// subtree, where the fleet ACL lets devices write and operators read).
-    public static func responseTopic(token: String) -> String { "motionctl/operator/replies/\(token)" }
+    /// Where the devices answer a round: `motionctl/{account}/replies/{token}` (outside every device's
+    /// subtree, where the fleet ACL lets devices write and the operator account `account` read).
+    /// - Parameter account: the operator's broker user name; `operator` without one, or when the name
+    ///   cannot be a topic level (empty, or holding `/`, `+` or `#`).
+    public static func responseTopic(token: String, account: String? = nil) -> String {
+        let level = account.flatMap { name in
+            name.isEmpty || name.contains(where: { "/+#".contains($0) }) ? nil : name
+        } ?? "operator"
+        return "motionctl/\(level)/replies/\(token)"
+    }
     /// Each device's outcome.
     public private(set) var outcomes: [String: Outcome]
 

@@ -127,6 +127,15 @@ extension AgentEndToEndTests {
             try intruder.publish(MQTTMessage(topic: "motion/dev-b/gyro", string: "mine", qos: .atLeastOnce))
             #expect(watcher.waitForMessage(on: "motion/dev-b/gyro") != nil)
 
+            // The real motionctl as the operator (user name, password file, TLS): it lists the device and
+            // its confirmed command crosses the ACL both ways (the answer on motionctl/operator/replies/…).
+            let credentials = ["--broker", broker.url, "--username", "operator", "--password-file", "\(directory)/operator.password", "--ca-file", ca]
+            let listing = try AgentProcess.run("motionctl", arguments: ["devices", "dev-a"] + credentials + ["--wait", "1"])
+            #expect(listing.status == 0 && listing.output.split(separator: "\n").contains { $0.hasPrefix("dev-a ") && $0.contains(" online ") }, "\(listing.output) \(listing.log)")
+            let stop = try AgentProcess.run("motionctl", arguments: ["stop", "dev-a", "magnetometer", "--timeout", "10"] + credentials, timeout: .seconds(30))
+            #expect(stop.status == 0, "motionctl stop as the operator: \(stop.output) \(stop.log)")
+            #expect(!(listing.log + stop.log + listing.output + stop.output).contains(try password("operator")), "motionctl printed the password")
+
             // No secret in what the agent logs or publishes, nor in what provisioning printed.
             let secrets = try ["dev-a", "dev-b", "operator"].map(password)
             watcher.clear()

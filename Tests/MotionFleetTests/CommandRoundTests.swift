@@ -10,6 +10,10 @@ import Testing
     func answersAreMatchedByCorrelationData() {
         var round = CommandRound(token: "r1", devices: [("a", true), ("b", true), ("c", true), ("gone", false)])
         #expect(round.responseTopic == "motionctl/operator/replies/r1")
+        #expect(CommandRound.responseTopic(token: "r1", account: "alice") == "motionctl/alice/replies/r1", "the operator's own account, as the fleet ACL reads")
+        for unusable in ["", "a/b", "a+b", "#"] {
+            #expect(CommandRound.responseTopic(token: "r1", account: unusable) == "motionctl/operator/replies/r1", "\(unusable)")
+        }
         #expect(round.targets == ["a", "b", "c"])
         #expect(round.correlationData(for: "a") == Array("r1/a".utf8))
         #expect(round.receive(answer: Self.accepted, correlationData: round.correlationData(for: "a")) == "a")

@@ -42,7 +42,7 @@ enum FleetCommandRound {
 
     static func run(_ request: Request) -> Never {
         let token = String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
-        let replies = CommandRound.responseTopic(token: token)
+        let replies = CommandRound.responseTopic(token: token, account: request.connection.username)
         let syncData = Array("sync/\(token)".utf8)
         let state = Mutex(State(ledger: FleetLedger(prefix: request.connection.prefix)))
         let client = request.connection.subscriber(

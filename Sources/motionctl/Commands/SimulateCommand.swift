@@ -56,6 +56,11 @@ enum SimulateCommand {
                 device: "sim:rate=\(deviceRate),seed=\(index),batch=\(min(1, max(0.0005, 1 / deviceRate))),clock=shared")
             configuration.broker.address = connection.broker
             configuration.broker.protocolVersion = protocolVersion
+            configuration.broker.username = connection.username
+            configuration.broker.password = connection.passwordSource
+            configuration.broker.tls = connection.tls.map {
+                BrokerSettings.TLSSettings(caFile: $0.caFile, certificateFile: $0.certificateFile, keyFile: $0.keyFile)
+            }
             for service in MotionService.allCases {
                 configuration.services[service] = ServiceSettings(enabled: services.contains(service), rateHz: rate)
             }
