@@ -3,6 +3,7 @@ import Glibc
 #endif
 import MotionHAL
 import MotionMath
+import Synchronization
 
 /// The agent's log: one line per event on standard error, with a priority.
 ///
@@ -24,6 +25,15 @@ public enum AgentLog {
         case notice = 5
         /// Routine detail: a service started or stopped, calibration and declination in use.
         case info = 6
+    }
+
+    /// The least important priority written (a raw value: larger is less important); info by default.
+    private static let threshold = Atomic<Int>(Priority.info.rawValue)
+
+    /// Writes only lines at `priority` or more important from now on (``failure(_:program:)`` always):
+    /// for a process of many agents (`motionctl simulate`), whose routine lines would be thousands.
+    public static func setMinimumPriority(_ priority: Priority) {
+        threshold.store(priority.rawValue, ordering: .relaxed)
     }
 
     /// Where lines go, chosen once: the journal's stream or a terminal or file.
@@ -48,6 +58,7 @@ public enum AgentLog {
     /// Writes `message` with `priority` as one line (or, for a message of several lines, one per line)
     /// to standard error.
     public static func log(_ message: String, priority: Priority) {
+        guard priority.rawValue <= threshold.load(ordering: .relaxed) else { return }
         writeToStandardError(destination.format(message, priority: priority, unixTime: WallClock.unixTime()))
     }
 

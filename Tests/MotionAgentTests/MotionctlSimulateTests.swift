@@ -35,6 +35,9 @@ import Testing
 
         simulation.send(SIGTERM)
         #expect(simulation.waitForExit(timeout: .seconds(20)) == 0, "\(simulation.log)")
+        // Five agents' routine lines (started, connected, service changes, stopped) stay out of the log.
+        #expect(simulation.log.contains("5 simulated devices") && !simulation.log.contains("connected to")
+                && !simulation.log.contains("gyro: stopped"), "\(simulation.log)")
         for id in ids {
             #expect(subscriber.waitForMessage(on: "motion/\(id)/status") { $0.payloadString == "offline" } != nil, "\(id) offline")
         }

@@ -17,6 +17,7 @@ enum SimulateCommand {
                             mqtt311 spares a broker without MQTT 5, such as RabbitMQ 3.x, the refused attempts)
           --device-rate HZ  the simulated IMUs' sample rate (default: the publishing rate, at least 1 Hz; a
                             board's 100–1000 Hz costs the simulator more CPU, not the broker more messages)
+          The agents log warnings and errors only (their routine lines would be N times each).
           The simulated IMUs share one delivery thread per core (sim:…,clock=shared) and deliver each sample
           as it is taken, so the process's cost per device stays near the MQTT traffic's
         """
@@ -49,6 +50,7 @@ enum SimulateCommand {
         }
         // One sample per message by default: the broker's load is the same, and a fleet of thousands fits.
         let deviceRate = options.number("--device-rate", atLeast: 1, atMost: 2_000) ?? min(max(rate, 1), 2_000)
+        AgentLog.setMinimumPriority(.warning)
         var agents: [MotionAgent] = []
         for index in 1...count {
             var configuration = AgentConfiguration(
