@@ -176,11 +176,12 @@ public struct BrokerSettings: Sendable, Equatable {
             "password_env", "tls", "reconnect", "offline_buffer",
         ])
         var settings = BrokerSettings()
-        if let url = try object.string("url") {
+        let url = try object.string("url")
+        if let url {
             settings.address = try AgentConfiguration.brokerAddress(url, fieldPath: object.fieldPath("url"))
         }
         if let urls = try object.strings("urls") {
-            guard try object.string("url") == nil else {
+            guard url == nil else {
                 throw ConfigurationError(fieldPath: object.fieldPath("urls"), reason: "give url or urls, not both")
             }
             var addresses: [MQTTBrokerAddress] = []

@@ -8,9 +8,10 @@ import MotionContract
 /// The rules: with no service active nothing is expected, and a check that ran proves that the control
 /// queue lives (feed); while the device is not open (missing, unplugged, no permission) the agent is
 /// waiting for it and retrying by itself, so a restart could not help and would only run into the
-/// unit's start-rate limit on a board without its IMU (feed); when the set of active services changed since the previous check, or at the first
-/// check, the new services get one period's grace (feed); otherwise feed only when the pipelines took in
-/// samples since the previous check. A pure value: the caller reads the counters and sends the ping.
+/// unit's start-rate limit on a board without its IMU (feed); when the set of active services changed
+/// since the previous check, or at the first check, the new services get one period's grace (feed);
+/// otherwise feed only when the pipelines took in samples since the previous check. A pure value: the
+/// caller reads the counters and sends the ping.
 public struct SampleWatchdog: Sendable, Equatable {
     private var lastSamples: UInt64?
     private var lastActive: Set<MotionService> = []

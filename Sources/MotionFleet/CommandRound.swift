@@ -34,9 +34,7 @@ public struct CommandRound: Sendable {
     /// - Parameter account: the operator's broker user name; `operator` without one, or when the name
     ///   cannot be a topic level (empty, or holding `/`, `+` or `#`).
     public static func responseTopic(token: String, account: String? = nil) -> String {
-        let level = account.flatMap { name in
-            name.isEmpty || name.contains(where: { "/+#".contains($0) }) ? nil : name
-        } ?? "operator"
+        let level = account.flatMap { TopicLayout.isTopicLevel($0) ? $0 : nil } ?? "operator"
         return "motionctl/\(level)/replies/\(token)"
     }
     /// Each device's outcome.
