@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# A RabbitMQ cluster on this machine for the capacity benchmark (run.sh --rabbitmq): N nodes of Debian's
-# rabbitmq-server (3.10, MQTT plugin, MQTT 3.1.1) under DIR, each with its own node name, ports (MQTT,
-# AMQP, Erlang distribution) and data directory, everything on 127.0.0.1 (epmd too), clustered with the
-# first node. The server scripts of /usr/lib/rabbitmq/bin run as the caller (Debian's /usr/sbin wrappers
-# would switch to the system's rabbitmq user). Tests use Tests/MotionTestSupport/RabbitMQCluster.swift,
-# which sets nodes up the same way.
+# A RabbitMQ cluster on this machine, for the capacity benchmark (run.sh --rabbitmq) and the cluster tests
+# (Tests/MotionTestSupport/RabbitMQCluster.swift runs this script): N nodes of Debian's rabbitmq-server
+# (3.10, MQTT plugin, MQTT 3.1.1) under DIR, each with its own node name, ports (MQTT, AMQP, Erlang
+# distribution) and data directory, everything on 127.0.0.1 (epmd too), clustered with the first node. The
+# server scripts of /usr/lib/rabbitmq/bin run as the caller (Debian's /usr/sbin wrappers would switch to
+# the system's rabbitmq user).
 #
-#   rabbitmq-cluster.sh start DIR [NODES]   (default 2; about 20 s) then DIR/nodes has one line a node:
-#                                           INDEX NODE_NAME MQTT_PORT BEAM_PID
-#   rabbitmq-cluster.sh stop DIR
+#   rabbitmq-cluster.sh start DIR [NODES]        (default 2; about 20 s) then DIR/nodes has one line a node:
+#                                                INDEX NODE_NAME MQTT_PORT BEAM_PID
+#   rabbitmq-cluster.sh stop-node DIR INDEX      stops one node (rabbitmqctl stop: its clients are dropped)
+#   rabbitmq-cluster.sh start-node DIR INDEX     starts it again (it rejoins the cluster by itself)
+#   rabbitmq-cluster.sh stop DIR                 stops every node
+# A node's log: DIR/nodeINDEX/log/NODE_NAME.log.
 set -euo pipefail
 bin=/usr/lib/rabbitmq/bin
 command=${1:-}; dir=${2:-}
-[[ ( $command == start || $command == stop ) && -n $dir ]] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
+[[ -n $dir ]] || usage
+case $command in
+    start|stop) ;;
+    stop-node|start-node) [[ ${3:-} =~ ^[1-9][0-9]*$ && -d $dir/node${3:-} ]] || usage ;;
+    *) usage ;;
+esac
 [[ -x $bin/rabbitmq-server ]] || { echo "rabbitmq-cluster: rabbitmq-server is not installed" >&2; exit 69; }
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -31,6 +40,25 @@ node_env() {
         RABBITMQ_PID_FILE="$node/pid" ERL_EPMD_ADDRESS=127.0.0.1
 }
 ctl() { local index=$1; shift; env $(node_env "$index") RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" "$bin/rabbitmqctl" -n "$(cat "$dir/node$index/name")" "$@"; }
+launch() {
+    env $(node_env "$1") RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" \
+        "$bin/rabbitmq-server" >> "$dir/node$1/server.out" 2>&1 &
+}
+# await INDEX: until the node runs (await_startup fails at once while it is not registered with epmd).
+await() {
+    local _
+    for _ in $(seq 180); do
+        ctl "$1" await_startup --timeout 60 >/dev/null 2>&1 && return 0
+        sleep 0.5
+    done
+    echo "rabbitmq-cluster: node $1 did not start: $(tail -n 5 "$dir/node$1/server.out")" >&2
+    exit 1
+}
+
+case $command in
+    stop-node) ctl "$3" stop >/dev/null; exit 0 ;;
+    start-node) launch "$3"; await "$3"; exit 0 ;;
+esac
 
 if [[ $command == stop ]]; then
     for node in "$dir"/node*; do
@@ -61,21 +89,17 @@ mqtt.listeners.tcp.default = 127.0.0.1:$mqtt
 mqtt.allow_anonymous = true
 mqtt.tcp_listen_options.nodelay = true
 log.console = false
-log.file.level = warning
+log.file.level = info
 CONF
-    env $(node_env "$index") RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" \
-        "$bin/rabbitmq-server" > "$node/server.out" 2>&1 &
+    launch "$index"
 done
-for index in $(seq "$count"); do
-    up=false
-    for _ in $(seq 120); do
-        if ctl "$index" await_startup --timeout 60 >/dev/null 2>&1; then up=true; break; fi
-        sleep 0.5
-    done
-    $up || { echo "rabbitmq-cluster: node $index did not start: $(tail -n 5 "$dir/node$index/server.out")" >&2; exit 1; }
-done
+for index in $(seq "$count"); do await "$index"; done
 for index in $(seq 2 "$count"); do
-    ctl "$index" stop_app >/dev/null && ctl "$index" join_cluster "$(cat "$dir/node1/name")" >/dev/null && ctl "$index" start_app >/dev/null
+    for step in stop_app "join_cluster $(cat "$dir/node1/name")" start_app; do
+        # shellcheck disable=SC2086  # the step is a command and its argument
+        ctl "$index" $step > "$dir/node$index/join.out" 2>&1 ||
+            { echo "rabbitmq-cluster: node $index: $step: $(cat "$dir/node$index/join.out")" >&2; exit 1; }
+    done
 done
 for index in $(seq "$count"); do
     read -r _ mqtt _ < "$dir/node$index/ports"
