@@ -46,13 +46,12 @@ import Testing
             "--username", "operator", "--password-file", operatorPassword,
         ])
         defer { simulated.send(SIGTERM) }
-        let deadline = ContinuousClock.now + .seconds(15)
         var listed = ""
-        while ContinuousClock.now < deadline {
-            let run = try AgentProcess.run(
+        _ = eventually(within: .seconds(15)) {
+            let run = try? AgentProcess.run(
                 "motionctl", arguments: ["devices", "credsim-*", "--broker", broker.url, "--username", "operator", "--password-file", operatorPassword, "--wait", "1"])
-            listed = run.output
-            if run.status == 0, listed.contains("credsim-0002  online") { break }
+            listed = run?.output ?? ""
+            return run?.status == 0 && listed.contains("credsim-0002  online")
         }
         #expect(listed.contains("credsim-0001  online") && listed.contains("credsim-0002  online"), "\(listed)\nsimulate: \(simulated.log)")
 

@@ -12,22 +12,6 @@ import Testing
 @Suite(.serialized, .enabled(if: RabbitMQCluster.isInstalled)) struct RabbitMQClusterTests {
     static func text(_ message: MQTTMessage) -> String { String(decoding: message.payload, as: UTF8.self) }
 
-    static func gyroSequence(_ subscriber: RecordingSubscriber, _ topics: TopicLayout) -> [Int] {
-        subscriber.messages(on: topics.data(.gyro)).compactMap { message in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] else { return nil }
-            return (object["seq"] as? NSNumber)?.intValue
-        }
-    }
-
-    /// Polls `condition` every 100 ms for at most `timeout`.
-    static func eventually(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now >= deadline { return false }
-            usleep(100_000)
-        }
-        return true
-    }
 
     @Test func theAgentFailsOverToTheOtherNodeAndKeepsItsContractThere() throws {
         let cluster = try RabbitMQCluster(nodes: 2)
@@ -55,7 +39,7 @@ import Testing
         // Subscribers on both nodes see it live wherever it connected (routing is cluster-wide).
         for watcher in watchers {
             #expect(watcher.waitForMessage(on: topics.status, timeout: .seconds(40)) { Self.text($0).contains("online") } != nil, "\(diagnostics)")
-            #expect(Self.eventually(.seconds(10)) { Self.gyroSequence(watcher, topics).count >= 10 }, "\(diagnostics)")
+            #expect(eventually(within: .seconds(10)) { watcher.sequenceNumbers(on: topics.data(.gyro)).count >= 10 }, "\(diagnostics)")
         }
         // Which node: the MQTT 5 attempts (closed by RabbitMQ 3.10) may already have moved it on.
         func connectedNode() -> Int? {
@@ -68,13 +52,13 @@ import Testing
 
         // The node it is connected to stops: it reconnects to the other and keeps publishing.
         let onlineBefore = watcher.messages(on: topics.status).filter { Self.text($0).contains("online") }.count
-        let seqAtStop = Self.gyroSequence(watcher, topics).max() ?? 0
+        let seqAtStop = watcher.sequenceNumbers(on: topics.data(.gyro)).max() ?? 0
         try cluster.stop(used)
-        #expect(Self.eventually(.seconds(30)) { connectedNode() == other }, "no fail-over: \(diagnostics)")
-        #expect(Self.eventually(.seconds(20)) { (Self.gyroSequence(watcher, topics).max() ?? 0) >= seqAtStop + 30 }, "\(diagnostics)")
+        #expect(eventually(within: .seconds(30)) { connectedNode() == other }, "no fail-over: \(diagnostics)")
+        #expect(eventually(within: .seconds(20)) { (watcher.sequenceNumbers(on: topics.data(.gyro)).max() ?? 0) >= seqAtStop + 30 }, "\(diagnostics)")
         let online = watcher.messages(on: topics.status).filter { Self.text($0).contains("online") }.count
         #expect(online > onlineBefore, "announced online again on the other node")
-        let received = Set(Self.gyroSequence(watcher, topics))
+        let received = Set(watcher.sequenceNumbers(on: topics.data(.gyro)))
         let missing = ((received.min() ?? 0)...(received.max() ?? 0)).filter { !received.contains($0) }
         #expect(missing.isEmpty, "QoS 1 gyro messages lost across the fail-over: \(missing)")
 

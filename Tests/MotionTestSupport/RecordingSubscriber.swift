@@ -106,6 +106,15 @@ public final class RecordingSubscriber: Sendable {
         records(on: topic).map(\.message)
     }
 
+    /// The `seq` of every JSON message on `topic` that has one, in arrival order (duplicates included):
+    /// what loss checks count gaps in.
+    public func sequenceNumbers(on topic: String) -> [Int] {
+        messages(on: topic).compactMap { message in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any] else { return nil }
+            return (object["seq"] as? NSNumber)?.intValue
+        }
+    }
+
     /// Every recorded message on any topic except the private sync topic, oldest first.
     public func allRecords() -> [Record] {
         recorder.snapshot().filter { $0.message.topic != syncTopic }
@@ -179,4 +188,15 @@ private final class Recorder: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
+}
+
+/// Polls `condition` every 100 ms until it holds (true) or `timeout` has passed (false), for conditions
+/// that no recorder wait can express (a log line, a computed figure).
+public func eventually(within timeout: Duration, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        usleep(100_000)
+    }
+    return true
 }
