@@ -147,7 +147,9 @@ import Glibc
         let transport = InMemoryTransport()
         let (agent, topics) = try makeAgent(transport)
         transport.connect()
-        #expect(eventually { transport.messages(on: topics.status(.deviceMotion)).count == 1 })
+        // The announcement ends with `config` and the cleared `health` (health reports are off): wait for
+        // the last of them, so that only what the shutdown publishes is left after clearing.
+        #expect(eventually { transport.messages(on: topics.health).count == 1 })
         transport.clearPublished()
         agent.shutdown(timeout: .milliseconds(500))
         let final = transport.published.filter { $0.retain }
