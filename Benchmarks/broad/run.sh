@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # MotionBridge's attitude filter beside the published VQF filter on the BROAD trials, in one run:
-# accuracy of both (the benchmark's metric), then their 9-axis update times measured alternately three
+# accuracy of both (the benchmark's metric), the leave-one-trial-out cross-validated scores of the
+# filter's tuning beside VQF's per trial and per group, then their 9-axis update times measured alternately three
 # times each (the VM's speed drifts by ±10 % within minutes, so only interleaved figures compare).
 #
 #   Benchmarks/broad/run.sh [DATA_DIR]     # default ../shared/data/broad
@@ -21,7 +22,11 @@ echo "== MotionBridge (motion-bench broad)"
 "$bench" broad "$data" --plots "$plots"
 echo
 echo "== VQF 2.1.2 (Benchmarks/broad/vqf_reference.py)"
-"$python" Benchmarks/broad/vqf_reference.py --data "$data" --no-timing
+"$python" Benchmarks/broad/vqf_reference.py --data "$data" --no-timing --json > "$plots/vqf.txt"
+sed '/^{/,$d' "$plots/vqf.txt"
+echo
+echo "== MotionBridge, cross-validated (motion-bench broad --cross-validate), beside VQF"
+"$bench" broad "$data" --cross-validate --vqf "$plots/vqf.txt"
 echo
 echo "== 9-axis update time, ns per sample, alternating runs"
 for round in 1 2 3; do

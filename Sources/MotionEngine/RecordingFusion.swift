@@ -9,24 +9,34 @@ public struct RecordingFusion: Sendable {
     public let attitudes: [Quaternion]
     /// The attitude after each sample, device → East-North-Up (arbitrary frames: their own x as east).
     public let attitudesInEastNorthUp: [Quaternion]
+    /// The filter's own 1 σ uncertainty after each sample, rad: heading in `x`, inclination in `y`.
+    public let uncertainties: [SIMD2<Double>]
 
     /// Fuses `recording` in `frame`.
     /// - Parameters:
     ///   - recording: the samples (SI units, sensor frame).
     ///   - frame: the reference frame.
     ///   - declination: degrees east of true north, for the true-north frame.
-    public init(_ recording: IMURecording, frame: AttitudeReferenceFrame, declination: Double? = nil) {
-        var estimator = FrameAttitudeEstimator(frame: frame, declination: declination)
+    ///   - settings: the filter's tuning (its magnetometer use follows the frame).
+    public init(
+        _ recording: IMURecording, frame: AttitudeReferenceFrame, declination: Double? = nil,
+        settings: AttitudeFilter.Settings = .init()
+    ) {
+        var estimator = FrameAttitudeEstimator(frame: frame, declination: declination, settings: settings)
         var attitudes: [Quaternion] = []
         var inEastNorthUp: [Quaternion] = []
+        var uncertainties: [SIMD2<Double>] = []
         attitudes.reserveCapacity(recording.samples.count)
         inEastNorthUp.reserveCapacity(recording.samples.count)
+        uncertainties.reserveCapacity(recording.samples.count)
         var previous: UInt64?
         for sample in recording.samples {
             estimator.update(sample, previous: &previous)
             attitudes.append(estimator.attitude)
             inEastNorthUp.append(estimator.attitudeInEastNorthUp)
+            uncertainties.append(SIMD2(estimator.filter.headingUncertainty, estimator.filter.inclinationUncertainty))
         }
+        self.uncertainties = uncertainties
         self.attitudes = attitudes
         self.attitudesInEastNorthUp = inEastNorthUp
     }

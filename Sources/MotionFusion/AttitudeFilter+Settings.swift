@@ -1,6 +1,7 @@
 extension AttitudeFilter {
-    /// Tuning of an ``AttitudeFilter``. The defaults suit MEMS IMUs from 100 Hz to 1 kHz and are the ones
-    /// measured on the BROAD benchmark (docs/FUSION.md).
+    /// Tuning of an ``AttitudeFilter``. The defaults suit MEMS IMUs from 100 Hz to 1 kHz; the time
+    /// constants and the disturbance thresholds are the ones leave-one-trial-out cross-validation picks on
+    /// the BROAD benchmark (`motion-bench broad DIR --cross-validate`, docs/FUSION.md).
     public struct Settings: Sendable, Equatable, Hashable {
         /// Whether the magnetometer corrects the heading (reference frame "x magnetic north, z vertical")
         /// or is ignored (reference frame "x arbitrary, z vertical"). Default `false`.
@@ -32,13 +33,14 @@ extension AttitudeFilter {
         /// The bias is estimated in motion only below this rotation rate, rad/s. Default 0.5 rad/s.
         public var motionBiasMaximumRate: Double
         /// Magnetic disturbance: largest relative deviation of the field's norm from its reference.
-        /// Default 0.1.
+        /// Default 0.05 (5 %: a calibrated magnetometer's norm varies by about 1 %).
         public var magneticNormThreshold: Double
         /// Magnetic disturbance: largest deviation of the field's dip angle from its reference, rad.
-        /// Default 10°.
+        /// Default 5°.
         public var magneticDipThreshold: Double
-        /// Magnetic disturbance: how long a steady different field must last to become the new
-        /// reference, s. Default 20 s.
+        /// Magnetic disturbance: how long a different field must stay steady in the reference frame, while
+        /// the device turns by at least 0.5 rad about the vertical, to become the new reference, s.
+        /// Default 20 s.
         public var magneticNewReferenceTime: Double
         /// Longest time step integrated in one update, s; a longer `deltaTime` (a gap in the data) is
         /// clamped to it. Default 0.5 s.
@@ -52,6 +54,21 @@ extension AttitudeFilter {
         /// Largest relative error of each gyroscope scale factor the estimator may reach. Default 0.02 (2 %,
         /// the sensitivity tolerance of consumer MEMS gyroscopes).
         public var maximumGyroscopeScaleError: Double
+        /// Attitude uncertainty: the gyroscope's white noise (angle random walk), rad/s/√Hz. Default
+        /// 0.01 °/s/√Hz (consumer MEMS gyroscopes: 0.004–0.015). `motionctl calibrate --steps noise`
+        /// measures it.
+        public var gyroscopeNoiseDensity: Double
+        /// Attitude uncertainty: the residual gyroscope bias after estimation, rad/s. Default 0.01 °/s.
+        public var gyroscopeBiasInstability: Double
+        /// Attitude uncertainty: the residual relative gyroscope scale error after estimation. Default
+        /// 0.001 (0.1 %).
+        public var gyroscopeScaleUncertainty: Double
+        /// Attitude uncertainty: the inclination error of the accelerometer's reference with the device
+        /// still (calibration residuals, misalignment), rad. Default 0.3°.
+        public var accelerometerInclinationError: Double
+        /// Attitude uncertainty: the heading error of an undisturbed magnetometer reading (calibration
+        /// residuals, a field that is not quite uniform), rad. Default 0.6°.
+        public var magnetometerHeadingError: Double
 
         /// Creates settings; every parameter has the documented default.
         /// - Parameters:
@@ -73,6 +90,11 @@ extension AttitudeFilter {
         ///   - maximumGyroscopeBias: rad/s.
         ///   - gyroscopeScaleTimeConstant: s.
         ///   - maximumGyroscopeScaleError: relative.
+        ///   - gyroscopeNoiseDensity: rad/s/√Hz.
+        ///   - gyroscopeBiasInstability: rad/s.
+        ///   - gyroscopeScaleUncertainty: relative.
+        ///   - accelerometerInclinationError: rad.
+        ///   - magnetometerHeadingError: rad.
         public init(
             useMagnetometer: Bool = false,
             gravity: Double = 9.81,
@@ -85,13 +107,18 @@ extension AttitudeFilter {
             restBiasTimeConstant: Double = 2,
             motionBiasTimeConstant: Double = 10,
             motionBiasMaximumRate: Double = 0.5,
-            magneticNormThreshold: Double = 0.1,
-            magneticDipThreshold: Double = 10 * .pi / 180,
+            magneticNormThreshold: Double = 0.05,
+            magneticDipThreshold: Double = 5 * .pi / 180,
             magneticNewReferenceTime: Double = 20,
             maximumDeltaTime: Double = 0.5,
             maximumGyroscopeBias: Double = 0.05,
             gyroscopeScaleTimeConstant: Double = 20,
-            maximumGyroscopeScaleError: Double = 0.02
+            maximumGyroscopeScaleError: Double = 0.02,
+            gyroscopeNoiseDensity: Double = 0.01 * .pi / 180,
+            gyroscopeBiasInstability: Double = 0.01 * .pi / 180,
+            gyroscopeScaleUncertainty: Double = 0.001,
+            accelerometerInclinationError: Double = 0.3 * .pi / 180,
+            magnetometerHeadingError: Double = 0.6 * .pi / 180
         ) {
             self.useMagnetometer = useMagnetometer
             self.gravity = gravity
@@ -111,6 +138,11 @@ extension AttitudeFilter {
             self.maximumGyroscopeBias = maximumGyroscopeBias
             self.gyroscopeScaleTimeConstant = gyroscopeScaleTimeConstant
             self.maximumGyroscopeScaleError = maximumGyroscopeScaleError
+            self.gyroscopeNoiseDensity = gyroscopeNoiseDensity
+            self.gyroscopeBiasInstability = gyroscopeBiasInstability
+            self.gyroscopeScaleUncertainty = gyroscopeScaleUncertainty
+            self.accelerometerInclinationError = accelerometerInclinationError
+            self.magnetometerHeadingError = magnetometerHeadingError
         }
     }
 }

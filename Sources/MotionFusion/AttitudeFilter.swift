@@ -16,7 +16,10 @@ import MotionMath
 ///   `inclinationCorrection` every sample — so fast translations and vibration barely tilt the estimate.
 /// - The magnetometer, taken into the tilt-corrected frame, corrects a rotation about the vertical
 ///   (`headingRotation`) with ``Settings/magnetometerTimeConstant``, only while its norm and dip agree with
-///   the undisturbed reference (magnetic disturbance rejection).
+///   the undisturbed reference (magnetic disturbance rejection; a different field is adopted only once it
+///   proved steady in the reference frame while the device turned).
+/// - It estimates its own heading and inclination uncertainty (``headingUncertainty``,
+///   ``inclinationUncertainty``) from the sensors' physical errors (``AttitudeUncertainty``).
 /// - The bias is estimated from the low-passed gyroscope while the device rests (rest detection), and in
 ///   motion from the inclination corrections, which are the residual bias integrated into the attitude.
 /// - The gyroscope's scale factors are estimated from the same corrections while the device turns: a
@@ -49,10 +52,10 @@ public struct AttitudeFilter: Sendable {
     /// Angular velocity in the device frame, rad/s: the last gyroscope reading minus ``gyroscopeBias``.
     public private(set) var rotationRate: SIMD3<Double> = .zero
     /// Estimated gyroscope bias (the reading at rest), rad/s, in the device frame.
-    public private(set) var gyroscopeBias: SIMD3<Double> = .zero
+    public internal(set) var gyroscopeBias: SIMD3<Double> = .zero
     /// Estimated gyroscope scale factors per device axis (dimensionless, 1 = the datasheet's sensitivity):
     /// ``rotationRate`` is the reading minus ``gyroscopeBias``, times these.
-    public private(set) var gyroscopeScale = SIMD3<Double>(repeating: 1)
+    public internal(set) var gyroscopeScale = SIMD3<Double>(repeating: 1)
     /// Whether the attitude has been set from a usable accelerometer reading. Updates before that only
     /// refresh ``rotationRate``.
     public private(set) var isInitialized = false
@@ -68,11 +71,18 @@ public struct AttitudeFilter: Sendable {
     public var isAtRest: Bool { restDetector.isAtRest }
     /// Whether the last magnetometer reading was rejected as magnetically disturbed.
     public var isMagneticallyDisturbed: Bool { disturbanceDetector.isDisturbed }
+    /// The filter's estimate of its heading error, 1 σ, rad: grows with the gyroscope's errors, shrinks
+    /// towards the magnetometer's own error while undisturbed fields correct it (``AttitudeUncertainty``).
+    /// With the magnetometer, π until the heading is referenced; without it, the drift of the arbitrary
+    /// heading since initialisation. π before ``isInitialized``.
+    public var headingUncertainty: Double { isInitialized ? uncertainty.heading : .pi }
+    /// The filter's estimate of its inclination (tilt) error, 1 σ, rad. π/2 before ``isInitialized``.
+    public var inclinationUncertainty: Double { isInitialized ? uncertainty.inclination : .pi / 2 }
 
     /// Device → almost inertial frame, from the integrated gyroscope.
-    private var gyroscopeAttitude: Quaternion = .identity
+    var gyroscopeAttitude: Quaternion = .identity
     /// Almost inertial → tilt-corrected frame (a rotation about a horizontal axis).
-    private var inclinationCorrection: Quaternion = .identity
+    var inclinationCorrection: Quaternion = .identity
     /// Rotation about the vertical from the tilt-corrected frame to the reference frame, advanced with each
     /// correction (no trigonometry per sample).
     private var headingRotation: Quaternion = .identity
@@ -82,24 +92,25 @@ public struct AttitudeFilter: Sendable {
     /// The columns of the device → almost-inertial rotation matrix, low-passed like the specific force: the
     /// corrections come out of that filter, so a bias error shows in them through this matrix, not the
     /// current one (which matters while the device turns).
-    private var orientationLowPass: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
+    var orientationLowPass: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
     /// The rotation rate about each device axis carried into the almost-inertial frame (that axis's column of
     /// the rotation matrix times its rate), low-passed like the specific force: what a scale error of that
     /// axis shows as in the corrections.
-    private var scaleRegressors: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
+    var scaleRegressors: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
     /// What the estimators have not seen yet: the corrections' rotation vector (earth frame, rad), the
     /// rotation (device frame, rad), their duration (s) and the number of samples.
-    private var pending = (correction: SIMD3<Double>.zero, rotation: SIMD3<Double>.zero, duration: 0.0, count: 0)
+    var pending = (correction: SIMD3<Double>.zero, rotation: SIMD3<Double>.zero, duration: 0.0, count: 0)
     /// Samples per step of the bias and scale estimators in motion.
-    private static let estimatorDecimation = 4
+    static let estimatorDecimation = 4
     /// Shortest time between two heading corrections, s: the magnetometer corrects at most 100 times a
     /// second (magnetometers seldom measure faster, and with a time constant of seconds more corrections
     /// would only cost time). Readings in between are skipped.
     private static let headingCorrectionInterval = 0.0099
     /// Time since the last heading correction, s.
     private var sinceHeadingCorrection = 0.0
-    private var restDetector: RestDetector
+    var restDetector: RestDetector
     private var disturbanceDetector: MagneticDisturbanceDetector
+    private var uncertainty: AttitudeUncertainty
 
     /// Creates a filter that initialises itself from the first usable accelerometer reading.
     /// - Parameter settings: the tuning (defaults documented in ``Settings``).
@@ -123,6 +134,7 @@ public struct AttitudeFilter: Sendable {
         disturbanceDetector = MagneticDisturbanceDetector(
             normThreshold: settings.magneticNormThreshold, dipThreshold: settings.magneticDipThreshold,
             newReferenceTime: settings.magneticNewReferenceTime, referenceTimeConstant: 20)
+        uncertainty = AttitudeUncertainty(settings: settings, firstReading: settings.gravity, headingKnown: !settings.useMagnetometer)
     }
 
     /// Feeds one set of readings taken at the same instant.
@@ -157,7 +169,9 @@ public struct AttitudeFilter: Sendable {
         } else if deltaTime > 0, deltaTime.isFinite, gyroscope.isFinite {
             let step = min(deltaTime, settings.maximumDeltaTime)
             if let force { estimateBias(gyroscope: gyroscope, force: force, deltaTime: step) }
-            integrate((gyroscope - gyroscopeBias) * gyroscopeScale, deltaTime: step)
+            let rate = (gyroscope - gyroscopeBias) * gyroscopeScale
+            integrate(rate, deltaTime: step)
+            uncertainty.propagate(rate: rate.length, deltaTime: step)
             if let force { correctInclination(force: force, deltaTime: step) }
             let tiltCorrected = inclinationCorrection * gyroscopeAttitude
             sinceHeadingCorrection += step
@@ -185,6 +199,7 @@ public struct AttitudeFilter: Sendable {
         scaleRegressors.y.reset(to: .zero)
         scaleRegressors.z.reset(to: .zero)
         setHeadingOffset(0)
+        uncertainty = AttitudeUncertainty(settings: settings, firstReading: force.length, headingKnown: !settings.useMagnetometer)
         isInitialized = true
         accelerometerUsed = true
         if let field { referenceHeading(field: field) }
@@ -212,120 +227,39 @@ public struct AttitudeFilter: Sendable {
             : Quaternion(w: 0, x: 1, y: 0, z: 0)
         inclinationCorrection = Self.renormalized(correction * inclinationCorrection)
         accelerometerUsed = true
+        let gain = min(deltaTime / settings.accelerometerTimeConstant, 1)
+        uncertainty.observe(lowPassedForce: length, gravity: settings.gravity)
+        uncertainty.correctInclination(gain: gain)
         collectForEstimators(correction: correction, deltaTime: deltaTime)
-    }
-
-    /// Sums the corrections and rates of ``estimatorDecimation`` samples, then runs the bias and scale
-    /// estimators once on the sums: they follow the corrections over seconds, so a step every few samples
-    /// learns the same for a quarter of the work.
-    private mutating func collectForEstimators(correction: Quaternion, deltaTime: Double) {
-        let estimatesMotionBias = settings.estimatesGyroscopeBias && settings.motionBiasTimeConstant > 0
-        let estimatesScale = settings.gyroscopeScaleTimeConstant > 0
-        guard estimatesMotionBias || estimatesScale else { return }
-        // The correction's rotation vector, rad, in the earth frame: 2·v/w for the tiny angles of one sample
-        // (larger ones are transients, which the estimators skip anyway).
-        if correction.w > 0.5 {
-            pending.correction += SIMD3(correction.x, correction.y, 0) * (2 / correction.w)
-        } else {
-            pending.correction += SIMD3(repeating: .infinity)  // a turn of over 120° in one step: no estimate
-        }
-        pending.rotation += rotationRate * deltaTime
-        pending.duration += deltaTime
-        pending.count += 1
-        guard pending.count == Self.estimatorDecimation else { return }
-        defer { pending = (.zero, .zero, 0, 0) }
-        let duration = pending.duration
-        let meanRate = pending.rotation / duration
-        let matrix = gyroscopeAttitude.rotationMatrix
-        if estimatesMotionBias {
-            orientationLowPass.x.update(matrix.column0, deltaTime: duration)
-            orientationLowPass.y.update(matrix.column1, deltaTime: duration)
-            orientationLowPass.z.update(matrix.column2, deltaTime: duration)
-        }
-        if estimatesScale {
-            scaleRegressors.x.update(matrix.column0 * meanRate.x, deltaTime: duration)
-            scaleRegressors.y.update(matrix.column1 * meanRate.y, deltaTime: duration)
-            scaleRegressors.z.update(matrix.column2 * meanRate.z, deltaTime: duration)
-        }
-        guard !restDetector.isAtRest, pending.correction.isFinite else { return }
-        // Earth → almost inertial frame (the inclination correction is a rotation about a horizontal axis).
-        let rotationInInertial = inclinationCorrection.conjugate.rotate(pending.correction)
-        if estimatesMotionBias { estimateBiasInMotion(rotationInInertial, rotationInEarth: pending.correction, meanRate: meanRate, duration: duration) }
-        if estimatesScale { estimateScale(rotationInInertial, meanRate: meanRate, duration: duration) }
-    }
-
-    /// In motion, the inclination corrections are what the residual bias integrated into the attitude:
-    /// taken into the device frame, their mean rate is minus the bias error about the axes that are
-    /// horizontal (only those are observable; a device that turns makes every axis horizontal in turn).
-    /// Only while turning slower than ``Settings/motionBiasMaximumRate``: faster, scale-factor errors and
-    /// the low-pass lag dominate the corrections.
-    /// - Parameters:
-    ///   - rotationInInertial: the corrections' rotation vector over `duration`, rad, almost inertial frame.
-    ///   - rotationInEarth: the same in the earth frame.
-    ///   - meanRate: the mean rotation rate over `duration`, rad/s, device frame.
-    ///   - duration: s.
-    private mutating func estimateBiasInMotion(
-        _ rotationInInertial: SIMD3<Double>, rotationInEarth: SIMD3<Double>, meanRate: SIMD3<Double>, duration: Double
-    ) {
-        let maximumRate = settings.motionBiasMaximumRate
-        guard meanRate.lengthSquared < maximumRate * maximumRate else { return }
-        // A correction faster than any bias the filter accepts is a transient (a wrong start, a long
-        // acceleration), not a bias: learning from it would spoil the estimate.
-        let largest = settings.maximumGyroscopeBias * duration
-        guard rotationInEarth.lengthSquared < largest * largest else { return }
-        // Through the low-passed (transposed) device → inertial matrix into the device frame.
-        let rotationInDevice = SIMD3(
-            orientationLowPass.x.value.dot(rotationInInertial), orientationLowPass.y.value.dot(rotationInInertial),
-            orientationLowPass.z.value.dot(rotationInInertial))
-        applyBiasCorrection(rotationInDevice / settings.motionBiasTimeConstant)
-    }
-
-    /// While the device turns, a scale error `δ` of axis `i` adds `δ·ωᵢ` about that axis to the integrated
-    /// attitude; the corrections (their rate, taken into the almost inertial frame) then follow the
-    /// low-passed regressor `hᵢ = LP(column i · ωᵢ)` times `δ`. Each factor takes a normalised
-    /// least-mean-squares step along its regressor (`hᵢ·c / (|hᵢ|² + ε)`, ε = (0.5 rad/s)² so that slow
-    /// turning, which shows no scale error, teaches nothing). Corrections faster than a scale error of
-    /// ``Settings/maximumGyroscopeScaleError`` plus the largest bias could cause are transients and skipped.
-    /// - Parameters:
-    ///   - rotationInInertial: the corrections' rotation vector over `duration`, rad, almost inertial frame.
-    ///   - meanRate: the mean rotation rate over `duration`, rad/s, device frame.
-    ///   - duration: s.
-    private mutating func estimateScale(_ rotationInInertial: SIMD3<Double>, meanRate: SIMD3<Double>, duration: Double) {
-        let rate = rotationInInertial / duration
-        let limit = settings.maximumGyroscopeScaleError * meanRate.length + settings.maximumGyroscopeBias
-        guard rate.lengthSquared < limit * limit else { return }
-        let (x, y, z) = (scaleRegressors.x.value, scaleRegressors.y.value, scaleRegressors.z.value)
-        let floor = 0.25
-        let step = SIMD3(
-            x.dot(rate) / (x.lengthSquared + floor), y.dot(rate) / (y.lengthSquared + floor),
-            z.dot(rate) / (z.lengthSquared + floor))
-        let scale = gyroscopeScale + step * (duration / settings.gyroscopeScaleTimeConstant)
-        let low = 1 - settings.maximumGyroscopeScaleError, high = 1 + settings.maximumGyroscopeScaleError
-        gyroscopeScale = SIMD3(
-            min(max(scale.x, low), high), min(max(scale.y, low), high), min(max(scale.z, low), high))
     }
 
     /// Turns the heading rotation towards the magnetometer's heading while the field is undisturbed.
     private mutating func correctHeading(field: SIMD3<Double>, tiltCorrected: Quaternion, deltaTime: Double) {
         let tilted = tiltCorrected.rotate(field)
         let horizontal = (tilted.x * tilted.x + tilted.y * tilted.y).squareRoot()
-        guard disturbanceDetector.update(horizontal: horizontal, downward: -tilted.z, deltaTime: deltaTime) else { return }
+        // The field in the reference frame (the heading rotation is about z).
+        let (c, s) = (headingRotation.w, headingRotation.z)
+        let cosine = c * c - s * s, sine = 2 * c * s
+        let x = cosine * tilted.x - sine * tilted.y, y = sine * tilted.x + cosine * tilted.y
+        let turned = tiltCorrected.rotate(rotationRate).z * deltaTime
+        guard disturbanceDetector.update(
+            horizontal: horizontal, downward: -tilted.z, earth: SIMD3(x, y, tilted.z), turned: turned,
+            trusted: isInclinationTrusted, deltaTime: deltaTime)
+        else { return }
         guard horizontal > 1e-3 * tilted.length else { return }  // a vertical field shows no north
         guard isHeadingReferenced else {
             setHeadingOffset(-atan2(tilted.y, tilted.x))
+            uncertainty.referenceHeading(dipTangent: abs(tilted.z) / horizontal)
             isHeadingReferenced = true
             magnetometerUsed = true
             return
         }
-        // The field in the reference frame (the heading rotation is about z): its angle from +x is the
-        // heading error.
-        let (c, s) = (headingRotation.w, headingRotation.z)
-        let cosine = c * c - s * s, sine = 2 * c * s
-        let x = cosine * tilted.x - sine * tilted.y, y = sine * tilted.x + cosine * tilted.y
+        // The field's angle from +x in the reference frame is the heading error.
         let error = -Self.angle(y: y, x: x)
         let correction = gain(for: deltaTime).magnetometer * error
         // A rotation by `correction` about z, to first order (far below a degree per sample).
         headingRotation = Self.renormalized(Quaternion(w: 1, x: 0, y: 0, z: correction / 2) * headingRotation)
+        uncertainty.correctHeading(gain: gain(for: deltaTime).magnetometer, dipTangent: abs(tilted.z) / horizontal)
         magnetometerUsed = true
     }
 
@@ -333,18 +267,24 @@ public struct AttitudeFilter: Sendable {
         let tilted = (inclinationCorrection * gyroscopeAttitude).rotate(field)
         let horizontal = (tilted.x * tilted.x + tilted.y * tilted.y).squareRoot()
         guard horizontal > 1e-3 * tilted.length else { return }
-        _ = disturbanceDetector.update(horizontal: horizontal, downward: -tilted.z, deltaTime: 0)
+        _ = disturbanceDetector.update(
+            horizontal: horizontal, downward: -tilted.z, earth: tilted, turned: 0, trusted: isInclinationTrusted, deltaTime: 0)
         setHeadingOffset(-atan2(tilted.y, tilted.x))
+        uncertainty.referenceHeading(dipTangent: abs(tilted.z) / horizontal)
         isHeadingReferenced = true
         magnetometerUsed = true
     }
+
+    /// Whether the inclination is known well enough (1 σ within a quarter of the dip threshold) for a field
+    /// reading to found the magnetic reference.
+    private var isInclinationTrusted: Bool { uncertainty.inclination < settings.magneticDipThreshold / 4 }
 
     private mutating func setHeadingOffset(_ angle: Double) {
         headingRotation = Quaternion(axis: SIMD3(0, 0, 1), angle: angle)
     }
 
     /// The per-step gains for `deltaTime`, recomputed only when the interval changes.
-    private mutating func gain(for deltaTime: Double) -> (deltaTime: Double, magnetometer: Double, restBias: Double) {
+    mutating func gain(for deltaTime: Double) -> (deltaTime: Double, magnetometer: Double, restBias: Double) {
         if deltaTime != gains.deltaTime {
             gains = (
                 deltaTime, 1 - exp(-deltaTime / settings.magnetometerTimeConstant),
@@ -352,22 +292,6 @@ public struct AttitudeFilter: Sendable {
             )
         }
         return gains
-    }
-
-    private mutating func applyBiasCorrection(_ change: SIMD3<Double>) {
-        let limit = settings.maximumGyroscopeBias
-        let bias = gyroscopeBias - change
-        gyroscopeBias = SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
-    }
-
-    /// At rest the low-passed rate is the bias: the estimate follows it.
-    private mutating func estimateBias(gyroscope: SIMD3<Double>, force: SIMD3<Double>, deltaTime: Double) {
-        guard settings.estimatesGyroscopeBias else { return }
-        restDetector.update(gyroscope: gyroscope, accelerometer: force, deltaTime: deltaTime)
-        guard restDetector.isAtRest else { return }
-        let limit = settings.maximumGyroscopeBias
-        let bias = gyroscopeBias + (restDetector.meanRate - gyroscopeBias) * gain(for: deltaTime).restBias
-        gyroscopeBias = SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
     }
 
     // MARK: - Outputs

@@ -5,8 +5,13 @@ import Darwin
 #endif
 
 /// Decides whether the magnetometer shows the earth's field: its norm and dip angle must stay near a
-/// reference learned while undisturbed. A field that differs but stays steady for a while becomes the new
-/// reference (the device was carried somewhere else, or a permanent magnet moved with it).
+/// reference learned while undisturbed. A field that differs becomes the new reference only once it has
+/// proved consistent with the earth: steady *in the reference frame* (not only in norm and dip) for
+/// ``newReferenceTime`` while the device turned about the vertical by at least ``minimumTurn``. The device
+/// carried into another room qualifies; a magnet attached to the device does not, since its field turns
+/// with the device (and with the device still, nothing tells the two apart, so nothing is adopted).
+/// Until the inclination is known well enough (after a start, possibly while shaken) the dip seen cannot
+/// be trusted: every reading is taken, and becomes the reference.
 struct MagneticDisturbanceDetector: Sendable {
     /// Largest relative deviation of the norm from the reference (0.1 = 10 %).
     let normThreshold: Double
@@ -16,6 +21,9 @@ struct MagneticDisturbanceDetector: Sendable {
     let newReferenceTime: Double
     /// Time constant with which the reference follows an undisturbed field, s.
     let referenceTimeConstant: Double
+    /// How far the device must turn about the vertical while a different field is steady before that
+    /// field is adopted, rad.
+    static let minimumTurn = 0.5
 
     /// A field as its horizontal and downward components in a tilt-corrected frame and their norm, µT;
     /// the angle of (horizontal, downward) from the horizontal is the dip.
@@ -39,7 +47,11 @@ struct MagneticDisturbanceDetector: Sendable {
     }
 
     private var reference: Field?
-    private var candidate: (field: Field, duration: Double)?
+    /// Whether ``reference`` was learned with the inclination known well enough to trust its dip.
+    private var referenceTrusted = false
+    /// A different field that has been steady: in norm and dip, and in the reference frame (µT), for
+    /// `duration` s while the device turned by `turned` rad about the vertical.
+    private var candidate: (field: Field, earth: SIMD3<Double>, duration: Double, turned: Double)?
     /// cos(dipThreshold): two fields within the dip threshold have directions at least this aligned.
     private let minimumDipCosine: Double
 
@@ -61,14 +73,21 @@ struct MagneticDisturbanceDetector: Sendable {
                 >= minimumDipCosine * field.norm * target.norm
     }
 
-    /// Feeds the field's horizontal and downward components in a tilt-corrected frame (µT); returns
-    /// whether the reading is undisturbed and may correct the heading. (No trigonometry: the dip
-    /// difference is compared through the directions' dot product.)
-    mutating func update(horizontal: Double, downward: Double, deltaTime: Double) -> Bool {
+    /// Feeds the field's horizontal and downward components in a tilt-corrected frame (µT), the field in
+    /// the reference frame (µT) and how far the device turned about the vertical since the last reading
+    /// (rad); returns whether the reading is undisturbed and may correct the heading. (No trigonometry: the
+    /// dip difference is compared through the directions' dot product.)
+    /// `trusted`: whether the inclination is known well enough (its uncertainty well inside the dip
+    /// threshold) for this reading to found a reference.
+    mutating func update(
+        horizontal: Double, downward: Double, earth: SIMD3<Double>, turned: Double, trusted: Bool, deltaTime: Double
+    ) -> Bool {
         let field = Field(horizontal: horizontal, downward: downward)
         guard field.norm > 0 else { return false }
-        guard var current = reference else {
+        guard var current = reference, referenceTrusted else {
             reference = field
+            referenceTrusted = trusted
+            candidate = nil
             isDisturbed = false
             return true
         }
@@ -79,10 +98,13 @@ struct MagneticDisturbanceDetector: Sendable {
             isDisturbed = false
             return true
         }
-        if var steady = candidate, isClose(field, to: steady.field) {
+        if var steady = candidate, isClose(field, to: steady.field),
+            (earth - steady.earth).lengthSquared <= normThreshold * normThreshold * steady.earth.lengthSquared
+        {
             steady.field.follow(field, gain: min(deltaTime / 1.0, 1))
             steady.duration += deltaTime
-            if steady.duration >= newReferenceTime {
+            steady.turned += abs(turned)
+            if steady.duration >= newReferenceTime, steady.turned >= Self.minimumTurn {
                 reference = steady.field
                 candidate = nil
                 isDisturbed = false
@@ -90,7 +112,7 @@ struct MagneticDisturbanceDetector: Sendable {
             }
             candidate = steady
         } else {
-            candidate = (field, 0)
+            candidate = (field, earth, 0, 0)
         }
         isDisturbed = true
         return false

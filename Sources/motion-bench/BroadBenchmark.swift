@@ -12,9 +12,16 @@ import MotionHAL
 enum BroadBenchmark {
     static let usage = """
         usage: motion-bench broad DIR [--plots DIR] [--json]
+               motion-bench broad DIR --cross-validate [--vqf FILE]
           DIR       a directory of BROAD trials as CSV (e.g. ../shared/data/broad)
           --plots   write an SVG error plot per trial into this directory (created if missing)
           --json    print the figures as JSON
+          --cross-validate
+                    leave-one-trial-out cross-validation of the filter's tuning over a grid of settings:
+                    each trial scored with the settings that did best on the others (runs on every core)
+          --vqf FILE
+                    with --cross-validate: VQF's column from what Benchmarks/broad/vqf_reference.py --json
+                    printed
         """
 
     /// One trial's figures.
@@ -26,6 +33,51 @@ enum BroadBenchmark {
         let sixAxis: Figures
         /// 9-axis RMSE, degrees.
         let nineAxis: Figures
+        /// How well the 9-axis filter's own uncertainty describes its errors.
+        let uncertainty: UncertaintyCalibration
+    }
+
+    /// The fraction of scored samples whose error lies within twice the filter's 1 σ, and the mean σ.
+    struct UncertaintyCalibration: Codable {
+        /// Scored samples with a heading error ≤ 2 σ, fraction.
+        let headingWithinTwoSigma: Double
+        /// Scored samples with an inclination error ≤ 2 σ, fraction.
+        let inclinationWithinTwoSigma: Double
+        /// Mean heading σ, degrees.
+        let meanHeadingSigma: Double
+        /// Mean inclination σ, degrees.
+        let meanInclinationSigma: Double
+        /// Scored samples (the weight of this trial in a mean over samples).
+        let samples: Int
+
+        init(errors: TrialErrors, uncertainties: [SIMD2<Double>]) {
+            var heading = 0, inclination = 0, headingSigma = 0.0, inclinationSigma = 0.0
+            for (index, sample) in errors.indices.enumerated() {
+                let sigma = uncertainties[sample] * (180 / .pi)
+                if errors.heading[index].y <= 2 * sigma.x { heading += 1 }
+                if errors.inclination[index].y <= 2 * sigma.y { inclination += 1 }
+                headingSigma += sigma.x
+                inclinationSigma += sigma.y
+            }
+            let count = Double(max(errors.indices.count, 1))
+            headingWithinTwoSigma = Double(heading) / count
+            inclinationWithinTwoSigma = Double(inclination) / count
+            meanHeadingSigma = headingSigma / count
+            meanInclinationSigma = inclinationSigma / count
+            samples = errors.indices.count
+        }
+
+        init(pooling trials: [UncertaintyCalibration]) {
+            let total = Double(max(trials.map(\.samples).reduce(0, +), 1))
+            func pooled(_ value: (UncertaintyCalibration) -> Double) -> Double {
+                trials.map { value($0) * Double($0.samples) }.reduce(0, +) / total
+            }
+            headingWithinTwoSigma = pooled(\.headingWithinTwoSigma)
+            inclinationWithinTwoSigma = pooled(\.inclinationWithinTwoSigma)
+            meanHeadingSigma = pooled(\.meanHeadingSigma)
+            meanInclinationSigma = pooled(\.meanInclinationSigma)
+            samples = Int(total)
+        }
     }
 
     /// RMS errors in degrees.
@@ -53,6 +105,8 @@ enum BroadBenchmark {
         let trials: [TrialScore]
         let meanSixAxis: Figures
         let meanNineAxis: Figures
+        /// The uncertainty calibration over every scored sample of every trial.
+        let uncertainty: UncertaintyCalibration
         /// 9-axis estimator update, ns per sample (best of 3 passes over all trials, one core).
         let nineAxisNanosecondsPerSample: Double
         let samples: Int
@@ -81,17 +135,22 @@ enum BroadBenchmark {
                 throw BenchError("cannot create \(plots): \(error.localizedDescription)")
             }
         }
+        if options.has("--cross-validate") {
+            var vqf: [String: Double] = [:]
+            if let path = options["--vqf"] {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchError("cannot read \(path)") }
+                vqf = try BroadCrossValidation.vqfTotals(text)
+            }
+            let trials = try files.map { file in
+                BroadCrossValidation.Trial(name: (file as NSString).deletingPathExtension, recording: try load(file, in: directory))
+            }
+            print(BroadCrossValidation.run(trials, vqf: vqf))
+            return
+        }
         var recordings: [IMURecording] = []
         var scores: [TrialScore] = []
         for file in files {
-            let path = (directory as NSString).appendingPathComponent(file)
-            let recording: IMURecording
-            do {
-                recording = try IMURecording.load(contentsOf: path)
-            } catch {
-                throw BenchError(error.description)
-            }
-            guard !recording.referenceAttitudes.isEmpty else { throw BenchError("\(path): no quat_* reference columns") }
+            let recording = try load(file, in: directory)
             let trial = (file as NSString).deletingPathExtension
             let six = RecordingFusion(recording, frame: .xArbitraryZVertical)
             let nine = RecordingFusion(recording, frame: .xMagneticNorthZVertical)
@@ -99,7 +158,8 @@ enum BroadBenchmark {
             let nineErrors = errors(nine.attitudesInEastNorthUp, against: recording)
             scores.append(TrialScore(
                 trial: trial, scored: nineErrors.statistics.count, sixAxis: Figures(sixErrors.statistics),
-                nineAxis: Figures(nineErrors.statistics)))
+                nineAxis: Figures(nineErrors.statistics),
+                uncertainty: UncertaintyCalibration(errors: nineErrors, uncertainties: nine.uncertainties)))
             if let plots {
                 try writePlot(trial: trial, nine: nineErrors, six: sixErrors, into: plots)
             }
@@ -108,6 +168,7 @@ enum BroadBenchmark {
         let report = Report(
             trials: scores, meanSixAxis: Figures(mean: scores.map(\.sixAxis)),
             meanNineAxis: Figures(mean: scores.map(\.nineAxis)),
+            uncertainty: UncertaintyCalibration(pooling: scores.map(\.uncertainty)),
             nineAxisNanosecondsPerSample: nanosecondsPerUpdate(recordings, frame: .xMagneticNorthZVertical),
             samples: recordings.map(\.samples.count).reduce(0, +))
         if options.has("--json") {
@@ -119,9 +180,23 @@ enum BroadBenchmark {
         }
     }
 
+    /// Reads one trial, which must have reference attitudes.
+    private static func load(_ file: String, in directory: String) throws -> IMURecording {
+        let path = (directory as NSString).appendingPathComponent(file)
+        let recording: IMURecording
+        do {
+            recording = try IMURecording.load(contentsOf: path)
+        } catch {
+            throw BenchError(error.description)
+        }
+        guard !recording.referenceAttitudes.isEmpty else { throw BenchError("\(path): no quat_* reference columns") }
+        return recording
+    }
+
     /// One trial's errors: statistics, and per-sample (time s, degrees) series.
     typealias TrialErrors = (
-        statistics: OrientationErrorStatistics, total: [SIMD2<Double>], heading: [SIMD2<Double>], inclination: [SIMD2<Double>]
+        statistics: OrientationErrorStatistics, indices: [Int], total: [SIMD2<Double>], heading: [SIMD2<Double>],
+        inclination: [SIMD2<Double>]
     )
 
     /// Writes the SVG plot of one trial's errors over time to `directory/trial.svg`.
@@ -146,7 +221,7 @@ enum BroadBenchmark {
     /// Per-sample errors (degrees, with the trial time) on the scored samples, and their statistics.
     private static func errors(_ estimates: [Quaternion], against recording: IMURecording) -> TrialErrors {
         var statistics = OrientationErrorStatistics()
-        var total: [SIMD2<Double>] = [], heading: [SIMD2<Double>] = [], inclination: [SIMD2<Double>] = []
+        var indices: [Int] = [], total: [SIMD2<Double>] = [], heading: [SIMD2<Double>] = [], inclination: [SIMD2<Double>] = []
         let degrees = 180 / Double.pi
         for index in recording.samples.indices {
             guard recording.movement.isEmpty || recording.movement[index],
@@ -156,12 +231,13 @@ enum BroadBenchmark {
             let error = OrientationError(
                 estimate: estimates[index], reference: Quaternion(w: reference[0], x: reference[1], y: reference[2], z: reference[3]))
             statistics.add(error)
+            indices.append(index)
             let time = Double(recording.samples[index].timestamp) / 1e9
             total.append(SIMD2(time, error.total * degrees))
             heading.append(SIMD2(time, error.heading * degrees))
             inclination.append(SIMD2(time, error.inclination * degrees))
         }
-        return (statistics, total, heading, inclination)
+        return (statistics, indices, total, heading, inclination)
     }
 
     /// The estimator's update time per sample, ns: best of three passes over every sample of every trial.
@@ -184,6 +260,12 @@ enum BroadBenchmark {
         return Double(best) / Double(count) + (checksum.isNaN ? 1 : 0)
     }
 
+    private static func calibration(_ figures: UncertaintyCalibration) -> String {
+        String(
+            format: " %7.1f%% %7.1f%% %7.2f %7.2f", figures.headingWithinTwoSigma * 100, figures.inclinationWithinTwoSigma * 100,
+            figures.meanHeadingSigma, figures.meanInclinationSigma)
+    }
+
     private static func table(_ report: Report, plots: String?) -> String {
         func cell(_ value: Double) -> String { String(format: "%8.2f", value) }
         let name = max(report.trials.map(\.trial.count).max() ?? 5, 16)
@@ -191,17 +273,20 @@ enum BroadBenchmark {
         var lines = [
             "BROAD metric (RMSE in degrees over moving samples; 9-axis in East-North-Up from magnetic north, no alignment)",
             "",
-            padded("trial") + "  scored  6ax tot 6ax head 6ax incl  9ax tot 9ax head 9ax incl",
+            padded("trial") + "  scored  6ax tot 6ax head 6ax incl  9ax tot 9ax head 9ax incl  head≤2σ  incl≤2σ  σ head  σ incl",
         ]
         for score in report.trials {
             lines.append(
                 padded(score.trial) + String(format: " %7d", score.scored)
                     + [score.sixAxis.total, score.sixAxis.heading, score.sixAxis.inclination,
-                       score.nineAxis.total, score.nineAxis.heading, score.nineAxis.inclination].map(cell).joined(separator: " "))
+                       score.nineAxis.total, score.nineAxis.heading, score.nineAxis.inclination].map(cell).joined(separator: " ")
+                    + calibration(score.uncertainty))
         }
         let mean = [report.meanSixAxis.total, report.meanSixAxis.heading, report.meanSixAxis.inclination,
                     report.meanNineAxis.total, report.meanNineAxis.heading, report.meanNineAxis.inclination]
         lines.append(padded("mean over trials") + "        " + mean.map(cell).joined(separator: " "))
+        lines.append(padded("all scored samples") + String(repeating: " ", count: 62) + calibration(report.uncertainty))
+        lines.append("(head≤2σ, incl≤2σ: scored samples whose 9-axis error is within twice the filter's own 1 σ; σ: its mean, degrees)")
         lines.append("")
         lines.append(String(
             format: "9-axis update: %.1f ns per sample (best of 3 passes over %d samples, one core)",

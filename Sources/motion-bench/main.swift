@@ -127,10 +127,11 @@ func run(_ options: BenchCommandLine) throws {
 /// Runs a command that needs no broker and has its own options (`broad`, `payloads`), and exits: 0 when
 /// it ran, 64 for a usage error, 1 when it failed.
 func runStandalone(
-    _ arguments: [String], valued: Set<String>, usage: String, _ body: (ArgumentScanner) throws -> Void
+    _ arguments: [String], valued: Set<String>, switches: Set<String> = ["--json"], usage: String,
+    _ body: (ArgumentScanner) throws -> Void
 ) -> Never {
     do {
-        let scanner = try ArgumentScanner(arguments, valued: valued, switches: ["--json"])
+        let scanner = try ArgumentScanner(arguments, valued: valued, switches: switches)
         if scanner.helpRequested {
             print(usage)
             exit(0)
@@ -150,7 +151,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "broad":
     // The attitude filter over BROAD recordings.
-    runStandalone(Array(arguments.dropFirst()), valued: ["--plots"], usage: BroadBenchmark.usage, BroadBenchmark.run)
+    runStandalone(
+        Array(arguments.dropFirst()), valued: ["--plots", "--vqf"], switches: ["--json", "--cross-validate"],
+        usage: BroadBenchmark.usage, BroadBenchmark.run)
 case "payloads":
     // The data topics' payload formats.
     runStandalone(Array(arguments.dropFirst()), valued: ["--device", "--samples"], usage: PayloadBenchmark.usage, PayloadBenchmark.run)
