@@ -21,6 +21,7 @@ open class CMDeviceMotion: CMLogItem {
     private let storedMagneticField: CMCalibratedMagneticField
     private let storedHeading: Double
     private let storedSensorLocation: SensorLocation
+    private let storedUncertainty: (heading: Double, inclination: Double)
 
     /// The attitude of the device relative to the reference frame the updates were started with.
     open var attitude: CMAttitude { storedAttitude }
@@ -46,6 +47,13 @@ open class CMDeviceMotion: CMLogItem {
     open var heading: Double { storedHeading }
     /// Where the sensors are: ``SensorLocation/default``.
     open var sensorLocation: SensorLocation { storedSensorLocation }
+    /// Linux only: the attitude filter's own estimate of its heading error, 1 σ, degrees (it grows while the
+    /// magnetometer is rejected as disturbed or not used); -1 when unknown (a sample from a publisher that
+    /// does not report it).
+    open var linuxHeadingUncertainty: Double { storedUncertainty.heading }
+    /// Linux only: the attitude filter's own estimate of its inclination (tilt) error, 1 σ, degrees; -1 when
+    /// unknown.
+    open var linuxInclinationUncertainty: Double { storedUncertainty.inclination }
 
     /// Creates an empty sample: identity attitude, zero vectors, uncalibrated field, heading -1, at 0 s.
     public override init() {
@@ -56,6 +64,7 @@ open class CMDeviceMotion: CMLogItem {
         storedMagneticField = CMCalibratedMagneticField()
         storedHeading = -1
         storedSensorLocation = .default
+        storedUncertainty = (-1, -1)
         super.init()
     }
 
@@ -63,7 +72,7 @@ open class CMDeviceMotion: CMLogItem {
     init(
         attitude: CMAttitude, rotationRate: CMRotationRate, gravity: CMAcceleration,
         userAcceleration: CMAcceleration, magneticField: CMCalibratedMagneticField, heading: Double,
-        timestamp: TimeInterval
+        uncertainty: (heading: Double, inclination: Double) = (-1, -1), timestamp: TimeInterval
     ) {
         storedAttitude = attitude
         storedRotationRate = rotationRate
@@ -72,6 +81,7 @@ open class CMDeviceMotion: CMLogItem {
         storedMagneticField = magneticField
         storedHeading = heading
         storedSensorLocation = .default
+        storedUncertainty = uncertainty
         super.init(timestamp: timestamp)
     }
 }

@@ -61,7 +61,8 @@ func makeLogItem(_ sample: MotionSample, of stream: MotionStream) -> CMLogItem {
             magneticField: CMCalibratedMagneticField(
                 field: CMMagneticField(x: field.x, y: field.y, z: field.z),
                 accuracy: CMMagneticFieldCalibrationAccuracy(motion.magneticAccuracy)),
-            heading: motion.heading, timestamp: motion.timestamp)
+            heading: motion.heading,
+            uncertainty: motion.uncertainty.map { ($0.heading, $0.inclination) } ?? (-1, -1), timestamp: motion.timestamp)
     }
 }
 

@@ -58,7 +58,9 @@ struct HealthReport: Sendable {
                     error: $0.error)
             },
             fusion: diagnostics.fusion.map {
-                HealthPayload.Fusion(frame: $0.referenceFrame.rawValue, initialized: $0.isInitialized, gyroBias: $0.gyroscopeBias)
+                HealthPayload.Fusion(
+                    frame: $0.referenceFrame.rawValue, initialized: $0.isInitialized, gyroBias: $0.gyroscopeBias,
+                    uncertainty: $0.uncertainty)
             },
             magneticDisturbance: diagnostics.fusion.contains { $0.referenceFrame.usesMagnetometer }
                 ? diagnostics.fusion.contains(where: \.isMagneticallyDisturbed) : nil)

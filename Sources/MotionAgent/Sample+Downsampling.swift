@@ -21,8 +21,8 @@ extension VectorSample: DownsampledValue {
 
 extension DeviceMotionSample: DownsampledValue {
     /// The mean of a window: attitude by Markley's quaternion mean, vectors component-wise, the worst
-    /// magnetic accuracy, the heading averaged on the circle (−1 if any sample has no north), at the mean
-    /// of the timestamps.
+    /// magnetic accuracy, the heading averaged on the circle (−1 if any sample has no north), the largest
+    /// uncertainty of the window (nil if any sample has none), at the mean of the timestamps.
     /// - Parameter samples: at least one sample.
     public static func mean(of samples: [DeviceMotionSample]) -> DeviceMotionSample {
         let count = Double(samples.count)
@@ -34,7 +34,16 @@ extension DeviceMotionSample: DownsampledValue {
             rotationRate: average(\.rotationRate), gravity: average(\.gravity),
             userAcceleration: average(\.userAcceleration), magneticField: average(\.magneticField),
             magneticAccuracy: samples.map(\.magneticAccuracy).min() ?? .uncalibrated,
-            heading: circularMeanHeading(samples.map(\.heading)))
+            heading: circularMeanHeading(samples.map(\.heading)), uncertainty: largestUncertainty(of: samples))
+    }
+
+    /// The largest heading and inclination uncertainty of `samples` (errors of neighbouring samples are
+    /// correlated, so the mean's error is not smaller than theirs); nil if any sample has none.
+    static func largestUncertainty(of samples: [DeviceMotionSample]) -> AttitudeUncertaintyEstimate? {
+        let estimates = samples.compactMap(\.uncertainty)
+        guard !estimates.isEmpty, estimates.count == samples.count else { return nil }
+        return AttitudeUncertaintyEstimate(
+            heading: estimates.map(\.heading).max() ?? 0, inclination: estimates.map(\.inclination).max() ?? 0)
     }
 
     /// The rotation angle between the two attitudes, rad, in [0, π]; the other values are not compared.

@@ -133,12 +133,16 @@ public struct HealthPayload: Sendable, Equatable {
         public var initialized: Bool
         /// Its gyroscope bias estimate, rad/s, device axes.
         public var gyroBias: SIMD3<Double>
+        /// The filter's own estimate of its errors, 1 σ, degrees (`uncertainty`, contract 1.3); nil before
+        /// it has an attitude or from an older agent.
+        public var uncertainty: AttitudeUncertaintyEstimate?
 
         /// Creates a fusion entry.
-        public init(frame: String, initialized: Bool, gyroBias: SIMD3<Double>) {
+        public init(frame: String, initialized: Bool, gyroBias: SIMD3<Double>, uncertainty: AttitudeUncertaintyEstimate? = nil) {
             self.frame = frame
             self.initialized = initialized
             self.gyroBias = gyroBias
+            self.uncertainty = uncertainty
         }
     }
 
@@ -202,6 +206,12 @@ public struct HealthPayload: Sendable, Equatable {
             entry.field("frame", state.frame)
             entry.field("initialized", state.initialized)
             entry.vector("gyro_bias", x: state.gyroBias.x, y: state.gyroBias.y, z: state.gyroBias.z)
+            if let uncertainty = state.uncertainty {
+                entry.object("uncertainty") { estimate in
+                    estimate.field("heading", (uncertainty.heading * 100).rounded() / 100)
+                    estimate.field("inclination", (uncertainty.inclination * 100).rounded() / 100)
+                }
+            }
         }
         if let magneticDisturbance { writer.field("magnetic_disturbance", magneticDisturbance) }
         return writer.finished()
@@ -226,9 +236,16 @@ public struct HealthPayload: Sendable, Equatable {
         var fusionEntries: [Fusion] = []
         for entry in try root.objects("fusion") ?? [] {
             let bias = try entry.required("gyro_bias", entry.object)
+            var uncertainty: AttitudeUncertaintyEstimate?
+            if let estimate = try entry.object("uncertainty") {
+                uncertainty = AttitudeUncertaintyEstimate(
+                    heading: try estimate.required("heading", estimate.number),
+                    inclination: try estimate.required("inclination", estimate.number))
+            }
             fusionEntries.append(Fusion(
                 frame: try entry.required("frame", entry.string), initialized: try entry.required("initialized", entry.bool),
-                gyroBias: SIMD3(try bias.required("x", bias.number), try bias.required("y", bias.number), try bias.required("z", bias.number))))
+                gyroBias: SIMD3(try bias.required("x", bias.number), try bias.required("y", bias.number), try bias.required("z", bias.number)),
+                uncertainty: uncertainty))
         }
         self.init(
             uptime: try root.required("uptime", root.number), ts: try root.number("ts"), interval: try root.number("interval"),

@@ -51,7 +51,8 @@ public struct SamplePayloadEncoder: Sendable {
 
     /// Encodes one message of the device-motion topic: attitude (quaternion; roll, pitch, yaw in rad with
     /// ``CMAttitude``'s conventions), rotation rate (rad/s), gravity and user acceleration (g), calibrated
-    /// magnetic field (µT) with its accuracy, heading (degrees).
+    /// magnetic field (µT) with its accuracy, heading (degrees), and the filter's uncertainty (1 σ, degrees)
+    /// when the sample has one.
     /// - Parameters:
     ///   - values: the message's values (as returned by ``TopicSampler/add(_:)``).
     ///   - seq: the message's sequence number on its topic.
@@ -93,6 +94,12 @@ public struct SamplePayloadEncoder: Sendable {
             field.field("accuracy", sample.magneticAccuracy.name)
         }
         writer.measurement("heading", sample.heading)
+        if let uncertainty = sample.uncertainty {
+            writer.object("uncertainty") { estimate in
+                estimate.measurement("heading", uncertainty.heading)
+                estimate.measurement("inclination", uncertainty.inclination)
+            }
+        }
     }
 
     private func encode<Value: TimestampedSample, Writer: PayloadWriter>(

@@ -1,3 +1,4 @@
+import MotionContract
 import MotionFusion
 
 /// The health of the engine's device and its sensor fusion: a snapshot, for status reports.
@@ -13,6 +14,8 @@ public struct MotionDiagnostics: Sendable, Equatable {
         /// Whether the filter rejects the magnetometer now as magnetically disturbed (the field's norm or
         /// dip is off its reference: a magnet, steel nearby); false in a frame without a magnetometer.
         public var isMagneticallyDisturbed: Bool
+        /// The filter's own estimate of its errors (1 σ, degrees); nil before it has an attitude.
+        public var uncertainty: AttitudeUncertaintyEstimate?
 
         /// Creates a fusion state.
         /// - Parameters:
@@ -20,14 +23,16 @@ public struct MotionDiagnostics: Sendable, Equatable {
         ///   - isInitialized: whether the filter has an attitude.
         ///   - gyroscopeBias: bias estimate, rad/s.
         ///   - isMagneticallyDisturbed: whether the magnetometer is rejected as disturbed now.
+        ///   - uncertainty: the filter's 1 σ errors, degrees.
         public init(
             referenceFrame: AttitudeReferenceFrame, isInitialized: Bool, gyroscopeBias: SIMD3<Double>,
-            isMagneticallyDisturbed: Bool = false
+            isMagneticallyDisturbed: Bool = false, uncertainty: AttitudeUncertaintyEstimate? = nil
         ) {
             self.referenceFrame = referenceFrame
             self.isInitialized = isInitialized
             self.gyroscopeBias = gyroscopeBias
             self.isMagneticallyDisturbed = isMagneticallyDisturbed
+            self.uncertainty = uncertainty
         }
     }
 

@@ -276,7 +276,8 @@ public final class MotionEngine: Sendable {
                     fusion: processing.router.fusions.map { fusion in
                         MotionDiagnostics.FusionState(
                             referenceFrame: fusion.frame, isInitialized: fusion.isReady,
-                            gyroscopeBias: fusion.gyroscopeBias, isMagneticallyDisturbed: fusion.isMagneticallyDisturbed)
+                            gyroscopeBias: fusion.gyroscopeBias, isMagneticallyDisturbed: fusion.isMagneticallyDisturbed,
+                            uncertainty: fusion.uncertainty)
                     })
             }
         }

@@ -46,6 +46,14 @@ struct ReferenceFrameFusion {
     /// The filter's estimate of the gyroscope bias, rad/s (device axes).
     var gyroscopeBias: SIMD3<Double> { estimator.filter.gyroscopeBias }
 
+    /// The filter's own 1 σ errors, degrees (nil before it has an attitude).
+    var uncertainty: AttitudeUncertaintyEstimate? {
+        let filter = estimator.filter
+        guard filter.isInitialized else { return nil }
+        return AttitudeUncertaintyEstimate(
+            heading: filter.headingUncertainty * 180 / .pi, inclination: filter.inclinationUncertainty * 180 / .pi)
+    }
+
     /// Whether the filter rejected the last magnetometer reading as magnetically disturbed.
     var isMagneticallyDisturbed: Bool { usesMagnetometer && estimator.filter.isMagneticallyDisturbed }
 
@@ -90,7 +98,7 @@ struct ReferenceFrameFusion {
         return DeviceMotionSample(
             timestamp: timestamp, attitude: attitude.normalized, rotationRate: filter.rotationRate, gravity: gravity,
             userAcceleration: userAcceleration, magneticField: magneticField, magneticAccuracy: accuracy,
-            heading: heading)
+            heading: heading, uncertainty: uncertainty)
     }
 
     /// Compass heading of the device's top edge (its y-axis), or of the back camera's direction (-z) when

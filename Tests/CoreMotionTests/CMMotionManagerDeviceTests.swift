@@ -117,12 +117,14 @@ struct GyroCall: Sendable {
         CMMotionManager.useLinuxDevice(device)
         let manager = CMMotionManager()
         let gyroscope = Recorder<CMRotationRate>(), fused = Recorder<CMRotationRate>()
+        let uncertainties = Recorder<SIMD2<Double>>()
         manager.gyroUpdateInterval = 0.1
         manager.deviceMotionUpdateInterval = 0.1
         manager.startGyroUpdates(to: OperationQueue()) { data, _ in gyroscope.append(data!.rotationRate) }
         let queue = OperationQueue()
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { motion, _ in
             fused.append(motion!.rotationRate)
+            uncertainties.append(SIMD2(motion!.linuxHeadingUncertainty, motion!.linuxInclinationUncertainty))
         }
         for start in stride(from: 0, to: samples.count, by: 50) {
             device.emit(.samples(Array(samples[start..<start + 50])))
@@ -131,6 +133,11 @@ struct GyroCall: Sendable {
         // The Linux diagnostics show the filter's bias estimate: the simulator's bias (rad/s).
         let fusion = try #require(CMMotionManager.linuxDiagnostics.fusion.first { $0.referenceFrame == .xMagneticNorthZVertical })
         #expect(fusion.isInitialized)
+        // And its own uncertainty, 1 σ, degrees: a few degrees of heading, under a degree of inclination,
+        // as each device-motion sample also carries.
+        let uncertainty = try #require(fusion.uncertainty)
+        #expect((0.1...10).contains(uncertainty.heading) && (0.05...2).contains(uncertainty.inclination), "\(uncertainty)")
+        #expect(uncertainties.all.last.map { $0.x > 0 && $0.y > 0 } == true)
         let bias = fusion.gyroscopeBias
         #expect(abs(bias.x - 0.01) < 0.005 && abs(bias.y + 0.02) < 0.005 && abs(bias.z - 0.03) < 0.005, "bias \(bias)")
         manager.stopGyroUpdates()

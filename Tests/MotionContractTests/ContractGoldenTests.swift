@@ -115,6 +115,30 @@ import Testing
         #expect(try HealthPayload(payload: Array(stamped.json().utf8)) == stamped)
         #expect(stamped.json().hasPrefix(#"{"uptime":12.346,"ts":1796139113.457,"interval":10.0,"connected":true,"#))
         #expect(try HealthPayload(payload: Array(health.json().utf8)).ts == nil)
+        // Contract 1.3: the filter's uncertainty, rounded to 0.01°.
+        var uncertain = health
+        uncertain.fusion[0].uncertainty = AttitudeUncertaintyEstimate(heading: 1.8349, inclination: 0.6)
+        #expect(uncertain.json().contains(#""gyro_bias":{"x":0.0001,"y":-2e-05,"z":0.0},"uncertainty":{"heading":1.83,"inclination":0.6}}"#))
+        #expect(try HealthPayload(payload: Array(uncertain.json().utf8)).fusion[0].uncertainty == AttitudeUncertaintyEstimate(heading: 1.83, inclination: 0.6))
+    }
+
+    @Test func deviceMotionCarriesTheFiltersUncertaintyInBothFormats() throws {
+        let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
+        var motion = Self.motion
+        motion.uncertainty = AttitudeUncertaintyEstimate(heading: 2.25, inclination: 0.5)
+        let json = encoder.encode([motion], seq: 3)
+        #expect(String(decoding: json, as: UTF8.self).hasSuffix(#""heading":4.0106697,"uncertainty":{"heading":2.25,"inclination":0.5}}"#))
+        for payload in [json, encoder.encode([motion], seq: 3, format: .cbor), encoder.encode([motion, motion], seq: 4, format: .cbor)] {
+            let decoded = try SamplePayloadDecoder.deviceMotion(payload)
+            #expect(decoded.samples.allSatisfy { $0.uncertainty == motion.uncertainty })
+        }
+        // Without one (an older agent, or a filter without an attitude yet) the field is absent and reads as nil.
+        let plain = encoder.encode([Self.motion], seq: 5)
+        #expect(!String(decoding: plain, as: UTF8.self).contains("uncertainty"))
+        #expect(try SamplePayloadDecoder.deviceMotion(plain).samples[0].uncertainty == nil)
+        #expect(throws: PayloadError(fieldPath: "uncertainty.inclination", reason: "is required")) {
+            try SamplePayloadDecoder.deviceMotion(Array(plain.dropLast()) + Array(#","uncertainty":{"heading":1}}"#.utf8))
+        }
     }
 
     @Test func commandsRoundTrip() throws {
@@ -143,7 +167,7 @@ import Testing
         #expect(topics.kind(ofTopic: "motion/pi-5/gyro") == nil)
         #expect(TopicLayout.deviceID(inTopic: "motion/pi-4/gyro", prefix: "motion") == "pi-4")
         #expect(TopicLayout.deviceID(inTopic: "other/pi-4/gyro", prefix: "motion") == nil)
-        #expect(ContractVersion.text == "1.2")
+        #expect(ContractVersion.text == "1.3")
     }
 }
 
