@@ -7,6 +7,8 @@ import MotionHAL
 /// clock, so a recording replayed as fast as possible gives the same result as the live board): tells the
 /// person what to do, detects when it is done, and fits.
 ///
+/// - noise: "keep the board still"; the first still period of `noiseDuration` gives the Allan deviation of
+///   every gyroscope and accelerometer axis (``NoiseCharacterisation``).
 /// - gyro: "keep the board still"; the first still period of ``gyroscopeStillDuration`` gives the bias.
 /// - accel: "put the board on each of its six faces"; each new still period of ``faceStillDuration`` with an
 ///   axis within 25° of vertical counts as that face; it says which faces are still missing.
@@ -40,6 +42,8 @@ public struct CalibrationProcedure {
     public let steps: [CalibrationStep]
     /// The longest a step may take, s of sample time.
     public let secondsPerStep: Double
+    /// How long the noise step records the board still, s.
+    public let noiseDuration: Double
     /// Where the instructions and progress go (standard output for motionctl).
     let say: (String) -> Void
 
@@ -49,6 +53,8 @@ public struct CalibrationProcedure {
     public private(set) var accelerometer: AccelerometerCalibration?
     /// The magnetometer step's result, once done.
     public private(set) var magnetometer: MagnetometerCalibration?
+    /// The noise step's result, once done.
+    public private(set) var noise: NoiseCharacterisation?
 
     private var stepIndex = 0
     private var stepStart: UInt64?
@@ -62,11 +68,19 @@ public struct CalibrationProcedure {
     private var lastShownCoverage = -1
 
     /// Creates the procedure and announces the first step.
-    public init(steps: [CalibrationStep], secondsPerStep: Double, say: @escaping (String) -> Void) {
+    /// - Parameters:
+    ///   - steps: the steps, in their standard order.
+    ///   - secondsPerStep: the longest a step may take, s of sample time.
+    ///   - noiseDuration: how long the noise step records the board still, s (default 60; at least
+    ///     ``NoiseCharacterisation/minimumDuration``; it must fit in `secondsPerStep`).
+    ///   - say: where instructions and progress go.
+    public init(steps: [CalibrationStep], secondsPerStep: Double, noiseDuration: Double = 60, say: @escaping (String) -> Void) {
         self.steps = steps
         self.secondsPerStep = secondsPerStep
+        self.noiseDuration = noiseDuration
         self.say = say
-        detector = StillPeriodDetector(thresholds: StillnessThresholds(), requiredDuration: Self.stillDuration(for: steps.first))
+        detector = StillPeriodDetector(
+            thresholds: StillnessThresholds(), requiredDuration: Self.stillDuration(for: steps.first, noise: noiseDuration))
         announce()
     }
 
@@ -84,6 +98,7 @@ public struct CalibrationProcedure {
         stepStart = start
         let elapsed = Double(sample.timestamp - start) / 1e9
         switch step {
+        case .noise: try addNoise(sample)
         case .gyro: try addGyroscope(sample)
         case .accel: try addAccelerometer(sample)
         case .mag: try addMagnetometer(sample)
@@ -94,6 +109,7 @@ public struct CalibrationProcedure {
     /// What is still missing, for the message when the samples end early.
     public var progress: String {
         switch currentStep {
+        case .noise: "the board was never still for \(Self.format(noiseDuration)) s (still for \(Self.format(detector.stillDuration)) s at most recently)"
         case .gyro: "the board was never still for \(Self.format(Self.gyroscopeStillDuration)) s"
         case .accel: "still missing: \(missingFaces.map(\.description).joined(separator: ", "))"
         case .mag: "the magnetometer readings covered \(Int(currentCoverage * 100)) % of the sphere"
@@ -116,10 +132,22 @@ public struct CalibrationProcedure {
                 IMUCalibration.Magnetometer(
                     hardIron: $0.hardIron, softIron: $0.softIron, fieldStrength: $0.fieldStrength, residual: $0.residualRMS,
                     coverage: $0.coverage, quality: IMUCalibration.Quality(rawValue: $0.quality.rawValue) ?? .low)
-            })
+            },
+            noise: noise?.noise)
     }
 
     // MARK: - Steps
+
+    private mutating func addNoise(_ sample: IMUSample) throws(Failure) {
+        guard let still = detector.add(sample) else { return }
+        do {
+            noise = try NoiseCharacterisation(samples: still)
+            say("  noise recorded over \(Self.format(Self.duration(still))) s of stillness (\(still.count) samples)")
+        } catch {
+            throw Failure(description: "noise: \(error)")
+        }
+        advance()
+    }
 
     private mutating func addGyroscope(_ sample: IMUSample) throws(Failure) {
         guard let still = detector.add(sample) else { return }
@@ -200,17 +228,24 @@ public struct CalibrationProcedure {
     private mutating func advance() {
         stepIndex += 1
         stepStart = nil
-        detector = StillPeriodDetector(thresholds: StillnessThresholds(), requiredDuration: Self.stillDuration(for: currentStep))
+        detector = StillPeriodDetector(
+            thresholds: StillnessThresholds(), requiredDuration: Self.stillDuration(for: currentStep, noise: noiseDuration))
         announce()
     }
 
-    /// How long the board must be still for `step`: the gyroscope's bias wants longer than a face.
-    private static func stillDuration(for step: CalibrationStep?) -> Double {
-        step == .gyro ? gyroscopeStillDuration : faceStillDuration
+    /// How long the board must be still for `step`: the noise longest, the gyroscope's bias longer than a face.
+    private static func stillDuration(for step: CalibrationStep?, noise: Double) -> Double {
+        switch step {
+        case .noise: noise
+        case .gyro: gyroscopeStillDuration
+        default: faceStillDuration
+        }
     }
 
     private func announce() {
         switch currentStep {
+        case .noise:
+            say("Noise: keep the board still (on a table, nothing running nearby) for \(Self.format(noiseDuration)) s…")
         case .gyro:
             say("Gyroscope: keep the board still (on a table) for \(Self.format(Self.gyroscopeStillDuration)) s…")
         case .accel:

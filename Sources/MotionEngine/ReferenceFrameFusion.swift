@@ -26,9 +26,10 @@ struct ReferenceFrameFusion {
     /// - Parameters:
     ///   - frame: one reference frame.
     ///   - declination: degrees east of true north, for `xTrueNorthZVertical`.
-    init(frame: AttitudeReferenceFrame, declination: Double? = nil) {
+    ///   - settings: the filter's tuning (its magnetometer use follows the frame).
+    init(frame: AttitudeReferenceFrame, declination: Double? = nil, settings: AttitudeFilter.Settings = .init()) {
         self.frame = frame
-        estimator = FrameAttitudeEstimator(frame: frame, declination: declination)
+        estimator = FrameAttitudeEstimator(frame: frame, declination: declination, settings: settings)
     }
 
     /// For the true-north frame: the magnetic declination, degrees east of true north.

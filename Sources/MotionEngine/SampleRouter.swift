@@ -57,6 +57,15 @@ struct SampleRouter {
     /// Whether no subscription is left.
     var isEmpty: Bool { entries.isEmpty }
 
+    /// The attitude filters' tuning: the defaults, with the gyroscope's noise settings from ``calibration``'s
+    /// noise part when it has one (filters made before a calibration is set keep theirs until the next
+    /// restart).
+    var fusionSettings: AttitudeFilter.Settings {
+        var settings = AttitudeFilter.Settings()
+        if let noise = calibration?.noise { settings.apply(noise) }
+        return settings
+    }
+
     /// The grade of ``calibration``'s magnetometer part, reported with the device motion's field.
     var magneticCalibrationAccuracy: MagneticFieldAccuracy? {
         calibration?.magnetometer.map { Self.accuracy(of: $0.quality) }
@@ -76,7 +85,7 @@ struct SampleRouter {
     mutating func add(_ subscription: MotionSubscription, declination: Double?) {
         entries.append(Entry(subscription: subscription))
         if case .deviceMotion(let frame) = subscription.service, !fusions.contains(where: { $0.frame == frame }) {
-            fusions.append(ReferenceFrameFusion(frame: frame, declination: declination))
+            fusions.append(ReferenceFrameFusion(frame: frame, declination: declination, settings: fusionSettings))
         }
     }
 
@@ -92,7 +101,7 @@ struct SampleRouter {
 
     /// Starts over for a new device or run: fresh filters, schedules and batches (open batches are dropped).
     mutating func restart() {
-        fusions = fusions.map { ReferenceFrameFusion(frame: $0.frame, declination: $0.declination) }
+        fusions = fusions.map { ReferenceFrameFusion(frame: $0.frame, declination: $0.declination, settings: fusionSettings) }
         previousTimestamp = nil
         for index in entries.indices {
             entries[index].nextDue = nil

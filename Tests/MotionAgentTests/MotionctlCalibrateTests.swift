@@ -1,5 +1,6 @@
 import MotionMath
 import Foundation
+import MotionEngine
 import MotionFusion
 import MotionHAL
 import Testing
@@ -147,6 +148,49 @@ import Testing
             #expect(maxDifference(row, size * axis) < 5e-3, "W·A row \(row)")
         }
         #expect(abs(magnetometer.residual - 0.3) < 0.1 && magnetometer.coverage >= 0.75 && magnetometer.quality == .high)
+    }
+
+    @Test func theNoiseStepMeasuresEachAxisAllanDeviationWritesItAndPlotsIt() throws {
+        // 30 s still: the noise step takes the first 20 s, the gyroscope bias the next 3 s.
+        let recording = try Self.writeRecording(Self.still(Self.attitude(up: SIMD3(0, 0, 1)), seconds: 30))
+        let output = temporaryOutput()
+        let plot = output + ".svg"
+        defer {
+            for path in [recording, output, plot] { try? FileManager.default.removeItem(atPath: path) }
+        }
+        let run = try AgentProcess.run(
+            "motionctl",
+            arguments: [
+                "calibrate", "--device", "replay:\(recording),fast", "--output", output, "--steps", "gyro,noise",
+                "--noise-seconds", "20", "--plot", plot,
+            ])
+        #expect(run.status == 0, "\(run.output)\n\(run.log)")
+        #expect(run.output.contains("Noise: keep the board still") && run.output.contains("°/s/√Hz") && run.output.contains("µg/√Hz"))
+        let noise = try #require(try IMUCalibration.load(contentsOf: output).noise)
+        // White noise of 0.003 rad/s and 0.02 m/s² per sample at 100 Hz: densities of 3e-4 rad/s/√Hz and
+        // 2e-3 m/s²/√Hz.
+        let gyroscope = try #require(noise.gyroscope), accelerometer = try #require(noise.accelerometer)
+        #expect(maxDifference(gyroscope.noiseDensity, SIMD3(repeating: 3e-4)) < 3e-5, "\(gyroscope.noiseDensity)")
+        #expect(maxDifference(accelerometer.noiseDensity, SIMD3(repeating: 2e-3)) < 2e-4, "\(accelerometer.noiseDensity)")
+        // White noise only: no floor within 20 s, so the bias instability is the last point's upper bound,
+        // about N / √(20 s / 9) / 0.664 = 3e-4 rad/s (that point rests on nine clusters: ±25 % or so).
+        #expect(gyroscope.biasInstability.min() > 1.5e-4 && gyroscope.biasInstability.max() < 6e-4, "\(gyroscope.biasInstability)")
+        let written = try IMUCalibration.load(contentsOf: output)
+        #expect(abs(noise.duration - 20) < 1 && written.gyroscope != nil)
+        let svg = try String(contentsOfFile: plot, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.components(separatedBy: "<polyline").count == 7, "three axes of two sensors")
+        // The attitude filter takes its gyroscope noise settings from it.
+        var settings = AttitudeFilter.Settings()
+        settings.apply(noise)
+        #expect(abs(settings.gyroscopeNoiseDensity - 3e-4) < 3e-5)
+    }
+
+    @Test func theNoiseStepRefusesAPlotWithoutItAndTooShortARecording() throws {
+        let run = try AgentProcess.run("motionctl", arguments: ["calibrate", "--device", "sim", "--output", "/dev/null", "--plot", "x.svg"])
+        #expect(run.status == 64 && run.log.contains("--plot needs the noise step"))
+        let short = try AgentProcess.run(
+            "motionctl", arguments: ["calibrate", "--device", "sim", "--output", "/dev/null", "--steps", "noise", "--noise-seconds", "5"])
+        #expect(short.status == 64 && short.log.contains("--noise-seconds must be at least 10"))
     }
 
     @Test func aSessionWithoutEveryFaceFailsNamingTheMissingOne() throws {

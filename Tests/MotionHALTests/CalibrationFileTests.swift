@@ -101,6 +101,24 @@ import Testing
         }
     }
 
+    @Test func theNoisePartRoundTripsAndRefusesNegativeFigures() throws {
+        var calibration = Self.example
+        calibration.noise = .init(
+            gyroscope: .init(noiseDensity: SIMD3(1.7e-4, 1.6e-4, 1.9e-4), biasInstability: SIMD3(2.1e-5, 1.8e-5, 2.6e-5)),
+            accelerometer: nil, duration: 120)
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try calibration.save(to: path)
+        #expect(try IMUCalibration.load(contentsOf: path) == calibration)
+        let object = try #require(JSONSerialization.jsonObject(with: calibration.encoded()) as? [String: Any])
+        let noise = try #require(object["noise"] as? [String: Any])
+        #expect(Set(noise.keys) == ["gyroscope", "duration_s"])
+        #expect(Set(try #require(noise["gyroscope"] as? [String: Any]).keys) == ["noise_density", "bias_instability"])
+        let negative = String(decoding: calibration.encoded(), as: UTF8.self).replacingOccurrences(of: "0.00017", with: "-0.00017")
+        guard case .invalid(_, let field, _) = loadError(negative) else { Issue.record("a negative density was accepted"); return }
+        #expect(field == "noise.gyroscope.noise_density")
+    }
+
     @Test func unreadableAndMalformedFilesAreReported() throws {
         #expect(throws: IMUCalibrationError.unreadable(path: "/nonexistent/calibration.json", reason: "No such file or directory")) {
             try IMUCalibration.load(contentsOf: "/nonexistent/calibration.json")

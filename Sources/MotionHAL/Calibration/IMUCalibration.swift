@@ -26,6 +26,11 @@ import MotionMath
 ///     "residual_ut": 0.6,
 ///     "coverage": 0.91,
 ///     "quality": "high"
+///   },
+///   "noise": {
+///     "gyroscope": { "noise_density": [1.7e-4, 1.6e-4, 1.9e-4], "bias_instability": [2.1e-5, 1.8e-5, 2.6e-5] },
+///     "accelerometer": { "noise_density": [1.1e-3, 1.2e-3, 1.6e-3], "bias_instability": [2.0e-4, 1.7e-4, 3.1e-4] },
+///     "duration_s": 120
 ///   }
 /// }
 /// ```
@@ -39,6 +44,9 @@ import MotionMath
 ///   dimensionless symmetric 3×3 `soft_iron` (rows); `field_strength_ut`: the strength of the corrected
 ///   field, µT; `residual_ut`: RMS distance of the corrected readings from that sphere, µT; `coverage`: the
 ///   fraction of the sphere of directions the readings covered, 0…1; `quality`: `low`, `medium` or `high`.
+/// - `noise`: from the Allan deviation of a still recording of `duration_s` seconds, per axis, each sensor's
+///   white-noise density (`noise_density`: rad/s/√Hz for the gyroscope, its angle random walk; m/s²/√Hz for
+///   the accelerometer, its velocity random walk) and `bias_instability` (rad/s, m/s²).
 public struct IMUCalibration: Sendable, Equatable, Codable {
     /// The format version this code writes and reads.
     public static let formatVersion = 1
@@ -53,6 +61,8 @@ public struct IMUCalibration: Sendable, Equatable, Codable {
     public var accelerometer: Accelerometer?
     /// The magnetometer's hard and soft iron, if calibrated.
     public var magnetometer: Magnetometer?
+    /// The sensors' noise figures, if characterised.
+    public var noise: Noise?
 
     /// Creates a calibration.
     /// - Parameters:
@@ -61,15 +71,17 @@ public struct IMUCalibration: Sendable, Equatable, Codable {
     ///   - gyroscope: the gyroscope part, or nil.
     ///   - accelerometer: the accelerometer part, or nil.
     ///   - magnetometer: the magnetometer part, or nil.
+    ///   - noise: the noise figures, or nil.
     public init(
         created: Date, device: String, gyroscope: Gyroscope? = nil, accelerometer: Accelerometer? = nil,
-        magnetometer: Magnetometer? = nil
+        magnetometer: Magnetometer? = nil, noise: Noise? = nil
     ) {
         self.created = created
         self.device = device
         self.gyroscope = gyroscope
         self.accelerometer = accelerometer
         self.magnetometer = magnetometer
+        self.noise = noise
     }
 
     /// The sample with every calibrated reading corrected: angular velocity minus the bias, specific force
@@ -92,7 +104,7 @@ public struct IMUCalibration: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case formatVersion = "format_version"
-        case created, device, gyroscope, accelerometer, magnetometer
+        case created, device, gyroscope, accelerometer, magnetometer, noise
     }
 
     /// Decodes the JSON form (see the type's documentation); the version must be ``formatVersion``.
@@ -115,6 +127,7 @@ public struct IMUCalibration: Sendable, Equatable, Codable {
         gyroscope = try container.decodeIfPresent(Gyroscope.self, forKey: .gyroscope)
         accelerometer = try container.decodeIfPresent(Accelerometer.self, forKey: .accelerometer)
         magnetometer = try container.decodeIfPresent(Magnetometer.self, forKey: .magnetometer)
+        noise = try container.decodeIfPresent(Noise.self, forKey: .noise)
     }
 
     /// Encodes the JSON form (see the type's documentation).
@@ -126,5 +139,6 @@ public struct IMUCalibration: Sendable, Equatable, Codable {
         try container.encodeIfPresent(gyroscope, forKey: .gyroscope)
         try container.encodeIfPresent(accelerometer, forKey: .accelerometer)
         try container.encodeIfPresent(magnetometer, forKey: .magnetometer)
+        try container.encodeIfPresent(noise, forKey: .noise)
     }
 }

@@ -6,7 +6,7 @@ import MotionHAL
 import Synchronization
 
 /// `motionctl calibrate`: guides a person through calibrating an IMU (gyroscope bias, accelerometer offset
-/// and scale, magnetometer hard and soft iron), prints the results and writes the calibration file that
+/// and scale, magnetometer hard and soft iron, and on request the sensors' noise), prints the results and writes the calibration file that
 /// `motion-agent` (`calibration` in its configuration) and CoreMotion (`MOTION_CALIBRATION`) apply.
 ///
 /// Every decision is taken on the samples themselves, so the same flow runs unattended on a recording
@@ -15,11 +15,16 @@ import Synchronization
 /// (EX_CANTCREAT) the file cannot be written.
 enum CalibrateCommand {
     static let usage = """
-        usage: motionctl calibrate --device SPEC --output FILE.json [--steps gyro,accel,mag] [--seconds-per-step S]
+        usage: motionctl calibrate --device SPEC --output FILE.json [--steps noise,gyro,accel,mag] [--seconds-per-step S]
+                                   [--noise-seconds S] [--plot FILE.svg]
           --device            the IMU, as for motion-agent (sim, i2c:/dev/i2c-1@0x68, replay:PATH[,fast], ...)
           --output            the calibration file to write (JSON; see Config/README.md)
-          --steps             which parts to calibrate (default: gyro,accel, and mag if the device has one)
-          --seconds-per-step  the longest each step may take (default 120)
+          --steps             which parts to calibrate (default: gyro,accel, and mag if the device has one;
+                              noise only when listed)
+          --seconds-per-step  the longest each step may take (default 120, and at least the noise time + 60)
+          --noise-seconds     how long the noise step records the board still (default 60, at least 10; the
+                              bias instability needs minutes: a longer still recording reads it better)
+          --plot              with the noise step: write the Allan deviation of every axis as SVG here
         """
 
     /// Wall-clock time without any sample after which the device is taken to have stopped, s.
@@ -28,20 +33,29 @@ enum CalibrateCommand {
     /// Runs the command with the arguments after `calibrate`; exits the process.
     static func run(_ arguments: [String]) -> Never {
         let options = CommandOptions(
-            arguments, valued: ["--device", "--output", "--steps", "--seconds-per-step"], usage: usage)
+            arguments, valued: ["--device", "--output", "--steps", "--seconds-per-step", "--noise-seconds", "--plot"], usage: usage)
         guard options.positional.isEmpty else { options.fail("calibrate takes no positional arguments") }
         guard let specification = options["--device"] else { options.fail("--device is required") }
         guard let output = options["--output"] else { options.fail("--output is required") }
-        let secondsPerStep = options["--seconds-per-step"].map { Double($0) ?? -1 } ?? 120
+        let noiseSeconds = options["--noise-seconds"].map { Double($0) ?? -1 } ?? 60
+        guard noiseSeconds >= NoiseCharacterisation.minimumDuration, noiseSeconds.isFinite else {
+            options.fail("--noise-seconds must be at least \(Int(NoiseCharacterisation.minimumDuration)) seconds")
+        }
+        let secondsPerStep = options["--seconds-per-step"].map { Double($0) ?? -1 } ?? max(120, noiseSeconds + 60)
         guard secondsPerStep > 0, secondsPerStep.isFinite else {
             options.fail("--seconds-per-step must be a positive number of seconds")
         }
+        let plot = options["--plot"]
         var requestedSteps: [CalibrationStep]?
         if let list = options["--steps"] {
             guard let steps = CalibrationStep.parseList(list) else {
-                options.fail("--steps must list some of gyro, accel, mag separated by commas")
+                options.fail("--steps must list some of noise, gyro, accel, mag separated by commas")
             }
             requestedSteps = steps
+        }
+        if plot != nil, requestedSteps?.contains(.noise) != true { options.fail("--plot needs the noise step (--steps noise,…)") }
+        if requestedSteps?.contains(.noise) == true, noiseSeconds > secondsPerStep {
+            options.fail("--noise-seconds \(noiseSeconds) does not fit in --seconds-per-step \(secondsPerStep)")
         }
 
         let device: any IMUDevice
@@ -56,7 +70,7 @@ enum CalibrateCommand {
         for step in steps {
             let sensor: (IMUSensors, String) =
                 switch step {
-                case .gyro: ([.gyroscope, .accelerometer], "a gyroscope and an accelerometer")
+                case .noise, .gyro: ([.gyroscope, .accelerometer], "a gyroscope and an accelerometer")
                 case .accel: (.accelerometer, "an accelerometer")
                 case .mag: (.magnetometer, "a magnetometer")
                 }
@@ -66,7 +80,7 @@ enum CalibrateCommand {
         }
 
         say("Calibrating \(specification) (\(info.driver), \(info.chip)) at \(info.defaultSampleRate) Hz: \(steps.map(\.rawValue).joined(separator: ", "))")
-        var procedure = CalibrationProcedure(steps: steps, secondsPerStep: secondsPerStep, say: say)
+        var procedure = CalibrationProcedure(steps: steps, secondsPerStep: secondsPerStep, noiseDuration: noiseSeconds, say: say)
         let inbox = SampleInbox()
         do {
             try device.start(sampleRate: info.defaultSampleRate, handler: inbox.receive)
@@ -96,6 +110,13 @@ enum CalibrateCommand {
         } catch {
             CommandOptions.exit(error.description, status: 73)  // EX_CANTCREAT
         }
+        if let plot, let noise = procedure.noise {
+            let title = "Allan deviation of \(info.chip) (\(info.driver)), \(Int(noise.duration.rounded())) s still"
+            guard FileManager.default.createFile(atPath: plot, contents: Data(noise.svg(title: title).utf8)) else {
+                CommandOptions.exit("cannot write \(plot)", status: 73)
+            }
+            say("Wrote the Allan deviation plot \(plot).")
+        }
         say("Wrote \(output). Use it with motion-agent (\"calibration\": \"\(output)\") or MOTION_CALIBRATION=\(output).")
         CommandOptions.exit(nil, status: 0)
     }
@@ -103,6 +124,15 @@ enum CalibrateCommand {
     /// Prints the fitted values with their units.
     private static func report(_ procedure: CalibrationProcedure) {
         say("Results:")
+        if let noise = procedure.noise?.noise {
+            let degrees = 180 / Double.pi
+            if let gyroscope = noise.gyroscope {
+                say("  gyroscope noise density \(vector(gyroscope.noiseDensity * degrees, "%.4f")) °/s/√Hz (angle random walk), bias instability \(vector(gyroscope.biasInstability * degrees * 3600, "%.2f")) °/h")
+            }
+            if let accelerometer = noise.accelerometer {
+                say("  accelerometer noise density \(vector(accelerometer.noiseDensity * 1e6 / 9.80665, "%.1f")) µg/√Hz (velocity random walk), bias instability \(vector(accelerometer.biasInstability * 1e6 / 9.80665, "%.1f")) µg")
+            }
+        }
         if let gyroscope = procedure.gyroscope {
             say("  gyroscope bias      \(vector(gyroscope.bias, "%.5f")) rad/s (noise \(String(format: "%.4f", gyroscope.rotationRateSpread)) rad/s RMS)")
         }
