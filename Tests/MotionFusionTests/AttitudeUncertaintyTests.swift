@@ -42,6 +42,35 @@ import Testing
         #expect(degrees(filter.inclinationUncertainty) < 1, "the accelerometer keeps the inclination known")
     }
 
+    @Test("moved into another room (a field of another strength and dip): held by the gyroscope, then adopted without a jump")
+    func aNewRoomsFieldIsAdoptedWithoutAJump() {
+        // From 40 s the field is 20 % stronger and 8° steeper (steel in the new room), north unchanged; the
+        // device keeps turning slowly, so the new field proves steady in the room and is adopted.
+        let newRoom = SIMD3<Double>(0, 0, -10)
+        let motion = SyntheticMotion(
+            initialAttitude: Quaternion(axis: SIMD3(1, 0, 0), angle: 0.2), bodyRate: SIMD3(0.01, 0.02, 0.08),
+            gyroscopeBias: SIMD3(0.0001, -0.0001, 0.0001),
+            magneticDisturbance: { time in time >= 40 ? SyntheticMotion.magneticField * 0.15 + newRoom : .zero },
+            gyroscopeNoise: noise.gyroscope, accelerometerNoise: noise.accelerometer, magnetometerNoise: noise.magnetometer)
+        var filter = AttitudeFilter(settings: .init(useMagnetometer: true))
+        var previousError: Double?
+        var largestStep = 0.0, worstRatio = 0.0
+        var disturbedAt41 = false
+        motion.run(&filter, duration: 160, seed: 23) { time, truth, filter in
+            let error = headingError(filter.attitude, truth)
+            if (41..<41.01).contains(time) { disturbedAt41 = filter.isMagneticallyDisturbed }
+            guard time > 30 else { return }
+            if let previousError { largestStep = max(largestStep, abs(error - previousError)) }
+            previousError = error
+            worstRatio = max(worstRatio, abs(error) / (2 * degrees(filter.headingUncertainty)))
+        }
+        #expect(disturbedAt41, "the new field is rejected at first")
+        #expect(!filter.isMagneticallyDisturbed, "and adopted in the end")
+        #expect(worstRatio <= 1, "the heading error reached \(worstRatio) × 2 σ")
+        #expect(largestStep < 0.05, "the heading moved by up to \(largestStep)° in one sample")
+        #expect(abs(headingError(filter.attitude, motion.attitude(at: 160))) < 2)
+    }
+
     @Test("a magnet attached to the device for 5 minutes: the heading carries on from the gyroscope, within 2 σ and 3°")
     func anAttachedMagnetLetsTheUncertaintyGrowHonestly() {
         // The magnet turns with the device: a constant 30 µT in the device frame, from 20 s to 320 s, while the
