@@ -217,3 +217,44 @@ extension MotionDetectorTests {
         }
     }
 }
+
+extension MotionDetectorTests {
+    /// Vertical user acceleration of a walk (or run): one sinusoidal lift per step, with a harmonic and
+    /// noise, on a device tilted 30° (so the detector must take the component along gravity).
+    static func gait(stepsPerSecond: Double, amplitude: Double, seconds: Double, seed: UInt64) -> [(Double, SIMD3<Double>, SIMD3<Double>)] {
+        var generator = SeededGenerator(seed: seed)
+        let tilt = 30 * Double.pi / 180
+        let gravity = SIMD3(0, -sin(tilt), -cos(tilt))
+        return (0..<Int(seconds * rate)).map { index in
+            let time = Double(index) / rate
+            let phase = 2 * .pi * stepsPerSecond * time
+            let vertical = amplitude * (sin(phase) + 0.3 * sin(2 * phase + 0.5)) + 0.02 * generator.gaussian()
+            let sideways = SIMD3(0.1 * amplitude * sin(phase / 2), 0, 0) + generator.gaussianVector(standardDeviation: 0.02)
+            return (time, -gravity * vertical + sideways, gravity)
+        }
+    }
+
+    @Test(arguments: [(1.8, 0.25, 60.0), (2.8, 0.9, 30.0), (1.2, 0.15, 60.0)])
+    func aWalkOrARunOfKnownStepsIsCountedWithin2Percent(stepsPerSecond: Double, amplitude: Double, seconds: Double) throws {
+        var detector = StepDetector()
+        for (time, user, gravity) in Self.gait(stepsPerSecond: stepsPerSecond, amplitude: amplitude, seconds: seconds, seed: 5) {
+            detector.update(userAcceleration: user, gravity: gravity, timestamp: time)
+        }
+        let truth = stepsPerSecond * seconds
+        #expect(abs(Double(detector.steps) - truth) <= 0.02 * truth, "\(detector.steps) steps of \(truth)")
+        let cadence = try #require(detector.cadence)
+        #expect(abs(cadence - stepsPerSecond) < 0.05 * stepsPerSecond, "cadence \(cadence)")
+    }
+
+    @Test func standingStillOrTurningInTheHandIsNoStep() {
+        var detector = StepDetector()
+        var generator = SeededGenerator(seed: 9)
+        for index in 0..<Int(30 * Self.rate) {
+            let time = Double(index) / Self.rate
+            // Noise, and a slow sway of 0.05 g at 0.5 Hz.
+            let user = SIMD3(0, 0, 0.05 * sin(.pi * time)) + generator.gaussianVector(standardDeviation: 0.02)
+            detector.update(userAcceleration: user, gravity: SIMD3(0, 0, -1), timestamp: time)
+        }
+        #expect(detector.steps == 0)
+    }
+}
