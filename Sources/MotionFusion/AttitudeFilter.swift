@@ -227,9 +227,9 @@ public struct AttitudeFilter: Sendable {
             : Quaternion(w: 0, x: 1, y: 0, z: 0)
         inclinationCorrection = Self.renormalized(correction * inclinationCorrection)
         accelerometerUsed = true
-        let gain = min(deltaTime / settings.accelerometerTimeConstant, 1)
-        uncertainty.observe(lowPassedForce: length, gravity: settings.gravity)
-        uncertainty.correctInclination(gain: gain)
+        // Not through `gain(for:)`: its cache is keyed by the heading's interval, not the sample's.
+        uncertainty.correctInclination(
+            gain: min(deltaTime / settings.accelerometerTimeConstant, 1), lowPassedForce: length, gravity: settings.gravity)
         collectForEstimators(correction: correction, deltaTime: deltaTime)
     }
 
@@ -248,18 +248,15 @@ public struct AttitudeFilter: Sendable {
         else { return }
         guard horizontal > 1e-3 * tilted.length else { return }  // a vertical field shows no north
         guard isHeadingReferenced else {
-            setHeadingOffset(-atan2(tilted.y, tilted.x))
-            uncertainty.referenceHeading(dipTangent: abs(tilted.z) / horizontal)
-            isHeadingReferenced = true
-            magnetometerUsed = true
+            adoptHeading(of: tilted, horizontal: horizontal)
             return
         }
         // The field's angle from +x in the reference frame is the heading error.
         let error = -Self.angle(y: y, x: x)
-        let correction = gain(for: deltaTime).magnetometer * error
-        // A rotation by `correction` about z, to first order (far below a degree per sample).
-        headingRotation = Self.renormalized(Quaternion(w: 1, x: 0, y: 0, z: correction / 2) * headingRotation)
-        uncertainty.correctHeading(gain: gain(for: deltaTime).magnetometer, dipTangent: abs(tilted.z) / horizontal)
+        let magnetometerGain = gain(for: deltaTime).magnetometer
+        // A rotation by `magnetometerGain · error` about z, to first order (far below a degree per sample).
+        headingRotation = Self.renormalized(Quaternion(w: 1, x: 0, y: 0, z: magnetometerGain * error / 2) * headingRotation)
+        uncertainty.correctHeading(gain: magnetometerGain, dipTangent: abs(tilted.z) / horizontal)
         magnetometerUsed = true
     }
 
@@ -269,8 +266,14 @@ public struct AttitudeFilter: Sendable {
         guard horizontal > 1e-3 * tilted.length else { return }
         _ = disturbanceDetector.update(
             horizontal: horizontal, downward: -tilted.z, earth: tilted, turned: 0, trusted: isInclinationTrusted, deltaTime: 0)
+        adoptHeading(of: tilted, horizontal: horizontal)
+    }
+
+    /// Sets the heading straight from one field reading in the tilt-corrected frame (`tilted`, µT, with its
+    /// horizontal component's length `horizontal`), and its uncertainty to that reading's.
+    private mutating func adoptHeading(of tilted: SIMD3<Double>, horizontal: Double) {
         setHeadingOffset(-atan2(tilted.y, tilted.x))
-        uncertainty.referenceHeading(dipTangent: abs(tilted.z) / horizontal)
+        uncertainty.correctHeading(gain: 1, dipTangent: abs(tilted.z) / horizontal)
         isHeadingReferenced = true
         magnetometerUsed = true
     }

@@ -50,15 +50,13 @@ struct AttitudeUncertainty: Sendable {
     /// Inclination: the same two parts.
     private var inclinationVariance: Double
     private var inclinationDrift = 0.0
-    /// |‖low-passed specific force‖ − g| / g: the mean linear acceleration as an angle, rad.
-    private var linearAcceleration = 0.0
 
     /// Starts with the uncertainty of an attitude just set from one accelerometer reading of norm
     /// `firstReading` (m/s²): its inclination can be off by the angle of a linear acceleration as large as
     /// the norm's deviation from gravity (asin(|‖f‖ − g| / g)), plus the accelerometer's own error, until the
     /// low-passed corrections have averaged it out. (A push exactly sideways hides more, √(‖f‖² − g²), but
     /// that bound turns the 1–2 % norm error of an ordinary accelerometer at rest into 10–15°.) The heading is unknown (π) until
-    /// ``referenceHeading(dipTangent:)``, or with `headingKnown` (an arbitrary heading, fixed by the first
+    /// ``correctHeading(gain:dipTangent:)`` with gain 1, or with `headingKnown` (an arbitrary heading, fixed by the first
     /// sample) exact.
     init(settings: AttitudeFilter.Settings, firstReading: Double, headingKnown: Bool) {
         noiseDensity = settings.gyroscopeNoiseDensity
@@ -87,34 +85,27 @@ struct AttitudeUncertainty: Sendable {
         inclinationDrift += biasInstability * deltaTime
     }
 
-    /// Takes the norm of the low-passed specific force (m/s²), which shows the mean linear acceleration
-    /// the low-pass let through, against `gravity`.
-    mutating func observe(lowPassedForce norm: Double, gravity: Double) {
-        linearAcceleration = abs(norm - gravity) / gravity
-    }
-
     /// An inclination correction taking the fraction `gain` of the measured error.
-    mutating func correctInclination(gain: Double) {
-        let error = accelerometerError + linearAcceleration
+    /// - Parameters:
+    ///   - gain: the fraction, 0…1.
+    ///   - lowPassedForce: the norm of the low-passed specific force that corrected it, m/s²: its deviation
+    ///     from `gravity` shows the mean linear acceleration the low-pass let through (as an angle, rad).
+    ///   - gravity: m/s².
+    mutating func correctInclination(gain: Double, lowPassedForce: Double, gravity: Double) {
+        let error = accelerometerError + abs(lowPassedForce - gravity) / gravity
         let current = inclination
         inclinationVariance = (1 - gain) * current * current + gain * error * error
         inclinationDrift = 0
     }
 
     /// A heading correction taking the fraction `gain` of the measured error, from a field whose dip (angle
-    /// below the horizontal) has the tangent `dipTangent`.
+    /// below the horizontal) has the tangent `dipTangent`; gain 1 when the heading was just set from one
+    /// reading.
     mutating func correctHeading(gain: Double, dipTangent: Double) {
         let tilt = inclination * dipTangent * 0.5.squareRoot()
         let measurement = magnetometerError * magnetometerError + tilt * tilt
         let current = heading
         headingVariance = (1 - gain) * current * current + gain * measurement
-        headingDrift = 0
-    }
-
-    /// The heading was just set from one magnetometer reading.
-    mutating func referenceHeading(dipTangent: Double) {
-        let tilt = inclination * dipTangent * 0.5.squareRoot()
-        headingVariance = magnetometerError * magnetometerError + tilt * tilt
         headingDrift = 0
     }
 }
