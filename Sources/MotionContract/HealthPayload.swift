@@ -236,16 +236,10 @@ public struct HealthPayload: Sendable, Equatable {
         var fusionEntries: [Fusion] = []
         for entry in try root.objects("fusion") ?? [] {
             let bias = try entry.required("gyro_bias", entry.object)
-            var uncertainty: AttitudeUncertaintyEstimate?
-            if let estimate = try entry.object("uncertainty") {
-                uncertainty = AttitudeUncertaintyEstimate(
-                    heading: try estimate.required("heading", estimate.number),
-                    inclination: try estimate.required("inclination", estimate.number))
-            }
             fusionEntries.append(Fusion(
                 frame: try entry.required("frame", entry.string), initialized: try entry.required("initialized", entry.bool),
                 gyroBias: SIMD3(try bias.required("x", bias.number), try bias.required("y", bias.number), try bias.required("z", bias.number)),
-                uncertainty: uncertainty))
+                uncertainty: try AttitudeUncertaintyEstimate.decode(in: entry)))
         }
         self.init(
             uptime: try root.required("uptime", root.number), ts: try root.number("ts"), interval: try root.number("interval"),

@@ -41,12 +41,6 @@ public enum SamplePayloadDecoder {
             guard let accuracy = MagneticFieldAccuracy(name: accuracyName) else {
                 throw PayloadError(fieldPath: magnetic.fieldPath("accuracy"), reason: "unknown accuracy \"\(accuracyName)\"")
             }
-            var uncertainty: AttitudeUncertaintyEstimate?
-            if let estimate = try fields.object("uncertainty") {
-                uncertainty = AttitudeUncertaintyEstimate(
-                    heading: try estimate.required("heading", estimate.number),
-                    inclination: try estimate.required("inclination", estimate.number))
-            }
             return DeviceMotionSample(
                 timestamp: try fields.required("timestamp", fields.number),
                 attitude: Quaternion(
@@ -54,7 +48,8 @@ public enum SamplePayloadDecoder {
                     y: try quaternion.required("y", quaternion.number), z: try quaternion.required("z", quaternion.number)),
                 rotationRate: try vector("rotationRate", in: fields), gravity: try vector("gravity", in: fields),
                 userAcceleration: try vector("userAcceleration", in: fields), magneticField: try vector("field", in: magnetic),
-                magneticAccuracy: accuracy, heading: try fields.required("heading", fields.number), uncertainty: uncertainty)
+                magneticAccuracy: accuracy, heading: try fields.required("heading", fields.number),
+                uncertainty: try AttitudeUncertaintyEstimate.decode(in: fields))
         }
     }
 
