@@ -141,8 +141,9 @@ public struct CalibrationProcedure {
     private mutating func addNoise(_ sample: IMUSample) throws(Failure) {
         guard let still = detector.add(sample) else { return }
         do {
-            noise = try NoiseCharacterisation(samples: still)
-            say("  noise recorded over \(Self.format(Self.duration(still))) s of stillness (\(still.count) samples)")
+            let characterisation = try NoiseCharacterisation(samples: still)
+            noise = characterisation
+            say("  noise recorded over \(Self.format(characterisation.duration)) s of stillness (\(still.count) samples)")
         } catch {
             throw Failure(description: "noise: \(error)")
         }
@@ -155,7 +156,7 @@ public struct CalibrationProcedure {
             let bias = try GyroscopeBiasCalibration(
                 rotationRates: still.compactMap(\.rotationRate), specificForces: still.compactMap(\.acceleration))
             gyroscope = bias
-            say("  gyroscope bias measured over \(Self.format(Self.duration(still))) s of stillness (\(bias.sampleCount) samples)")
+            say("  gyroscope bias measured over \(Self.format(still.timeSpan)) s of stillness (\(bias.sampleCount) samples)")
         } catch {
             throw Failure(description: "gyroscope: \(error)")
         }
@@ -271,12 +272,6 @@ public struct CalibrationProcedure {
         guard !magneticReadings.isEmpty else { return 0 }
         let centre = (lowestField + highestField) / 2
         return SphereCoverage(magneticReadings.map { $0 - centre }).fraction
-    }
-
-    /// Time from the first to the last sample, s.
-    private static func duration(_ samples: [IMUSample]) -> Double {
-        guard let first = samples.first, let last = samples.last else { return 0 }
-        return Double(last.timestamp - first.timestamp) / 1e9
     }
 
     /// Seconds with at most one decimal.

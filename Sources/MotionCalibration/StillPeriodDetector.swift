@@ -28,14 +28,14 @@ public struct StillPeriodDetector: Sendable {
     }
 
     /// How long the board has been still so far, s.
-    public var stillDuration: Double { Self.duration(run) }
+    public var stillDuration: Double { run.timeSpan }
 
     /// Feeds one sample (samples without an accelerometer reading are ignored).
     /// - Returns: the samples of a complete still period, once one is; nil otherwise.
     public mutating func add(_ sample: IMUSample) -> [IMUSample]? {
         guard sample.acceleration != nil else { return nil }
         block.append(sample)
-        guard Self.duration(block) >= Self.blockDuration else { return nil }
+        guard block.timeSpan >= Self.blockDuration else { return nil }
         let completed = block
         block = []
         if isStill(completed) {
@@ -43,7 +43,7 @@ public struct StillPeriodDetector: Sendable {
         } else {
             run = []
         }
-        guard Self.duration(run) >= requiredDuration else { return nil }
+        guard run.timeSpan >= requiredDuration else { return nil }
         defer { run = [] }
         return run
     }
@@ -60,10 +60,12 @@ public struct StillPeriodDetector: Sendable {
             rotationRate: rates.count == samples.count ? VectorStatistics(rates) : nil,
             specificForce: VectorStatistics(samples.compactMap(\.acceleration)))
     }
+}
 
-    /// Time from the first to the last sample, s.
-    private static func duration(_ samples: [IMUSample]) -> Double {
-        guard let first = samples.first, let last = samples.last else { return 0 }
+extension Array where Element == IMUSample {
+    /// Time from the first to the last sample, s (0 for fewer than two).
+    var timeSpan: Double {
+        guard let first, let last else { return 0 }
         return Double(last.timestamp - first.timestamp) / 1e9
     }
 }

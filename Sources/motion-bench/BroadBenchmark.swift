@@ -142,7 +142,7 @@ enum BroadBenchmark {
                 vqf = try BroadCrossValidation.vqfTotals(text)
             }
             let trials = try files.map { file in
-                BroadCrossValidation.Trial(name: (file as NSString).deletingPathExtension, recording: try load(file, in: directory))
+                BroadTrial(name: (file as NSString).deletingPathExtension, recording: try load(file, in: directory))
             }
             print(BroadCrossValidation.run(trials, vqf: vqf))
             return
@@ -152,10 +152,11 @@ enum BroadBenchmark {
         for file in files {
             let recording = try load(file, in: directory)
             let trial = (file as NSString).deletingPathExtension
+            let scored = BroadTrial(name: trial, recording: recording)
             let six = RecordingFusion(recording, frame: .xArbitraryZVertical)
             let nine = RecordingFusion(recording, frame: .xMagneticNorthZVertical)
-            let sixErrors = errors(six.attitudesInEastNorthUp, against: recording)
-            let nineErrors = errors(nine.attitudesInEastNorthUp, against: recording)
+            let sixErrors = errors(six.attitudesInEastNorthUp, of: scored)
+            let nineErrors = errors(nine.attitudesInEastNorthUp, of: scored)
             scores.append(TrialScore(
                 trial: trial, scored: nineErrors.statistics.count, sixAxis: Figures(sixErrors.statistics),
                 nineAxis: Figures(nineErrors.statistics),
@@ -219,20 +220,15 @@ enum BroadBenchmark {
     }
 
     /// Per-sample errors (degrees, with the trial time) on the scored samples, and their statistics.
-    private static func errors(_ estimates: [Quaternion], against recording: IMURecording) -> TrialErrors {
+    private static func errors(_ estimates: [Quaternion], of trial: BroadTrial) -> TrialErrors {
         var statistics = OrientationErrorStatistics()
         var indices: [Int] = [], total: [SIMD2<Double>] = [], heading: [SIMD2<Double>] = [], inclination: [SIMD2<Double>] = []
         let degrees = 180 / Double.pi
-        for index in recording.samples.indices {
-            guard recording.movement.isEmpty || recording.movement[index],
-                let reference = recording.referenceAttitudes[index]
-            else { continue }
-            // The recording's reference is (w, x, y, z) in the vector's four lanes.
-            let error = OrientationError(
-                estimate: estimates[index], reference: Quaternion(w: reference[0], x: reference[1], y: reference[2], z: reference[3]))
+        for (index, reference) in trial.scored {
+            let error = OrientationError(estimate: estimates[index], reference: reference)
             statistics.add(error)
             indices.append(index)
-            let time = Double(recording.samples[index].timestamp) / 1e9
+            let time = Double(trial.samples[index].timestamp) / 1e9
             total.append(SIMD2(time, error.total * degrees))
             heading.append(SIMD2(time, error.heading * degrees))
             inclination.append(SIMD2(time, error.inclination * degrees))

@@ -72,44 +72,9 @@ enum BroadCrossValidation {
         "attached magnet", "other",
     ]
 
-    /// One trial, ready to score: samples, moving mask and reference (sensor → ENU).
-    struct Trial: Sendable {
-        let name: String
-        let samples: [IMUSample]
-        let scored: [(index: Int, reference: Quaternion)]
-
-        init(name: String, recording: IMURecording) {
-            self.name = name
-            samples = recording.samples
-            scored = recording.samples.indices.compactMap { index in
-                guard recording.movement.isEmpty || recording.movement[index],
-                    let reference = recording.referenceAttitudes[index]
-                else { return nil }
-                return (index, Quaternion(w: reference[0], x: reference[1], y: reference[2], z: reference[3]))
-            }
-        }
-
-        /// The errors with `settings` in `frame` (6-axis: only the inclination is meaningful).
-        func score(_ settings: AttitudeFilter.Settings, frame: AttitudeReferenceFrame = .xMagneticNorthZVertical)
-            -> OrientationErrorStatistics
-        {
-            var estimator = FrameAttitudeEstimator(frame: frame, settings: settings)
-            var statistics = OrientationErrorStatistics()
-            var previous: UInt64?
-            var next = 0
-            for (index, sample) in samples.enumerated() {
-                estimator.update(sample, previous: &previous)
-                guard next < scored.count, scored[next].index == index else { continue }
-                statistics.add(OrientationError(estimate: estimator.attitudeInEastNorthUp, reference: scored[next].reference))
-                next += 1
-            }
-            return statistics
-        }
-    }
-
     /// `jobs` × `trials` statistics, computed on every core.
     private static func scores(
-        of jobs: Int, _ trials: [Trial], _ score: @Sendable (Int, Trial) -> OrientationErrorStatistics
+        of jobs: Int, _ trials: [BroadTrial], _ score: @Sendable (Int, BroadTrial) -> OrientationErrorStatistics
     ) -> [[OrientationErrorStatistics]] {
         let results = Mutex([[OrientationErrorStatistics]](
             repeating: Array(repeating: OrientationErrorStatistics(), count: trials.count), count: jobs))
@@ -124,7 +89,6 @@ enum BroadCrossValidation {
     /// One held-out trial: the accelerometer time constant and the 9-axis candidate chosen on the others.
     private struct Choice {
         let heldOut: Int
-        let accelerometer: Int
         let candidate: Candidate
         let statistics: OrientationErrorStatistics
         let sixAxisInclination: Double
@@ -132,7 +96,7 @@ enum BroadCrossValidation {
 
     /// Runs the two-stage cross-validation over `trials` (on every core) and prints the table.
     /// - Parameter vqf: VQF's 9-axis total per trial (``vqfTotals(_:)``), for its column.
-    static func run(_ trials: [Trial], vqf: [String: Double]) -> String {
+    static func run(_ trials: [BroadTrial], vqf: [String: Double]) -> String {
         let constants = Candidate.accelerometerTimeConstants
         let sixAxis = scores(of: constants.count, trials) { index, trial in
             trial.score(AttitudeFilter.Settings(accelerometerTimeConstant: constants[index]), frame: .xArbitraryZVertical)
@@ -144,7 +108,7 @@ enum BroadCrossValidation {
         let choices = accelerometerValidation.folds.map { fold in
             let magnetic = magneticValidations[fold.chosen].folds[fold.heldOut]
             return Choice(
-                heldOut: fold.heldOut, accelerometer: fold.chosen, candidate: grids[fold.chosen][magnetic.chosen],
+                heldOut: fold.heldOut, candidate: grids[fold.chosen][magnetic.chosen],
                 statistics: nineAxis[fold.chosen][magnetic.chosen][fold.heldOut], sixAxisInclination: fold.score)
         }
         let defaults = trials.map { $0.score(AttitudeFilter.Settings(useMagnetometer: true)) }
@@ -166,7 +130,7 @@ enum BroadCrossValidation {
     }
 
     private static func report(
-        trials: [Trial], choices: [Choice], defaults: [OrientationErrorStatistics], vqf: [String: Double]
+        trials: [BroadTrial], choices: [Choice], defaults: [OrientationErrorStatistics], vqf: [String: Double]
     ) -> [String] {
         func cell(_ value: Double?) -> String { value.map { String(format: "%7.2f", $0) } ?? "      –" }
         let width = max(trials.map(\.name.count).max() ?? 5, 26)
