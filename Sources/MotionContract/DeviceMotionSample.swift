@@ -81,7 +81,7 @@ extension AttitudeUncertaintyEstimate {
     static func decode(in fields: JSONObjectReader<PayloadError>) throws(PayloadError) -> AttitudeUncertaintyEstimate? {
         guard let estimate = try fields.object("uncertainty") else { return nil }
         return AttitudeUncertaintyEstimate(
-            heading: try estimate.required("heading", estimate.number),
-            inclination: try estimate.required("inclination", estimate.number))
+            heading: try estimate.required("heading", estimate.measurement),
+            inclination: try estimate.required("inclination", estimate.measurement))
     }
 }

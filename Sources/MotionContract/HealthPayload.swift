@@ -235,10 +235,9 @@ public struct HealthPayload: Sendable, Equatable {
         }
         var fusionEntries: [Fusion] = []
         for entry in try root.objects("fusion") ?? [] {
-            let bias = try entry.required("gyro_bias", entry.object)
             fusionEntries.append(Fusion(
                 frame: try entry.required("frame", entry.string), initialized: try entry.required("initialized", entry.bool),
-                gyroBias: SIMD3(try bias.required("x", bias.number), try bias.required("y", bias.number), try bias.required("z", bias.number)),
+                gyroBias: try entry.required("gyro_bias", entry.vector),
                 uncertainty: try AttitudeUncertaintyEstimate.decode(in: entry)))
         }
         self.init(

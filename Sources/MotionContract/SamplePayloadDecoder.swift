@@ -26,7 +26,7 @@ public enum SamplePayloadDecoder {
             throw PayloadError(fieldPath: "", reason: "device motion is decoded with deviceMotion(_:)")
         }
         return try decode(payload) { fields throws(PayloadError) in
-            VectorSample(timestamp: try fields.required("timestamp", fields.number), value: try vector(name, in: fields))
+            VectorSample(timestamp: try fields.required("timestamp", fields.number), value: try fields.required(name, fields.vector))
         }
     }
 
@@ -44,11 +44,12 @@ public enum SamplePayloadDecoder {
             return DeviceMotionSample(
                 timestamp: try fields.required("timestamp", fields.number),
                 attitude: Quaternion(
-                    w: try quaternion.required("w", quaternion.number), x: try quaternion.required("x", quaternion.number),
-                    y: try quaternion.required("y", quaternion.number), z: try quaternion.required("z", quaternion.number)),
-                rotationRate: try vector("rotationRate", in: fields), gravity: try vector("gravity", in: fields),
-                userAcceleration: try vector("userAcceleration", in: fields), magneticField: try vector("field", in: magnetic),
-                magneticAccuracy: accuracy, heading: try fields.required("heading", fields.number),
+                    w: try quaternion.required("w", quaternion.measurement), x: try quaternion.required("x", quaternion.measurement),
+                    y: try quaternion.required("y", quaternion.measurement), z: try quaternion.required("z", quaternion.measurement)),
+                rotationRate: try fields.required("rotationRate", fields.vector), gravity: try fields.required("gravity", fields.vector),
+                userAcceleration: try fields.required("userAcceleration", fields.vector),
+                magneticField: try magnetic.required("field", magnetic.vector),
+                magneticAccuracy: accuracy, heading: try fields.required("heading", fields.measurement),
                 uncertainty: try AttitudeUncertaintyEstimate.decode(in: fields))
         }
     }
@@ -88,12 +89,5 @@ public enum SamplePayloadDecoder {
             unixTimes.append(try entry.required("ts", entry.number))
         }
         return Message(sequence: sequence, samples: samples, unixTimes: unixTimes, isBatch: true)
-    }
-
-    /// The `{"x","y","z"}` object `name`.
-    private static func vector(_ name: String, in fields: JSONObjectReader<PayloadError>) throws(PayloadError) -> SIMD3<Double> {
-        let vector = try fields.required(name, fields.object)
-        return SIMD3(
-            try vector.required("x", vector.number), try vector.required("y", vector.number), try vector.required("z", vector.number))
     }
 }

@@ -122,6 +122,20 @@ import Testing
         #expect(try HealthPayload(payload: Array(uncertain.json().utf8)).fusion[0].uncertainty == AttitudeUncertaintyEstimate(heading: 1.83, inclination: 0.6))
     }
 
+    /// Measurements are written in single precision, so a decoder that took a finite double beyond its range
+    /// would hand on a value that encodes as `null` and cannot be read back (found by fuzz-payloads).
+    @Test func measurementsBeyondSinglePrecisionAreRefusedByName() throws {
+        let health = #"{"uptime":1,"connected":true,"device":{"running":true,"configured_rate_hz":200,"achieved_rate_hz":200,"samples":1,"faults":0},"mqtt":{"published":0,"publish_errors":0,"reconnects":0,"queue_depth":0,"queued_bytes":0,"dropped_from_buffer":0,"dropped_while_disconnected":0},"services":{},"fusion":[{"frame":"xArbitraryZVertical","initialized":true,"gyro_bias":{"x":0,"y":0,"z":1e39}}]}"#
+        #expect(throws: PayloadError(fieldPath: "fusion[0].gyro_bias.z", reason: "must be a measurement within ±3.4e38")) {
+            try HealthPayload(payload: Array(health.utf8))
+        }
+        #expect(try HealthPayload(payload: Array(health.replacingOccurrences(of: "1e39", with: "3e38").utf8)).fusion[0].gyroBias.z == 3e38)
+        let gyro = #"{"seq":1,"ts":1796000000,"timestamp":1,"rotationRate":{"x":-1e300,"y":0,"z":0}}"#
+        #expect(throws: PayloadError(fieldPath: "rotationRate.x", reason: "must be a measurement within ±3.4e38")) {
+            try SamplePayloadDecoder.vectors(Array(gyro.utf8), service: .gyro)
+        }
+    }
+
     @Test func deviceMotionCarriesTheFiltersUncertaintyInBothFormats() throws {
         let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
         var motion = Self.motion

@@ -106,6 +106,26 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
         return number
     }
 
+    /// Member `key` as a measurement: a number within single precision's range (±3.4 × 10³⁸), the form in
+    /// which the contract writes measurements; nil when absent.
+    /// - Throws: `Failure` when it is not a number or lies beyond that range (it could not be written back).
+    public func measurement(_ key: String) throws(Failure) -> Double? {
+        guard let value = try number(key) else { return nil }
+        guard Float(value).isFinite else {
+            throw Failure(fieldPath: fieldPath(key), reason: "must be a measurement within ±3.4e38")
+        }
+        return value
+    }
+
+    /// Member `key` as an `{"x","y","z"}` object of measurements; nil when absent.
+    /// - Throws: `Failure` naming the member or the component that is missing or not a measurement.
+    public func vector(_ key: String) throws(Failure) -> SIMD3<Double>? {
+        guard let vector = try object(key) else { return nil }
+        return SIMD3(
+            try vector.required("x", vector.measurement), try vector.required("y", vector.measurement),
+            try vector.required("z", vector.measurement))
+    }
+
     /// Member `key` as a whole number (within ±10¹⁵); nil when absent.
     /// - Throws: `Failure` when it is not a whole number.
     public func integer(_ key: String) throws(Failure) -> Int? {
