@@ -21,8 +21,12 @@ import MotionMath
 /// Simulator options:
 /// - `rate=HZ`: the device's default sample rate (`info.defaultSampleRate`), a number in 1...2000 Hz;
 ///   default 200.
-/// - `motion=demo|stationary|spin`: ``SimulatedMotion/demo`` (default); ``SimulatedMotion/stationary(attitude:)``
-///   face up with y towards magnetic north; ``SimulatedMotion/spin`` (45 °/s about the vertical).
+/// - `motion=demo|stationary|spin|drop|shake|tap|tilt|walk|run|stairs|vibrate`: ``SimulatedMotion/demo``
+///   (default); ``SimulatedMotion/stationary(attitude:)`` face up with y towards magnetic north;
+///   ``SimulatedMotion/spin`` (45 °/s about the vertical); the scenarios with ground truth, each with its
+///   defaults: a 1 m drop every 10 s (``SimulatedDrop``), shaking bursts (``SimulatedShake``), single and
+///   double taps (``SimulatedTaps``), a 60° tilt and back (``SimulatedTilt``), walking, running and two floors
+///   of stairs up and down (``SimulatedGait``), a machine vibrating at 40 Hz (``SimulatedVibration``).
 /// - `seed=N`: seed of the noise generator, a decimal or `0x` hexadecimal unsigned 64-bit integer; default 1.
 /// - `batch=SECONDS`: how often the live simulator wakes up and delivers the samples that have come due
 ///   (``SimulatedIMU/Configuration/deliveryInterval``), 0.0005...1 s; default 0.01. Larger values mean fewer
@@ -60,6 +64,9 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
 
     /// The driver names ``parse(_:)`` understands.
     public static let driverNames = ["auto", "sim", "replay", "iio", "i2c"]
+
+    /// The values the simulator's `motion=` option takes.
+    public static let simulatedMotions = ["demo", "stationary", "spin", "drop", "shake", "tap", "tilt", "walk", "run", "stairs", "vibrate"]
 
     /// Parses `specification` and opens the device it names.
     /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
@@ -183,9 +190,17 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 case "demo": configuration.motion = .demo
                 case "stationary": configuration.motion = .stationary(attitude: .identity)
                 case "spin": configuration.motion = .spin
+                case "drop": configuration.motion = .drop(SimulatedDrop())
+                case "shake": configuration.motion = .shake(SimulatedShake())
+                case "tap": configuration.motion = .taps(SimulatedTaps())
+                case "tilt": configuration.motion = .tilt(SimulatedTilt())
+                case "walk": configuration.motion = .gait(.walking)
+                case "run": configuration.motion = .gait(.running)
+                case "stairs": configuration.motion = .gait(.stairs())
+                case "vibrate": configuration.motion = .vibration(SimulatedVibration())
                 default:
                     throw .invalidSpecification(
-                        "option 'motion' of driver sim: '\(value)' is not one of demo, stationary, spin")
+                        "option 'motion' of driver sim: '\(value)' is not one of \(Self.simulatedMotions.joined(separator: ", "))")
                 }
             case "seed":
                 let seed = value.hasPrefix("0x") ? UInt64(value.dropFirst(2), radix: 16) : UInt64(value)

@@ -135,7 +135,7 @@ import Testing
         for index in 0..<Int(12 * Self.rate) {
             let time = Double(index) / Self.rate
             let rate = (2..<6).contains(time) ? 0.5 : 0.003
-            if let change = detector.update(userAcceleration: 0.002, rotationRate: rate, timestamp: time) { changes.append((time, change)) }
+            if let change = detector.update(acceleration: 0.002, rotationRate: rate, timestamp: time) { changes.append((time, change)) }
         }
         try #require(changes.map(\.1) == [true, false], "\(changes)")
         #expect((2.5...3).contains(changes[0].0) && (8...9).contains(changes[1].0), "\(changes)")

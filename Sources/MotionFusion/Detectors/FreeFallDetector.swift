@@ -8,13 +8,14 @@ public struct FreeFallDetector: Sendable {
     public let threshold: Double
     /// A fall ends above this specific force, g. Default 0.5 g.
     public let endThreshold: Double
-    /// Shortest fall reported, s (a drop of about 2 cm). Default 0.06 s.
+    /// Shortest fall reported, s. Default 0.2 s, a drop of about 20 cm: a runner's flight between two steps
+    /// (0.1–0.15 s, with the accelerometer reading almost nothing) or a hop is no fall.
     public let minimumDuration: Double
 
     private var fallStart: Double?
 
     /// Creates a detector; every parameter has the documented default.
-    public init(threshold: Double = 0.3, endThreshold: Double = 0.5, minimumDuration: Double = 0.06) {
+    public init(threshold: Double = 0.3, endThreshold: Double = 0.5, minimumDuration: Double = 0.2) {
         self.threshold = threshold
         self.endThreshold = endThreshold
         self.minimumDuration = minimumDuration

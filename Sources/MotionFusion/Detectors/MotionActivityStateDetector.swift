@@ -1,9 +1,9 @@
-/// Rest ↔ motion (Android's "significant motion"): the device is moving once its low-passed user
+/// Rest ↔ motion (Android's "significant motion"): the device is moving once its low-passed own
 /// acceleration exceeds ``accelerationThreshold`` or its low-passed rotation rate ``rotationThreshold`` for
 /// ``confirmTime``; it is at rest again once both have stayed below half their thresholds for
 /// ``settleTime``. Pure value, fed at the sensor rate; accelerations in g, rates in rad/s, times in s.
 public struct MotionActivityStateDetector: Sendable {
-    /// Moving above this low-passed user acceleration, g. Default 0.05 g.
+    /// Moving above this low-passed acceleration, g. Default 0.05 g.
     public let accelerationThreshold: Double
     /// Moving above this low-passed rotation rate, rad/s. Default 0.2 rad/s.
     public let rotationThreshold: Double
@@ -29,15 +29,17 @@ public struct MotionActivityStateDetector: Sendable {
 
     /// Feeds one sample.
     /// - Parameters:
-    ///   - userAcceleration: magnitude, g.
+    ///   - acceleration: magnitude of the device's own acceleration, g: the user acceleration, or (as
+    ///     ``MotionDetectorBank`` feeds it) the specific force's deviation from its recent mean, which carries
+    ///     no error of the attitude.
     ///   - rotationRate: magnitude, rad/s.
     ///   - timestamp: s.
     /// - Returns: the new state when it changed.
-    public mutating func update(userAcceleration: Double, rotationRate: Double, timestamp: Double) -> Bool? {
+    public mutating func update(acceleration: Double, rotationRate: Double, timestamp: Double) -> Bool? {
         let step = previous.map { min(max(timestamp - $0, 0), 0.5) } ?? 0
         previous = timestamp
         let gain = min(step / 0.2, 1)  // 0.2 s time constant
-        levels.acceleration += (userAcceleration - levels.acceleration) * gain
+        levels.acceleration += (acceleration - levels.acceleration) * gain
         levels.rotation += (rotationRate - levels.rotation) * gain
         let crossing =
             isMoving

@@ -19,7 +19,8 @@ public struct StepDetector: Sendable {
     private var smoothed = 0.0
     private var armed = true
     private var previous: Double?
-    private var lastStep = -Double.infinity
+    /// When the last step was counted, s (−∞ before the first).
+    public private(set) var lastStep = -Double.infinity
     private var recentSteps: [Double] = []
 
     /// Creates a detector; every parameter has the documented default.
@@ -48,6 +49,8 @@ public struct StepDetector: Sendable {
         if smoothed < troughThreshold { armed = true }
         guard armed, smoothed > peakThreshold, timestamp - lastStep >= minimumInterval else { return false }
         armed = false
+        // A pause of over 2 s (slower than any gait) starts a new walk: its cadence is its own.
+        if timestamp - lastStep > 2 { recentSteps.removeAll() }
         lastStep = timestamp
         steps += 1
         recentSteps.append(timestamp)
@@ -55,9 +58,9 @@ public struct StepDetector: Sendable {
         return true
     }
 
-    /// Steps per second over the last 5 s of steps (nil with fewer than three).
+    /// Steps per second over the last 5 s of steps since the last pause of over 2 s (nil with fewer than two).
     public var cadence: Double? {
-        guard recentSteps.count >= 3, let first = recentSteps.first, let last = recentSteps.last, last > first else { return nil }
+        guard recentSteps.count >= 2, let first = recentSteps.first, let last = recentSteps.last, last > first else { return nil }
         return Double(recentSteps.count - 1) / (last - first)
     }
 }

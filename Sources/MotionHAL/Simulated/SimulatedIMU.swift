@@ -77,7 +77,7 @@ public final class SimulatedIMU: IMUDevice {
 
     /// The exact, noise-free state at `time` seconds since the start of the trajectory.
     public func groundTruth(at time: Double) -> SimulatedGroundTruth {
-        let kinematics = configuration.motion.kinematics(at: time)
+        let kinematics = configuration.motion.kinematics(at: time, gravity: configuration.gravity)
         let toBody = kinematics.attitude.conjugate
         return SimulatedGroundTruth(
             time: time,

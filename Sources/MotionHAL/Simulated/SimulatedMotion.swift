@@ -32,11 +32,31 @@ public enum SimulatedMotion: Sendable, Equatable {
     /// (linear acceleration at most 0.2 m/s² per axis).
     case demo
 
+    /// Lifted and dropped onto a floor, again and again (`motion=drop`); see ``SimulatedDrop``.
+    case drop(SimulatedDrop)
+
+    /// Shaken back and forth in bursts (`motion=shake`); see ``SimulatedShake``.
+    case shake(SimulatedShake)
+
+    /// Lying face up and tapped: single and double taps (`motion=tap`); see ``SimulatedTaps``.
+    case taps(SimulatedTaps)
+
+    /// Tilted about its x axis and back (`motion=tilt`); see ``SimulatedTilt``.
+    case tilt(SimulatedTilt)
+
+    /// Walking, running or climbing stairs in bouts of known steps (`motion=walk|run|stairs`); see
+    /// ``SimulatedGait``.
+    case gait(SimulatedGait)
+
+    /// A machine vibrating and stopping (`motion=vibrate`); see ``SimulatedVibration``.
+    case vibration(SimulatedVibration)
+
     /// A vertical-axis spin at 45 °/s from the identity attitude (face up): what `motion=spin` selects.
     public static let spin = SimulatedMotion.rotation(axis: SIMD3(0, 0, 1), rate: .pi / 4)
 
-    /// The exact kinematic state at `time` seconds since the start of the trajectory.
-    func kinematics(at time: Double) -> SimulatedKinematics {
+    /// The exact kinematic state at `time` seconds since the start of the trajectory, under `gravity` m/s²
+    /// (a free fall accelerates at exactly that).
+    func kinematics(at time: Double, gravity: Double) -> SimulatedKinematics {
         switch self {
         case .stationary(let attitude):
             return SimulatedKinematics(attitude: attitude)
@@ -62,6 +82,12 @@ public enum SimulatedMotion: Sendable, Equatable {
 
         case .demo:
             return Self.demoKinematics(at: time)
+        case .drop(let drop): return drop.kinematics(at: time, gravity: gravity)
+        case .shake(let shake): return shake.kinematics(at: time)
+        case .taps(let taps): return taps.kinematics(at: time)
+        case .tilt(let tilt): return tilt.kinematics(at: time)
+        case .gait(let gait): return gait.kinematics(at: time)
+        case .vibration(let vibration): return vibration.kinematics(at: time)
         }
     }
 
