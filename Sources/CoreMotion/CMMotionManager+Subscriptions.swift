@@ -131,6 +131,15 @@ extension CMMotionManager.State {
 final class ManagerStorage: Sendable {
     /// The state.
     let state = Mutex(CMMotionManager.State())
+    /// The Linux motion-event and motion-state updates running (``CMMotionManager/linuxStartMotionEventUpdates(to:withHandler:)``).
+    let motionUpdates = Mutex(MotionUpdates())
+
+    /// The running motion-event and motion-state updates, with the monitor they listen to.
+    struct MotionUpdates {
+        var monitor: MotionActivityMonitor?
+        var events: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)?
+        var states: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)?
+    }
 }
 
 /// The latest sample of one service, as the manager keeps it for pull mode.

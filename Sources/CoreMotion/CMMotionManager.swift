@@ -61,6 +61,8 @@ open class CMMotionManager: NSObject {
             [state.accelerometer, state.gyro, state.magnetometer, state.deviceMotion]
         }
         for case let subscription? in subscriptions { source.unsubscribe(subscription) }
+        linuxStopMotionEventUpdates()
+        linuxStopMotionStateUpdates()
     }
 
     // MARK: - Availability

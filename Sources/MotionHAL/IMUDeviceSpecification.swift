@@ -66,7 +66,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     public static let driverNames = ["auto", "sim", "replay", "iio", "i2c"]
 
     /// The values the simulator's `motion=` option takes.
-    public static let simulatedMotions = ["demo", "stationary", "spin", "drop", "shake", "tap", "tilt", "walk", "run", "stairs", "vibrate"]
+    public static let simulatedMotions = SimulatedMotion.named.map(\.name)
 
     /// Parses `specification` and opens the device it names.
     /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
@@ -186,22 +186,11 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 }
                 configuration.sampleRate = rate
             case "motion":
-                switch value {
-                case "demo": configuration.motion = .demo
-                case "stationary": configuration.motion = .stationary(attitude: .identity)
-                case "spin": configuration.motion = .spin
-                case "drop": configuration.motion = .drop(SimulatedDrop())
-                case "shake": configuration.motion = .shake(SimulatedShake())
-                case "tap": configuration.motion = .taps(SimulatedTaps())
-                case "tilt": configuration.motion = .tilt(SimulatedTilt())
-                case "walk": configuration.motion = .gait(.walking)
-                case "run": configuration.motion = .gait(.running)
-                case "stairs": configuration.motion = .gait(.stairs())
-                case "vibrate": configuration.motion = .vibration(SimulatedVibration())
-                default:
+                guard let motion = SimulatedMotion(name: String(value)) else {
                     throw .invalidSpecification(
                         "option 'motion' of driver sim: '\(value)' is not one of \(Self.simulatedMotions.joined(separator: ", "))")
                 }
+                configuration.motion = motion
             case "seed":
                 let seed = value.hasPrefix("0x") ? UInt64(value.dropFirst(2), radix: 16) : UInt64(value)
                 guard let seed else {

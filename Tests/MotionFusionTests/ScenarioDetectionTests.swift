@@ -27,7 +27,8 @@ import Testing
                 deltaTime: index == 0 ? 0 : 1 / rate)
             let time = Double(sample.timestamp) / 1e9
             let output = run.bank.update(MotionDetectorBank.Sample(
-                timestamp: time, userAcceleration: filter.userAcceleration / standardGravity, gravity: filter.gravity / standardGravity,
+                // CoreMotion's sign: the accelerometer's reading (the negated specific force) minus gravity.
+                timestamp: time, userAcceleration: -filter.userAcceleration / standardGravity, gravity: filter.gravity / standardGravity,
                 rotationRate: filter.rotationRate))
             run.events += output.events
             run.states += output.states.map { (time, $0) }
@@ -97,5 +98,31 @@ import Testing
         for (change, time) in zip(running, [4.3, 21, 29.3, 46]) { #expect(abs(change.time - time) < 0.5, "\(change)") }
         if case .vibrating(_, let level) = changes.first?.state { #expect(abs(level - 0.5 / 2.squareRoot()) < 0.05, "RMS \(level) g") }
         #expect(run.events.isEmpty, "\(run.events)")
+    }
+
+    @Test func aClimbOfTwoFloorsReadsSixMetresAndTwoFloorsUpAndDown() throws {
+        let spec = try BarometerSpecification(parsing: "sim:motion=stairs")
+        guard case .simulated(let configuration) = spec else { throw BarometerSpecificationError("not the simulator") }
+        let barometer = SimulatedBarometer(configuration: configuration)
+        let gait = SimulatedGait.stairs()
+        var estimator = RelativeAltitudeEstimator()
+        var floors = FloorCounter()
+        var changes: [Int] = []
+        var top = 0.0
+        let rate = configuration.sampleRate
+        // One cycle and 3 s of the next one's pause at the bottom.
+        for index in 0..<Int((gait.cycleDuration + 3) * rate) {
+            let reading = barometer.reading(index: index, sampleRate: rate)
+            let altitude = estimator.update(pressure: reading.pressure, timestamp: Double(reading.timestamp) / 1e9) ?? .nan
+            let change = floors.update(altitude: altitude)
+            if change != 0 { changes.append(change) }
+            // At the top: the pause after the climb, once the smoothing has settled.
+            if Double(index) / rate > gait.pause + gait.boutDuration + 2, Double(index) / rate < 2 * gait.pause + gait.boutDuration {
+                top = max(top, altitude)
+            }
+        }
+        #expect(abs(top - 6) < 0.5, "top \(top) m")
+        #expect(abs(estimator.relativeAltitude) < 0.5, "back down: \(estimator.relativeAltitude) m")
+        #expect(changes == [1, 1, -1, -1], "\(changes)")
     }
 }

@@ -1,21 +1,21 @@
 /// Every motion detector over one device's motion, fed each device-motion sample at the full sensor rate:
 /// the events they find, the states that change and the steps counted. A detector left nil is switched
-/// off. Pure value; accelerations in g (Apple's units: gravity pointing down, user acceleration without
-/// it), rates in rad/s, times in s.
+/// off. Pure value; accelerations in g with CoreMotion's conventions (``Sample``), rates in rad/s, times in s.
 ///
-/// The specific force the free-fall, impact and vibration detectors need is `userAcceleration − gravity`,
-/// the accelerometer's reading in g, so the bank needs nothing but device motion. A blow that is an impact
-/// (or lands a fall) is reported as that, not also as a tap: taps that overlap an impact are dropped. Rest ↔
-/// motion is fed the specific force's deviation from its mean over the last second (second-order low-pass,
-/// 1 s) rather than the user acceleration, so that the attitude's error after a long acceleration (a tilt
-/// of a few degrees leaks a few hundredths of g of gravity into the user acceleration) does not keep a
-/// device that stands still "moving".
+/// The specific force the free-fall, impact and vibration detectors need is `−(userAcceleration + gravity)`,
+/// the accelerometer's reading in g with the physical sign, so the bank needs nothing but device motion. A
+/// blow that is an impact (or lands a fall) is reported as that, not also as a tap: taps that overlap an
+/// impact are dropped. Rest ↔ motion is fed the specific force's deviation from its mean over the last
+/// second (second-order low-pass, 1 s) rather than the user acceleration, so that the attitude's error after
+/// a long acceleration (a tilt of a few degrees leaks a few hundredths of g of gravity into the user
+/// acceleration) does not keep a device that stands still "moving".
 public struct MotionDetectorBank: Sendable {
-    /// One device-motion sample, in the detectors' units.
+    /// One device-motion sample, as `CMDeviceMotion` (and the contract's `DeviceMotionSample`) gives it.
     public struct Sample: Sendable, Equatable {
         /// s.
         public var timestamp: Double
-        /// The device's own acceleration, g, device axes.
+        /// The user acceleration, g, device axes, with Apple's sign: the accelerometer's reading (the negated
+        /// specific force) minus gravity, so the negated acceleration of the device.
         public var userAcceleration: SIMD3<Double>
         /// Gravity, g, device axes, pointing down.
         public var gravity: SIMD3<Double>
@@ -25,7 +25,7 @@ public struct MotionDetectorBank: Sendable {
         /// Creates a sample.
         /// - Parameters:
         ///   - timestamp: s.
-        ///   - userAcceleration: g.
+        ///   - userAcceleration: g, Apple's sign.
         ///   - gravity: g, pointing down.
         ///   - rotationRate: rad/s.
         public init(timestamp: Double, userAcceleration: SIMD3<Double>, gravity: SIMD3<Double>, rotationRate: SIMD3<Double>) {
@@ -113,7 +113,9 @@ public struct MotionDetectorBank: Sendable {
     public mutating func update(_ sample: Sample) -> Output {
         var output = Output()
         let time = sample.timestamp
-        let specificForce = sample.userAcceleration - sample.gravity
+        // The device's acceleration with its physical sign, and the specific force it implies.
+        let acceleration = -sample.userAcceleration
+        let specificForce = acceleration - sample.gravity
         let force = (specificForce * specificForce).sum().squareRoot()
         let user = (sample.userAcceleration * sample.userAcceleration).sum().squareRoot()
         let rate = (sample.rotationRate * sample.rotationRate).sum().squareRoot()
@@ -129,7 +131,7 @@ public struct MotionDetectorBank: Sendable {
         {
             output.events.append(found)
         }
-        if shake != nil { found(shake!.update(userAcceleration: sample.userAcceleration, timestamp: time)) }
+        if shake != nil { found(shake!.update(userAcceleration: acceleration, timestamp: time)) }
         if orientation != nil, let changed = orientation!.update(gravity: sample.gravity) { output.states.append(.orientation(changed)) }
         if tilt != nil, let changed = tilt!.update(gravity: sample.gravity) { output.states.append(.tilted(changed, angle: tilt!.angle)) }
         if meanForce == nil {
@@ -147,7 +149,7 @@ public struct MotionDetectorBank: Sendable {
         if vibration != nil, let changed = vibration!.update(specificForce: specificForce, timestamp: time) {
             output.states.append(.vibrating(changed, level: vibration!.levels.first ?? 0))
         }
-        if steps != nil { output.step = steps!.update(userAcceleration: sample.userAcceleration, gravity: sample.gravity, timestamp: time) }
+        if steps != nil { output.step = steps!.update(userAcceleration: acceleration, gravity: sample.gravity, timestamp: time) }
         if activity != nil,
             let changed = activity!.update(
                 isMoving: moving?.isMoving ?? false, cadence: steps?.cadence, lastStep: steps?.lastStep ?? -.infinity, timestamp: time)

@@ -54,6 +54,22 @@ public enum SimulatedMotion: Sendable, Equatable {
     /// A vertical-axis spin at 45 °/s from the identity attitude (face up): what `motion=spin` selects.
     public static let spin = SimulatedMotion.rotation(axis: SIMD3(0, 0, 1), rate: .pi / 4)
 
+    /// The motions a device string names (`motion=NAME`), with their defaults, in the order messages list them.
+    public static let named: [(name: String, motion: SimulatedMotion)] = [
+        ("demo", .demo), ("stationary", .stationary(attitude: .identity)), ("spin", .spin), ("drop", .drop(SimulatedDrop())),
+        ("shake", .shake(SimulatedShake())), ("tap", .taps(SimulatedTaps())), ("tilt", .tilt(SimulatedTilt())),
+        ("walk", .gait(.walking)), ("run", .gait(.running)), ("stairs", .gait(.stairs())), ("vibrate", .vibration(SimulatedVibration())),
+    ]
+
+    /// The motion `motion=name` selects, nil for an unknown name.
+    public init?(name: String) {
+        guard let motion = Self.named.first(where: { $0.name == name })?.motion else { return nil }
+        self = motion
+    }
+
+    /// The name that selects this motion, nil for one no name gives.
+    public var name: String? { Self.named.first { $0.motion == self }?.name }
+
     /// The exact kinematic state at `time` seconds since the start of the trajectory, under `gravity` m/s²
     /// (a free fall accelerates at exactly that).
     func kinematics(at time: Double, gravity: Double) -> SimulatedKinematics {

@@ -1,0 +1,55 @@
+import MotionFusion
+
+/// The confidence of a motion activity estimate.
+public enum CMMotionActivityConfidence: Int, Sendable {
+    /// Low confidence (the activity has held for under 5 s).
+    case low = 0
+    /// Medium confidence (5 to 15 s).
+    case medium = 1
+    /// High confidence (over 15 s).
+    case high = 2
+}
+
+/// The data for a single motion update event: what the wearer was doing from ``startDate`` on. Immutable.
+/// ``automotive`` and ``cycling`` are never set on Linux (the board does not tell them from other motion
+/// without steps, which is ``unknown``).
+open class CMMotionActivity: CMLogItem {
+    private let estimate: MotionActivityEstimate
+    private let storedStartDate: Date
+
+    init(_ estimate: MotionActivityEstimate) {
+        self.estimate = estimate
+        storedStartDate = BootClock.date(atUptime: estimate.since)
+        super.init(timestamp: estimate.since)
+    }
+
+    /// The confidence in the assessment of the motion type.
+    open var confidence: CMMotionActivityConfidence {
+        switch estimate.confidence {
+        case .low: .low
+        case .medium: .medium
+        case .high: .high
+        }
+    }
+    /// The time at which the change in motion occurred.
+    open var startDate: Date { storedStartDate }
+    /// Whether the type of motion is unknown.
+    open var unknown: Bool { estimate.activity == .unknown }
+    /// Whether the device is stationary.
+    open var stationary: Bool { estimate.activity == .stationary }
+    /// Whether the device is on a walking person.
+    open var walking: Bool { estimate.activity == .walking }
+    /// Whether the device is on a running person.
+    open var running: Bool { estimate.activity == .running }
+    /// Whether the device is in an automobile (never on Linux).
+    open var automotive: Bool { false }
+    /// Whether the device is in a bicycle (never on Linux).
+    open var cycling: Bool { false }
+}
+
+/// The block type for receiving activity updates: the activity (or nil when it cannot be determined).
+public typealias CMMotionActivityHandler = (CMMotionActivity?) -> Void
+
+/// The block type for receiving historical activity data: the activities (nil on error) and an error in
+/// ``CMErrorDomain``.
+public typealias CMMotionActivityQueryHandler = ([CMMotionActivity]?, (any Error)?) -> Void

@@ -1,0 +1,86 @@
+import MotionEngine
+import MotionFusion
+
+/// The board's motion detectors on Apple's manager (Linux additions): events (free fall, impact, tap,
+/// double tap, shake) and state changes (moving, orientation, tilt, vibration) from the manager's source at
+/// its full rate (``MotionActivityMonitor``), each delivered to an `OperationQueue` like the other services.
+extension CMMotionManager {
+    /// Whether motion events can be delivered (the source has an accelerometer and a gyroscope).
+    public var linuxIsMotionEventAvailable: Bool { source.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }
+
+    /// Starts delivering motion events to `queue`. A device fault reaches the handler as nil and an error.
+    /// Replaces event updates already running; does nothing without a device.
+    public func linuxStartMotionEventUpdates(to queue: OperationQueue, withHandler handler: @escaping CMLinuxMotionEventHandler) {
+        let box = UncheckedBox(handler)
+        startMotionUpdates(\.events, queue: queue) { update, session in
+            if let fault = update.fault {
+                let error = fault.nsError
+                QueuedCall { box.value(nil, error) }.enqueue(on: queue, unlessStopped: session)
+            }
+            for event in update.events {
+                let item = UncheckedBox(CMLinuxMotionEvent(event))
+                QueuedCall { box.value(item.value, nil) }.enqueue(on: queue, unlessStopped: session)
+            }
+        }
+    }
+
+    /// Stops the motion events; no handler call starts after it returns.
+    public func linuxStopMotionEventUpdates() { stopMotionUpdates(\.events) }
+
+    /// Starts delivering changes of the motion states to `queue`: the current ones first (when the detectors
+    /// already run for another client), then moving, orientation, tilt and vibration as each changes. Replaces state updates already running; does nothing without a device.
+    public func linuxStartMotionStateUpdates(to queue: OperationQueue, withHandler handler: @escaping CMLinuxMotionStateHandler) {
+        let box = UncheckedBox(handler)
+        startMotionUpdates(\.states, queue: queue) { update, session in
+            if let fault = update.fault {
+                let error = fault.nsError
+                QueuedCall { box.value(nil, error) }.enqueue(on: queue, unlessStopped: session)
+            }
+            for (time, state) in update.states {
+                guard let change = CMLinuxMotionStateChange(state, at: time) else { continue }
+                let item = UncheckedBox(change)
+                QueuedCall { box.value(item.value, nil) }.enqueue(on: queue, unlessStopped: session)
+            }
+        } initial: { monitor, session in
+            // The states as they are, first (when the monitor already runs).
+            guard let time = monitor.lastSampleTime else { return }
+            for case let change? in monitor.currentStates.map({ CMLinuxMotionStateChange($0, at: time) }) {
+                let item = UncheckedBox(change)
+                QueuedCall { box.value(item.value, nil) }.enqueue(on: queue, unlessStopped: session)
+            }
+        }
+    }
+
+    /// Stops the motion-state changes.
+    public func linuxStopMotionStateUpdates() { stopMotionUpdates(\.states) }
+
+    private typealias Running = WritableKeyPath<ManagerStorage.MotionUpdates, (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)?>
+
+    private func startMotionUpdates(
+        _ slot: Running, queue: OperationQueue, deliver: @escaping @Sendable (MotionActivityMonitor.Update, UpdateSession) -> Void,
+        initial: (MotionActivityMonitor, UpdateSession) -> Void = { _, _ in }
+    ) {
+        stopMotionUpdates(slot)
+        let source = self.source
+        let monitor = storage.motionUpdates.withLock { updates in
+            if updates.monitor == nil {
+                updates.monitor = source === MotionEngine.shared ? .shared : MotionActivityMonitor(source: source)
+            }
+            return updates.monitor!
+        }
+        let session = UpdateSession()
+        guard let token = monitor.addListener({ deliver($0, session) }) else { return }
+        storage.motionUpdates.withLock { $0[keyPath: slot] = (session, token) }
+        initial(monitor, session)
+    }
+
+    private func stopMotionUpdates(_ slot: Running) {
+        let (running, monitor) = storage.motionUpdates.withLock { updates in
+            defer { updates[keyPath: slot] = nil }
+            return (updates[keyPath: slot], updates.monitor)
+        }
+        guard let running, let monitor else { return }
+        running.session.stop()
+        monitor.removeListener(running.token)
+    }
+}

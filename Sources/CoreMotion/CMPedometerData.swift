@@ -1,0 +1,46 @@
+import MotionFusion
+
+/// Information about the distance traveled by a user on foot: what a ``CMPedometer`` counted between two
+/// dates. Immutable; safe to hand between threads although, like Apple's, not `Sendable`.
+open class CMPedometerData: NSObject, NSCopying {
+    private let values: Values
+
+    struct Values {
+        var startDate: Date
+        var endDate: Date
+        var totals: PedometerLedger.Totals
+        var floorCounting: Bool
+        var currentCadence: Double?
+        var currentPace: Double?
+    }
+
+    init(_ values: Values) {
+        self.values = values
+        super.init()
+    }
+
+    /// The start time for the pedometer data.
+    open var startDate: Date { values.startDate }
+    /// The end time for the pedometer data.
+    open var endDate: Date { values.endDate }
+    /// The number of steps taken by the user.
+    open var numberOfSteps: NSNumber { NSNumber(value: values.totals.steps) }
+    /// The estimated distance (in meters) traveled by the user (each step's length estimated from the
+    /// cadence; see `StrideLength`).
+    open var distance: NSNumber? { NSNumber(value: values.totals.distance) }
+    /// The approximate number of floors ascended by walking (nil without a barometer).
+    open var floorsAscended: NSNumber? { values.floorCounting ? NSNumber(value: values.totals.floorsAscended) : nil }
+    /// The approximate number of floors descended by walking (nil without a barometer).
+    open var floorsDescended: NSNumber? { values.floorCounting ? NSNumber(value: values.totals.floorsDescended) : nil }
+    /// The current pace of the user, measured in seconds per meter (live updates only; nil in queries and
+    /// when not stepping).
+    open var currentPace: NSNumber? { values.currentPace.map { NSNumber(value: $0) } }
+    /// The rate at which steps are taken, in steps per second (live updates only; nil in queries and when
+    /// not stepping).
+    open var currentCadence: NSNumber? { values.currentCadence.map { NSNumber(value: $0) } }
+    /// The average pace of the user, measured in seconds per meter, over the time spent stepping.
+    open var averageActivePace: NSNumber? { values.totals.averageActivePace.map { NSNumber(value: $0) } }
+
+    /// Returns the receiver itself: the data is immutable.
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+}

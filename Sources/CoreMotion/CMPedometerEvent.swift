@@ -1,0 +1,33 @@
+/// The type of a pedometer event.
+public enum CMPedometerEventType: Int, Sendable {
+    /// The user stopped walking or running.
+    case pause = 0
+    /// The user started (again) to walk or run.
+    case resume = 1
+}
+
+/// A change in the user's pedestrian activity. Immutable.
+open class CMPedometerEvent: NSObject, NSCopying {
+    private let storedDate: Date
+    private let storedType: CMPedometerEventType
+
+    init(date: Date, type: CMPedometerEventType) {
+        storedDate = date
+        storedType = type
+        super.init()
+    }
+
+    /// The time at which the event occurred.
+    open var date: Date { storedDate }
+    /// The type of pedometer event.
+    open var type: CMPedometerEventType { storedType }
+
+    /// Returns the receiver itself: the event is immutable.
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+}
+
+/// The block type for handling pedometer data: the data (nil on error) and an error in ``CMErrorDomain``.
+public typealias CMPedometerHandler = (CMPedometerData?, (any Error)?) -> Void
+
+/// The block type for handling pedometer events: the event (nil on error) and an error in ``CMErrorDomain``.
+public typealias CMPedometerEventHandler = (CMPedometerEvent?, (any Error)?) -> Void

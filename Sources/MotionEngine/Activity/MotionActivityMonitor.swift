@@ -1,0 +1,181 @@
+import MotionContract
+import MotionFusion
+import Synchronization
+
+/// The motion detectors run over a ``MotionSource``'s device motion at its full rate, with the pedometer's
+/// and the activity's history: what CoreMotion's `CMPedometer`, `CMMotionActivityManager` and the Linux
+/// motion-event API read, and what the agent's events, states, steps and activity come from.
+///
+/// It runs while at least one listener is added (one batched device-motion subscription, every sample, in
+/// the frame with no north: the detectors need gravity only); the history is kept across runs, for
+/// ``retention`` seconds, but covers only the time it ran. Thread safety: every member may be called from
+/// any thread; listeners are called on the source's delivery thread, one update at a time, without a lock
+/// held, and must return quickly.
+public final class MotionActivityMonitor: Sendable {
+    /// What one batch of samples brought, for listeners.
+    public struct Update: Sendable, Equatable {
+        /// Events found, oldest first (times on the samples' clock, s since boot).
+        public var events: [MotionEvent] = []
+        /// States that changed, each with the time of the sample that changed it (s since boot).
+        public var states: [(time: Double, state: MotionState)] = []
+        /// Steps counted with this batch.
+        public var newSteps = 0
+        /// The source's fault, when the batch is one (no samples until it recovers).
+        public var fault: MotionEngineFault?
+
+        public static func == (lhs: Update, rhs: Update) -> Bool {
+            lhs.events == rhs.events && lhs.newSteps == rhs.newSteps && lhs.fault == rhs.fault
+                && lhs.states.elementsEqual(rhs.states) { $0.time == $1.time && $0.state == $1.state }
+        }
+    }
+
+    /// A registered listener; pass it to ``removeListener(_:)``.
+    public struct ListenerToken: Sendable, Hashable {
+        fileprivate let id: UInt64
+    }
+
+    /// The monitor of this process's IMU (``MotionEngine/shared``).
+    public static let shared = MotionActivityMonitor(source: MotionEngine.shared)
+
+    /// How long the activity history is kept, s (7 days).
+    public let retention = 7 * 86_400.0
+
+    private struct State {
+        let detectors: MotionDetectorBank
+        var bank: MotionDetectorBank
+        var pedometer = PedometerLedger()
+        var activities: [MotionActivityEstimate] = []
+        var listeners: [UInt64: @Sendable (Update) -> Void] = [:]
+        var nextListener: UInt64 = 0
+        var subscription: MotionSubscription?
+        var lastSampleTime: Double?
+    }
+
+    private let source: any MotionSource
+    private let state: Mutex<State>
+
+    /// Creates a monitor over `source` with the given detectors (default: every one with its defaults).
+    /// - Parameters:
+    ///   - source: where device motion comes from.
+    ///   - detectors: the detectors; one switched off (nil) finds nothing.
+    public init(source: any MotionSource, detectors: MotionDetectorBank = MotionDetectorBank()) {
+        self.source = source
+        state = Mutex(State(detectors: detectors, bank: detectors))
+    }
+
+    /// Whether the source can give device motion (an accelerometer and a gyroscope).
+    public var isAvailable: Bool { source.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }
+
+    /// Adds a listener and starts the monitor if it was not running.
+    /// - Parameter listener: called with each update that brought something, on the source's thread.
+    /// - Returns: its token, or nil when the source cannot deliver device motion now.
+    public func addListener(_ listener: @escaping @Sendable (Update) -> Void) -> ListenerToken? {
+        let (token, needsSubscription) = state.withLock { state -> (ListenerToken, Bool) in
+            state.nextListener += 1
+            state.listeners[state.nextListener] = listener
+            return (ListenerToken(id: state.nextListener), state.subscription == nil)
+        }
+        guard needsSubscription else { return token }
+        let subscription = MotionSubscription(
+            service: .deviceMotion(.xArbitraryZVertical), interval: 0,
+            sink: .batch { [weak self] _, samples, fault in self?.receive(samples, fault: fault) })
+        state.withLock { $0.subscription = subscription }
+        guard source.subscribe(subscription) else {
+            state.withLock { state in
+                state.listeners[token.id] = nil
+                if state.subscription === subscription { state.subscription = nil }
+            }
+            return nil
+        }
+        return token
+    }
+
+    /// Removes a listener; the monitor stops with the last one. After it returns the listener is not
+    /// called again (except by an update already being delivered).
+    public func removeListener(_ token: ListenerToken) {
+        let stopping = state.withLock { state -> MotionSubscription? in
+            state.listeners[token.id] = nil
+            guard state.listeners.isEmpty, let subscription = state.subscription else { return nil }
+            state.subscription = nil
+            return subscription
+        }
+        if let stopping { source.unsubscribe(stopping) }
+    }
+
+    /// Forgets the pedometer's and the activity's history and starts the detectors afresh (what a user's
+    /// "reset" asks for; listeners stay).
+    public func forgetHistory() {
+        state.withLock { state in
+            state.bank = state.detectors
+            state.pedometer = PedometerLedger(retention: state.pedometer.retention, capacity: state.pedometer.capacity)
+            state.activities = []
+            state.lastSampleTime = nil
+        }
+    }
+
+    /// The pedometer's totals between two times on the samples' clock (s since boot).
+    public func pedometerTotals(from start: Double, to end: Double) -> PedometerLedger.Totals {
+        state.withLock { $0.pedometer.totals(from: start, to: end) }
+    }
+
+    /// The time of the oldest step or floor kept, s since boot (nil when none).
+    public var oldestPedometerTime: Double? { state.withLock { $0.pedometer.oldestTime } }
+
+    /// The activities since `start` (s since boot), oldest first, with the one that held at `start`.
+    public func activities(since start: Double) -> [MotionActivityEstimate] {
+        state.withLock { state in
+            let later = state.activities.filter { $0.since >= start }
+            let before = state.activities.last { $0.since < start }
+            return (before.map { [$0] } ?? []) + later
+        }
+    }
+
+    /// The states as they are now (moving, orientation, tilt, vibration, activity), one per detector.
+    public var currentStates: [MotionState] { state.withLock { $0.bank.currentStates } }
+
+    /// The cadence now, steps/s (nil without recent steps).
+    public var cadence: Double? { state.withLock { $0.bank.steps?.cadence } }
+
+    /// Time of the last sample seen, s since boot.
+    public var lastSampleTime: Double? { state.withLock { $0.lastSampleTime } }
+
+    /// Records a floor climbed or descended (the altimeter's ``FloorCounter``), for the pedometer's totals.
+    /// - Parameters:
+    ///   - time: s since boot.
+    ///   - up: climbed rather than descended.
+    public func recordFloor(at time: Double, up: Bool) {
+        state.withLock { $0.pedometer.recordFloor(at: time, up: up) }
+    }
+
+    private func receive(_ samples: [MotionSample]?, fault: MotionEngineFault?) {
+        let (update, listeners) = state.withLock { state -> (Update, [@Sendable (Update) -> Void]) in
+            var update = Update(fault: fault)
+            for case .deviceMotion(let sample) in samples ?? [] {
+                // Time that runs backwards is another device or run (a replay started again): the detectors
+                // start afresh; the history stays.
+                if let last = state.lastSampleTime, sample.timestamp < last - 1 { state.bank = state.detectors }
+                let output = state.bank.update(MotionDetectorBank.Sample(
+                    timestamp: sample.timestamp, userAcceleration: sample.userAcceleration, gravity: sample.gravity,
+                    rotationRate: sample.rotationRate))
+                state.lastSampleTime = sample.timestamp
+                update.events += output.events
+                update.states += output.states.map { (sample.timestamp, $0) }
+                if output.step {
+                    update.newSteps += 1
+                    state.pedometer.recordStep(at: sample.timestamp, length: StrideLength.estimate(cadence: state.bank.steps?.cadence))
+                }
+                for case .activity(let estimate) in output.states {
+                    if state.activities.last?.since == estimate.since { state.activities.removeLast() }
+                    state.activities.append(estimate)
+                    // Keep the activity that held at the horizon, drop the ones before it.
+                    if let held = state.activities.lastIndex(where: { $0.since < sample.timestamp - retention }), held > 0 {
+                        state.activities.removeFirst(held)
+                    }
+                }
+            }
+            return (update, Array(state.listeners.values))
+        }
+        guard !update.events.isEmpty || !update.states.isEmpty || update.newSteps > 0 || update.fault != nil else { return }
+        for listener in listeners { listener(update) }
+    }
+}

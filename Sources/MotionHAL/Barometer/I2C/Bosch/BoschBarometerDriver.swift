@@ -1,0 +1,137 @@
+/// The driver for a Bosch BMP280 or BME280 barometer (`i2c:BUS@0x76` or `@0x77`; the BME280's humidity is
+/// not used).
+///
+/// - Probe (``BarometerChipModel/bmp280``, ``BarometerChipModel/bme280``): the id register (0xD0) must read
+///   the variant's identity (0x58 BMP280, 0x60 BME280).
+/// - Start: soft reset (0xB6 to 0xE0), the 2 ms start-up time, then until status im_update clears; the
+///   trimming parameters (0x88…0x9F, ``BoschCompensation``); then, in sleep mode, ctrl_hum "skipped"
+///   (BME280), config (standby and IIR filter) and last ctrl_meas (oversampling and normal mode), as
+///   ``BoschMeasurementSettings`` chooses them for the rate.
+/// - Data ready: the chip has no data-ready flag in normal mode, so the driver counts cycles from the
+///   moment it started the chip: a conversion is ready once its longest conversion time plus its cycles
+///   have passed, and is stamped with its typical completion time. The chip's oscillator is not the host's
+///   (its standby time is not specified closer than a few per cent), so over a long run a reading may
+///   repeat the previous conversion or skip one; the values are right either way, only which conversion
+///   is read differs.
+/// - Read: one burst of the six data registers (0xF7…0xFC), so pressure and temperature come from the same
+///   conversion; compensated with the datasheet's 32-bit temperature and 64-bit pressure formulas. A value
+///   the chip marks as not measured (0x80000: the reset value, or oversampling "skipped" after the chip
+///   reset itself) is no reading: `read()` returns `nil` (and ``I2CBarometer``'s stall detection configures
+///   the chip again).
+public final class BoschBarometerDriver: BarometerChipDriver {
+    /// Driver `i2c`, chip `Bosch BMP280 at 0x76`, the variant's rates, 25 Hz by default, with temperature.
+    public let info: BarometerInfo
+    /// The bus the chip is on.
+    public let bus: any I2CBus
+    /// The chip's 7-bit address.
+    public let address: UInt8
+    /// Which Bosch chip it is.
+    public let variant: BoschBarometerVariant
+    /// The settings of the last `start`; `nil` before.
+    public private(set) var settings: BoschMeasurementSettings?
+    /// The trimming parameters read at the last `start`; `nil` before.
+    public private(set) var compensation: BoschCompensation?
+    /// The rate of the last `start`'s settings, Hz.
+    public var outputDataRate: Double? { settings?.rate }
+
+    /// The rate used when none is asked for, Hz (the chip runs at 26.3 Hz for it).
+    public static let defaultSampleRate = 25.0
+
+    /// `CLOCK_MONOTONIC` ns when normal mode began (just after ctrl_meas was written).
+    private var normalModeStart: UInt64 = 0
+    /// How many conversions since then have been read or passed over.
+    private var conversionsConsumed = 0
+
+    /// Creates the driver of a chip that its ``BarometerChipModel`` recognised; configures nothing.
+    /// - Parameters:
+    ///   - bus: the bus.
+    ///   - address: 0x76 or 0x77.
+    ///   - variant: which chip it is.
+    public init(bus: any I2CBus, address: UInt8, variant: BoschBarometerVariant) {
+        self.bus = bus
+        self.address = address
+        self.variant = variant
+        info = BarometerInfo(
+            i2cChip: "Bosch \(variant.name)", address: address, supportedSampleRates: variant.supportedSampleRates,
+            defaultSampleRate: Self.defaultSampleRate)
+    }
+
+    /// Resets, reads the trimming parameters and starts normal mode as described on the type.
+    /// - Parameter sampleRate: Hz; see ``BoschMeasurementSettings``.
+    /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the chip does not answer,
+    ///   ``IMUDeviceError/readFailed(_:)`` when a transfer fails, im_update does not clear or the trimming
+    ///   registers hold no calibration.
+    public func start(sampleRate: Double) throws(IMUDeviceError) {
+        let settings = BoschMeasurementSettings(sampleRate: sampleRate, variant: variant)
+        let outcome: Result<BoschCompensation, IMUDeviceError>
+        do { outcome = try configure(settings) } catch { throw IMUDeviceError(error) }
+        self.compensation = try outcome.get()
+        self.settings = settings
+        normalModeStart = MonotonicClock.now()
+        conversionsConsumed = 0
+    }
+
+    /// Reset, trimming readout and configuration; a failure that is not the bus's as the result.
+    private func configure(_ settings: BoschMeasurementSettings) throws(I2CBusError) -> Result<BoschCompensation, IMUDeviceError> {
+        try write(BoschBarometerRegisterMap.reset, BoschBarometerRegisterMap.resetCommand)
+        MonotonicClock.sleep(seconds: 0.002)  // start-up time (§1, table 2)
+        var copied = false
+        for _ in 0..<10 where !copied {
+            copied = try bus.readRegister(address: address, BoschBarometerRegisterMap.status)
+                & BoschBarometerRegisterMap.updatingTrimming == 0
+            if !copied { MonotonicClock.sleep(seconds: 0.001) }
+        }
+        guard copied else { return .failure(.readFailed("\(chipName): status (0xF3) im_update did not clear after the reset")) }
+        let trimming = try bus.readRegisters(
+            address: address, startingAt: BoschBarometerRegisterMap.trimming, count: BoschBarometerRegisterMap.trimmingLength)
+        guard let compensation = BoschCompensation(trimming: trimming) else {
+            return .failure(.readFailed("\(chipName): the trimming registers 0x88…0x9F hold no calibration (dig_T1 or dig_P1 is 0)"))
+        }
+        if variant.hasHumidity { try write(BoschBarometerRegisterMap.controlHumidity, 0) }  // humidity skipped
+        try write(BoschBarometerRegisterMap.configuration, settings.configuration)
+        try write(BoschBarometerRegisterMap.controlMeasurement, settings.controlMeasurement)
+        return .success(compensation)
+    }
+
+    /// The newest conversion when one has completed since the last call (see the type's "data ready").
+    /// - Returns: the compensated reading, or `nil` when none is ready or its values are marked not measured.
+    /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the chip stopped answering,
+    ///   ``IMUDeviceError/readFailed(_:)`` when the transfer failed otherwise.
+    public func read() throws(IMUDeviceError) -> PressureReading? {
+        guard let settings, let compensation else { return nil }
+        let completed = settings.completedConversions(after: MonotonicClock.now() - normalModeStart)
+        guard completed > conversionsConsumed else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try bus.readRegisters(address: address, startingAt: BoschBarometerRegisterMap.pressureData, count: 6)
+        } catch {
+            throw IMUDeviceError(error)
+        }
+        conversionsConsumed = completed
+        func raw(_ offset: Int) -> Int32 {
+            Int32(bytes[offset]) << 12 | Int32(bytes[offset + 1]) << 4 | Int32(bytes[offset + 2] >> 4)
+        }
+        let (pressureRaw, temperatureRaw) = (raw(0), raw(3))
+        guard pressureRaw != BoschBarometerRegisterMap.skipped, temperatureRaw != BoschBarometerRegisterMap.skipped else {
+            return nil
+        }
+        let temperature = compensation.temperature(adc: temperatureRaw)
+        let pressure = compensation.pressure(adc: pressureRaw, fineTemperature: temperature.fineTemperature)
+        guard pressure != 0 else { return nil }
+        return PressureReading(
+            timestamp: normalModeStart + settings.completionTime(ofConversion: completed - 1),
+            pressure: Double(pressure) / 256, temperature: Double(temperature.centidegrees) / 100)
+    }
+
+    /// Puts the chip in sleep mode (ctrl_meas 0), ignoring errors.
+    public func stop() {
+        try? write(BoschBarometerRegisterMap.controlMeasurement, BoschBarometerRegisterMap.sleepMode)
+    }
+
+    /// `BMP280 at 0x76 on /dev/i2c-1`, for messages.
+    private var chipName: String { "\(variant.name) at \(I2CBusError.hex(address)) on \(bus.name)" }
+
+    private func write(_ register: UInt8, _ value: UInt8) throws(I2CBusError) {
+        try bus.writeRegister(address: address, register, value)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import MotionHAL
+import MotionTestSupport
+import Synchronization
+import Testing
+
+/// Every barometer keeps the device contract: the four emulated chips through ``I2CBarometer``, the IIO
+/// driver on a fake sysfs tree and the simulator.
+@Suite struct BarometerConformanceTests {
+    /// The emulated air: 100 000 Pa, 21.5 °C.
+    static let atmosphere = EmulatedAtmosphere.constant(pressure: 100_000, temperature: 21.5)
+
+    @Test(arguments: BarometerTestBench.Chip.allCases)
+    func i2cChips(_ chip: BarometerTestBench.Chip) throws {
+        let bench = BarometerTestBench(chip, atmosphere: Self.atmosphere)
+        let bosch = chip == .bmp280 || chip == .bme280
+        // Bosch: 20-bit values (IIR on), 0.17 Pa and 0.005 °C steps; the integer formulas' t_fine may be a few
+        // units low (0.03 Pa each) and they round to 1/256 Pa and 0.01 °C (see BoschBarometerDriverTests).
+        // ST: 1/4096 hPa = 0.024 Pa and 0.01 °C steps.
+        try BarometerConformance.check(
+            { try bench.device() },
+            expecting: .init(
+                pressure: 100_000, pressureTolerance: bosch ? 0.35 : 0.013, temperature: 21.5,
+                temperatureTolerance: bosch ? 0.011 : 0.006),
+            faults: bench.faults)
+    }
+
+    @Test func iioDevice() throws {
+        let tree = try IIOFakeTree()
+        let attributes = [
+            "in_pressure_input": "100.000000", "in_temp_input": "21500", "sampling_frequency": "25",
+            "sampling_frequency_available": "1 10 25 50 75",
+        ]
+        let fake = Mutex(try tree.addDevice(number: 1, name: "lps22hb", channels: [], attributes: attributes))
+        let faults = BarometerConformance.Faults(
+            breakReads: { fake.withLock { try? "garbage\n".write(toFile: $0.directory + "/in_pressure_input", atomically: true, encoding: .utf8) } },
+            repairReads: { fake.withLock { try? "100.000000\n".write(toFile: $0.directory + "/in_pressure_input", atomically: true, encoding: .utf8) } },
+            vanish: { fake.withLock { $0.vanish() } },
+            reappear: { fake.withLock { if let device = try? tree.addDevice(number: 1, name: "lps22hb", channels: [], attributes: attributes) { $0 = device } } })
+        try BarometerConformance.check(
+            { try IIOBarometer(device: "lps22hb", discovery: tree.discovery) },
+            expecting: .init(pressure: 100_000, pressureTolerance: 1e-6, temperature: 21.5, temperatureTolerance: 1e-9),
+            faults: faults)
+    }
+
+    @Test func simulator() throws {
+        // 1 Pa noise: the mean of ten readings is within 1.5 Pa, each reading within 1.5 + 5 Pa.
+        try BarometerConformance.check(
+            { try #require(try BarometerSpecification(parsing: "sim").makeDevice()) },
+            expecting: .init(pressure: 101_325, pressureTolerance: 1.5, pressureNoise: 1, temperature: 20))
+    }
+}

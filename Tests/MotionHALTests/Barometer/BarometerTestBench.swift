@@ -1,0 +1,76 @@
+import MotionHAL
+import MotionTestSupport
+
+/// An emulated barometer chip on an emulated bus, and the ways the tests open it.
+struct BarometerTestBench {
+    /// The four emulated chips, at their first address (the BME280 and the LPS22DF at their second).
+    enum Chip: String, CaseIterable, Sendable {
+        case bmp280, bme280, lps22hb, lps22df
+
+        /// The address the bench puts the chip at.
+        var address: UInt8 {
+            switch self {
+            case .bmp280: 0x76
+            case .bme280: 0x77
+            case .lps22hb: 0x5C
+            case .lps22df: 0x5D
+            }
+        }
+    }
+
+    let bus = EmulatedI2CBus()
+    let chip: any EmulatedI2CChip
+    let address: UInt8
+
+    /// Attaches `chip` measuring `atmosphere` at its address.
+    init(_ chip: Chip, atmosphere: EmulatedAtmosphere = .constant(), oscillatorError: Double = 0) {
+        switch chip {
+        case .bmp280: self.chip = EmulatedBoschBarometer(model: .bmp280, atmosphere: atmosphere, oscillatorError: oscillatorError)
+        case .bme280: self.chip = EmulatedBoschBarometer(model: .bme280, atmosphere: atmosphere, oscillatorError: oscillatorError)
+        case .lps22hb: self.chip = EmulatedSTPressureSensor(model: .lps22hb, atmosphere: atmosphere, oscillatorError: oscillatorError)
+        case .lps22df: self.chip = EmulatedSTPressureSensor(model: .lps22df, atmosphere: atmosphere, oscillatorError: oscillatorError)
+        }
+        address = chip.address
+        bus.attach(self.chip, at: address)
+    }
+
+    /// Attaches an already made emulated chip at `address`.
+    init(chip: any EmulatedI2CChip, at address: UInt8) {
+        self.chip = chip
+        self.address = address
+        bus.attach(chip, at: address)
+    }
+
+    /// The chip through ``I2CBarometer``, as the agent opens it.
+    func device(_ models: [BarometerChipModel] = BarometerChipModel.all) throws -> I2CBarometer {
+        try I2CBarometer(openingBus: { [bus] in bus }, busName: bus.name, address: address, models: models)
+    }
+
+    /// The chip's driver alone, found by probing every model.
+    func driver() throws -> any BarometerChipDriver {
+        for model in BarometerChipModel.all {
+            if let driver = try model.probe(bus, address) { return driver }
+        }
+        throw IMUDeviceError.unavailable("no barometer at \(address)")
+    }
+
+    /// What ``BarometerConformance`` needs to break the bus and take the chip away.
+    var faults: BarometerConformance.Faults {
+        BarometerConformance.Faults(
+            breakReads: { [bus] in bus.failNextTransfers(1) },
+            vanish: { [bus, address] in bus.detach(address: address) },
+            reappear: { [bus, chip, address] in bus.attach(chip, at: address) })
+    }
+}
+
+/// Starts `driver` at `rate` and reads it every 2 ms (as the poll thread would, faster) until it gives a
+/// reading or `timeout` seconds pass.
+func firstReading(of driver: any BarometerChipDriver, rate: Double, timeout: Double = 1) throws -> PressureReading? {
+    try driver.start(sampleRate: rate)
+    let deadline = MonotonicClock.now() + MonotonicClock.nanoseconds(timeout)
+    while MonotonicClock.now() < deadline {
+        if let reading = try driver.read() { return reading }
+        MonotonicClock.sleep(seconds: 0.002)
+    }
+    return nil
+}
