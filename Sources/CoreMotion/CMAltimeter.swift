@@ -44,12 +44,23 @@ open class CMAltimeter: NSObject {
     /// The authorization status for motion data: always ``CMAuthorizationStatus/authorized`` on Linux.
     open class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
 
-    /// Starts the delivery of relative altitude changes to `queue`; the first reading is 0 m. Without a
+    /// Starts the delivery of relative altitude changes to `queue`; the first reading of these updates is
+    /// 0 m. Without a
     /// barometer the handler receives nil and ``CMErrorNotAvailable``.
     open func startRelativeAltitudeUpdates(to queue: OperationQueue, withHandler handler: @escaping CMAltitudeHandler) {
         let box = UncheckedBox(handler)
+        // Relative to this session's first reading, whoever else keeps the barometer running.
+        let reference = Mutex<Double?>(nil)
         relative.start(queue: queue) { reading, error in
-            let data = UncheckedBox(reading.map(CMAltitudeData.init))
+            let data = UncheckedBox(reading.map { reading -> CMAltitudeData in
+                let first = reference.withLock { first in
+                    if first == nil { first = reading.pressure }
+                    return first!
+                }
+                var own = reading
+                own.relativeAltitude = BarometricFormula.altitude(pressure: reading.pressure, referencePressure: first)
+                return CMAltitudeData(own)
+            })
             return QueuedCall { box.value(data.value, error) }
         }
     }
@@ -94,7 +105,14 @@ final class AltimeterCore: Sendable {
             call(nil, CMErrorNotAvailable.nsError(reason)).enqueue(on: queue, unlessStopped: session)
             return
         }
-        running.withLock { $0 = (session, token) }
+        let replaced = running.withLock { value in
+            defer { value = (session, token) }
+            return value
+        }
+        if let replaced {
+            replaced.session.stop()
+            altimeter.removeListener(replaced.token)
+        }
     }
 
     func stop() {

@@ -9,6 +9,12 @@ open class CMAltitudeData: CMLogItem {
         super.init(timestamp: reading.timestamp)
     }
 
+    /// Creates data of 0 m and 0 kPa at timestamp 0: for subclasses and test doubles, as Apple's `init()` is.
+    public override init() {
+        reading = MotionAltimeter.Reading(timestamp: 0, relativeAltitude: 0, pressure: 0, temperature: nil, absoluteAltitude: 0)
+        super.init(timestamp: 0)
+    }
+
     /// The change in altitude (in meters) since the first reported event.
     open var relativeAltitude: NSNumber { NSNumber(value: reading.relativeAltitude) }
     /// The recorded pressure, in kilopascals.
@@ -25,6 +31,13 @@ open class CMAbsoluteAltitudeData: CMLogItem {
         self.reading = reading
         storedAccuracy = accuracy
         super.init(timestamp: reading.timestamp)
+    }
+
+    /// Creates an altitude of 0 m at timestamp 0: for subclasses and test doubles, as Apple's `init()` is.
+    public override init() {
+        reading = MotionAltimeter.Reading(timestamp: 0, relativeAltitude: 0, pressure: 0, temperature: nil, absoluteAltitude: 0)
+        storedAccuracy = 0
+        super.init(timestamp: 0)
     }
 
     /// The absolute altitude of the device in meters relative to sea level.

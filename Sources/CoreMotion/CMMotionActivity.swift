@@ -23,6 +23,14 @@ open class CMMotionActivity: CMLogItem {
         super.init(timestamp: estimate.since)
     }
 
+    /// Creates an unknown activity of low confidence at timestamp 0: for subclasses and test doubles, as
+    /// Apple's `init()` is.
+    public override init() {
+        estimate = MotionActivityEstimate(activity: .unknown, confidence: .low, since: 0)
+        storedStartDate = BootClock.date(atUptime: 0)
+        super.init(timestamp: 0)
+    }
+
     /// The confidence in the assessment of the motion type.
     open var confidence: CMMotionActivityConfidence {
         switch estimate.confidence {

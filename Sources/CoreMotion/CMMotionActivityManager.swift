@@ -68,17 +68,25 @@ final class ActivityManagerCore: Sendable {
     func start(queue: OperationQueue, handler: UncheckedBox<CMMotionActivityHandler>) {
         stop()
         let session = UpdateSession()
-        let token = monitor.addListener { update in
+        // The current activity is read with the listener's registration, so it is never newer than the
+        // first change delivered after it.
+        guard let (token, snapshot) = monitor.addListenerWithSnapshot({ update in
             for case (_, .activity(let estimate)) in update.states {
                 let activity = UncheckedBox(CMMotionActivity(estimate))
                 QueuedCall { handler.value(activity.value) }.enqueue(on: queue, unlessStopped: session)
             }
-        }
-        guard let token else { return }
-        running.withLock { $0 = (session, token) }
-        if let current = monitor.activities(since: .infinity).last {
+        }) else { return }
+        if let current = snapshot.activity {
             let activity = UncheckedBox(CMMotionActivity(current))
             QueuedCall { handler.value(activity.value) }.enqueue(on: queue, unlessStopped: session)
+        }
+        let replaced = running.withLock { value in
+            defer { value = (session, token) }
+            return value
+        }
+        if let replaced {
+            replaced.session.stop()
+            monitor.removeListener(replaced.token)
         }
     }
 

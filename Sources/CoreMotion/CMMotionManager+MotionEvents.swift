@@ -41,10 +41,10 @@ extension CMMotionManager {
                 let item = UncheckedBox(change)
                 QueuedCall { box.value(item.value, nil) }.enqueue(on: queue, unlessStopped: session)
             }
-        } initial: { monitor, session in
+        } initial: { snapshot, session in
             // The states as they are, first (when the monitor already runs).
-            guard let time = monitor.lastSampleTime else { return }
-            for case let change? in monitor.currentStates.map({ CMLinuxMotionStateChange($0, at: time) }) {
+            guard let time = snapshot.lastSampleTime else { return }
+            for case let change? in snapshot.states.map({ CMLinuxMotionStateChange($0, at: time) }) {
                 let item = UncheckedBox(change)
                 QueuedCall { box.value(item.value, nil) }.enqueue(on: queue, unlessStopped: session)
             }
@@ -58,7 +58,7 @@ extension CMMotionManager {
 
     private func startMotionUpdates(
         _ slot: Running, queue: OperationQueue, deliver: @escaping @Sendable (MotionActivityMonitor.Update, UpdateSession) -> Void,
-        initial: (MotionActivityMonitor, UpdateSession) -> Void = { _, _ in }
+        initial: (MotionActivityMonitor.Snapshot, UpdateSession) -> Void = { _, _ in }
     ) {
         stopMotionUpdates(slot)
         let source = self.source
@@ -69,9 +69,17 @@ extension CMMotionManager {
             return updates.monitor!
         }
         let session = UpdateSession()
-        guard let token = monitor.addListener({ deliver($0, session) }) else { return }
-        storage.motionUpdates.withLock { $0[keyPath: slot] = (session, token) }
-        initial(monitor, session)
+        guard let (token, snapshot) = monitor.addListenerWithSnapshot({ deliver($0, session) }) else { return }
+        initial(snapshot, session)
+        // Swapped in one step: a concurrent start cannot leave a listener behind.
+        let replaced = storage.motionUpdates.withLock { updates in
+            defer { updates[keyPath: slot] = (session, token) }
+            return updates[keyPath: slot]
+        }
+        if let replaced {
+            replaced.session.stop()
+            monitor.removeListener(replaced.token)
+        }
     }
 
     private func stopMotionUpdates(_ slot: Running) {

@@ -132,12 +132,21 @@ final class PedometerCore: Sendable {
         }
         // The barometer runs while floors are counted.
         let floors = altimeter.addListener { _ in }
-        state.withLock { $0.updates = (session, token, floors) }
+        // Swapped in one step: a concurrent start or stop cannot leave a listener behind.
+        let replaced = state.withLock { state in
+            defer { state.updates = (session, token, floors) }
+            return state.updates
+        }
+        if let replaced { end(replaced) }
         deliverUpdate(from: start, fault: nil, session: session, handler: handler, force: true)
     }
 
     func stopUpdates() {
         guard let updates = state.withLock({ state in defer { state.updates = nil }; return state.updates }) else { return }
+        end(updates)
+    }
+
+    private func end(_ updates: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken, floors: MotionAltimeter.ListenerToken?)) {
         updates.session.stop()
         monitor.removeListener(updates.token)
         if let floors = updates.floors { altimeter.removeListener(floors) }
@@ -163,11 +172,19 @@ final class PedometerCore: Sendable {
             QueuedCall { handler.value(nil, error) }.enqueue(on: queue, unlessStopped: session)
             return
         }
-        state.withLock { $0.events = (session, token) }
+        let replaced = state.withLock { state in
+            defer { state.events = (session, token) }
+            return state.events
+        }
+        if let replaced { end(replaced) }
     }
 
     func stopEventUpdates() {
         guard let events = state.withLock({ state in defer { state.events = nil }; return state.events }) else { return }
+        end(events)
+    }
+
+    private func end(_ events: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)) {
         events.session.stop()
         monitor.removeListener(events.token)
     }
@@ -197,7 +214,8 @@ final class PedometerCore: Sendable {
         guard wait <= 0 else {
             DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [weak self] in
                 guard !session.isStopped else { return }
-                self?.deliverUpdate(from: start, fault: nil, session: session, handler: handler)
+                // Forced: the scheduled update is the one that clears the pending flag, however early it fires.
+                self?.deliverUpdate(from: start, fault: nil, session: session, handler: handler, force: true)
             }
             return
         }

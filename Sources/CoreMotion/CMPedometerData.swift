@@ -19,6 +19,16 @@ open class CMPedometerData: NSObject, NSCopying {
         super.init()
     }
 
+    /// Creates empty data (no steps, from and to 1970-01-01): for subclasses and test doubles, as Apple's
+    /// `init()` is.
+    public override init() {
+        values = Values(
+            startDate: Date(timeIntervalSince1970: 0), endDate: Date(timeIntervalSince1970: 0),
+            totals: PedometerLedger.Totals(steps: 0, distance: 0, floorsAscended: 0, floorsDescended: 0, activeTime: 0),
+            floorCounting: false, currentCadence: nil, currentPace: nil)
+        super.init()
+    }
+
     /// The start time for the pedometer data.
     open var startDate: Date { values.startDate }
     /// The end time for the pedometer data.

@@ -17,6 +17,13 @@ open class CMPedometerEvent: NSObject, NSCopying {
         super.init()
     }
 
+    /// Creates a pause at 1970-01-01: for subclasses and test doubles, as Apple's `init()` is.
+    public override init() {
+        storedDate = Date(timeIntervalSince1970: 0)
+        storedType = .pause
+        super.init()
+    }
+
     /// The time at which the event occurred.
     open var date: Date { storedDate }
     /// The type of pedometer event.

@@ -129,3 +129,17 @@ final class AltitudeTracker {
         altimeter.stopAbsoluteAltitudeUpdates()
     }
 }
+
+// MARK: - Test doubles, as iOS unit tests write them
+
+/// A walking activity for a unit test of code that reads activities.
+final class WalkingActivity: CMMotionActivity {
+    override var walking: Bool { true }
+    override var confidence: CMMotionActivityConfidence { .high }
+}
+
+/// Pedometer data with a fixed count.
+final class FixedPedometerData: CMPedometerData {
+    override var numberOfSteps: NSNumber { 1234 }
+    override var distance: NSNumber? { 987.5 }
+}

@@ -16,7 +16,8 @@ import Testing
         #expect(all.steps == 20 && abs(all.distance - 15) < 1e-9 && all.floorsAscended == 1 && all.floorsDescended == 1)
         // The pause is not active time: 9 + 9 intervals of 0.5 s.
         #expect(abs(all.activeTime - 9) < 1e-9 && abs((all.averageActivePace ?? 0) - 9 / 15.0) < 1e-9)
-        let first = ledger.totals(from: 100, to: 104.5)
+        let first = ledger.totals(from: 100, to: 104.6)
+        #expect(ledger.totals(from: 100, to: 104.5).steps == 9, "half-open: the step at 104.5 s is the next range's")
         #expect(first.steps == 10 && first.floorsAscended == 0)
         #expect(ledger.totals(from: 104.6, to: 134.4).steps == 0)
         #expect(ledger.oldestTime == 100)

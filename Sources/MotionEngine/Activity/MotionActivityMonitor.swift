@@ -70,24 +70,46 @@ public final class MotionActivityMonitor: Sendable {
     /// - Parameter listener: called with each update that brought something, on the source's thread.
     /// - Returns: its token, or nil when the source cannot deliver device motion now.
     public func addListener(_ listener: @escaping @Sendable (Update) -> Void) -> ListenerToken? {
-        let (token, needsSubscription) = state.withLock { state -> (ListenerToken, Bool) in
+        addListenerWithSnapshot(listener)?.token
+    }
+
+    /// What the monitor knew when a listener was added: what that listener is told first.
+    public struct Snapshot: Sendable {
+        /// The states then (``currentStates``).
+        public var states: [MotionState]
+        /// The activity then (nil before the first estimate).
+        public var activity: MotionActivityEstimate?
+        /// The last sample's time then, s since boot (nil before the first sample).
+        public var lastSampleTime: Double?
+    }
+
+    /// Adds a listener as ``addListener(_:)`` does, and takes a ``Snapshot`` in the same critical section,
+    /// so that what the listener is told first is never newer than its first update.
+    /// - Parameter listener: called with each update that brought something, on the source's thread.
+    /// - Returns: the token and the snapshot, or nil when the source cannot deliver device motion now.
+    public func addListenerWithSnapshot(_ listener: @escaping @Sendable (Update) -> Void) -> (token: ListenerToken, snapshot: Snapshot)? {
+        // The subscription is made and stored with the first listener in one critical section, so that two
+        // first listeners at once make one subscription.
+        let (token, snapshot, subscription) = state.withLock { state -> (ListenerToken, Snapshot, MotionSubscription?) in
             state.nextListener += 1
             state.listeners[state.nextListener] = listener
-            return (ListenerToken(id: state.nextListener), state.subscription == nil)
+            let token = ListenerToken(id: state.nextListener)
+            let snapshot = Snapshot(states: state.bank.currentStates, activity: state.activities.last, lastSampleTime: state.lastSampleTime)
+            guard state.subscription == nil else { return (token, snapshot, nil) }
+            let subscription = MotionSubscription(
+                service: .deviceMotion(.xArbitraryZVertical), interval: 0,
+                sink: .batch { [weak self] _, samples, fault in self?.receive(samples, fault: fault) })
+            state.subscription = subscription
+            return (token, snapshot, subscription)
         }
-        guard needsSubscription else { return token }
-        let subscription = MotionSubscription(
-            service: .deviceMotion(.xArbitraryZVertical), interval: 0,
-            sink: .batch { [weak self] _, samples, fault in self?.receive(samples, fault: fault) })
-        state.withLock { $0.subscription = subscription }
-        guard source.subscribe(subscription) else {
+        if let subscription, !source.subscribe(subscription) {
             state.withLock { state in
                 state.listeners[token.id] = nil
                 if state.subscription === subscription { state.subscription = nil }
             }
             return nil
         }
-        return token
+        return (token, snapshot)
     }
 
     /// Removes a listener; the monitor stops with the last one. After it returns the listener is not
@@ -133,8 +155,14 @@ public final class MotionActivityMonitor: Sendable {
     /// The states as they are now (moving, orientation, tilt, vibration, activity), one per detector.
     public var currentStates: [MotionState] { state.withLock { $0.bank.currentStates } }
 
-    /// The cadence now, steps/s (nil without recent steps).
-    public var cadence: Double? { state.withLock { $0.bank.steps?.cadence } }
+    /// The cadence now, steps/s: nil when the last step is over 2 s older than the last sample (standing
+    /// still) or there is none.
+    public var cadence: Double? {
+        state.withLock { state in
+            guard let steps = state.bank.steps, let last = state.lastSampleTime, last - steps.lastStep <= 2 else { return nil }
+            return steps.cadence
+        }
+    }
 
     /// Time of the last sample seen, s since boot.
     public var lastSampleTime: Double? { state.withLock { $0.lastSampleTime } }
@@ -143,8 +171,16 @@ public final class MotionActivityMonitor: Sendable {
     /// - Parameters:
     ///   - time: s since boot.
     ///   - up: climbed rather than descended.
-    public func recordFloor(at time: Double, up: Bool) {
-        state.withLock { $0.pedometer.recordFloor(at: time, up: up) }
+    /// Counted only while walking (a step in the 10 s before), as Apple's floors are "ascended by walking":
+    /// an elevator's or a car's climb is no floor.
+    /// - Returns: whether it was counted.
+    @discardableResult
+    public func recordFloor(at time: Double, up: Bool) -> Bool {
+        state.withLock { state in
+            guard let steps = state.bank.steps, abs(time - steps.lastStep) <= 10 else { return false }
+            state.pedometer.recordFloor(at: time, up: up)
+            return true
+        }
     }
 
     private func receive(_ samples: [MotionSample]?, fault: MotionEngineFault?) {

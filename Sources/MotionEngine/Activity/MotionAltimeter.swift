@@ -26,6 +26,21 @@ public final class MotionAltimeter: Sendable {
         /// Altitude in the standard atmosphere for ``MotionAltimeter/seaLevelPressure``, m: off by about 8 m
         /// per hPa the real sea-level pressure differs (weather moves it by ±30 hPa).
         public var absoluteAltitude: Double
+
+        /// Creates a reading.
+        /// - Parameters:
+        ///   - timestamp: s since boot.
+        ///   - relativeAltitude: m.
+        ///   - pressure: Pa.
+        ///   - temperature: °C, nil without one.
+        ///   - absoluteAltitude: m.
+        public init(timestamp: Double, relativeAltitude: Double, pressure: Double, temperature: Double?, absoluteAltitude: Double) {
+            self.timestamp = timestamp
+            self.relativeAltitude = relativeAltitude
+            self.pressure = pressure
+            self.temperature = temperature
+            self.absoluteAltitude = absoluteAltitude
+        }
     }
 
     /// What listeners receive.
@@ -55,13 +70,17 @@ public final class MotionAltimeter: Sendable {
         var openingError: String?
         var listeners: [UInt64: @Sendable (Update) -> Void] = [:]
         var nextListener: UInt64 = 0
-        var running = false
+        /// Whether the device is started (changed only under ``MotionAltimeter/lifecycle``).
+        var started = false
         var generation: UInt64 = 0
         var estimator = RelativeAltitudeEstimator()
         var floorCounter = FloorCounter()
     }
 
     private let state: Mutex<State>
+    /// Held while the device is started or stopped, so that starts and stops from different threads (a
+    /// listener added as the last one is removed, a retry, a new device) happen one after the other.
+    private let lifecycle = Mutex(())
     private let floors: MotionActivityMonitor?
 
     /// Creates an altimeter over `device`.
@@ -99,16 +118,19 @@ public final class MotionAltimeter: Sendable {
     /// altitude of 0 again.
     /// - Parameter device: the barometer, not started.
     public func setDevice(_ device: (any BarometerDevice)?) {
-        let (old, restart) = state.withLock { state -> ((any BarometerDevice)?, Bool) in
-            let old = state.running ? state.device : nil
-            state.device = device
-            state.openingError = nil
-            state.generation &+= 1
-            state.running = !state.listeners.isEmpty && device != nil
-            return (old, state.running)
+        lifecycle.withLock { _ in
+            let old = state.withLock { state -> (any BarometerDevice)? in
+                defer {
+                    state.device = device
+                    state.openingError = nil
+                    state.started = false
+                    state.generation &+= 1
+                }
+                return state.started ? state.device : nil
+            }
+            old?.stop()
         }
-        old?.stop()
-        if restart { startDevice() }
+        reconcile()
     }
 
     /// Whether there is a barometer.
@@ -124,54 +146,58 @@ public final class MotionAltimeter: Sendable {
     /// - Parameter listener: called with each update, on the device's queue.
     /// - Returns: its token, or nil without a barometer.
     public func addListener(_ listener: @escaping @Sendable (Update) -> Void) -> ListenerToken? {
-        let (token, start) = state.withLock { state -> (ListenerToken?, Bool) in
-            guard state.device != nil else { return (nil, false) }
+        let token = state.withLock { state -> ListenerToken? in
+            guard state.device != nil else { return nil }
             state.nextListener += 1
             state.listeners[state.nextListener] = listener
-            defer { state.running = true }
-            return (ListenerToken(id: state.nextListener), !state.running)
+            return ListenerToken(id: state.nextListener)
         }
-        if start { startDevice() }
+        if token != nil { reconcile() }
         return token
     }
 
     /// Removes a listener; the barometer stops with the last one.
     public func removeListener(_ token: ListenerToken) {
-        let device = state.withLock { state -> (any BarometerDevice)? in
-            state.listeners[token.id] = nil
-            guard state.listeners.isEmpty, state.running else { return nil }
-            state.running = false
-            state.generation &+= 1
-            return state.device
-        }
-        device?.stop()
+        state.withLock { _ = $0.listeners.removeValue(forKey: token.id) }
+        reconcile()
     }
 
-    private func startDevice() {
-        let (device, generation) = state.withLock { state -> ((any BarometerDevice)?, UInt64) in
-            state.generation &+= 1
-            state.estimator = RelativeAltitudeEstimator()
-            state.floorCounter = FloorCounter()
-            return (state.running ? state.device : nil, state.generation)
-        }
-        guard let device else { return }
-        do {
-            try device.start(sampleRate: device.info.defaultSampleRate) { [weak self] event in
-                self?.receive(event, generation: generation)
+    /// Starts the device when there are listeners and it is not started, stops it when there are none.
+    private func reconcile() {
+        lifecycle.withLock { _ in
+            let (device, wanted, started, generation) = state.withLock { state in
+                (state.device, !state.listeners.isEmpty, state.started, state.generation)
             }
-        } catch IMUDeviceError.alreadyRunning {
-            return
-        } catch {
-            notify(.fault("\(error)"))
-            retry(after: 2, generation: generation)
+            guard let device, wanted != started else { return }
+            guard wanted else {
+                state.withLock { state in
+                    state.started = false
+                    state.generation &+= 1
+                }
+                return device.stop()
+            }
+            let run = generation &+ 1
+            state.withLock { state in
+                state.generation = run
+                state.started = true
+                state.estimator = RelativeAltitudeEstimator()
+                state.floorCounter = FloorCounter()
+            }
+            do {
+                try device.start(sampleRate: device.info.defaultSampleRate) { [weak self] event in
+                    self?.receive(event, generation: run)
+                }
+            } catch {
+                state.withLock { $0.started = false }
+                notify(.fault("\(error)"))
+                retry(after: 2)
+            }
         }
     }
 
-    private func retry(after seconds: Double, generation: UInt64) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
-            guard let self, self.state.withLock({ $0.running && $0.generation == generation }) else { return }
-            self.startDevice()
-        }
+    /// Tries ``reconcile()`` again after `seconds` (a device that could not start, or went away).
+    private func retry(after seconds: Double) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.reconcile() }
     }
 
     private func receive(_ event: BarometerEvent, generation: UInt64) {
@@ -198,11 +224,18 @@ public final class MotionAltimeter: Sendable {
             guard state.withLock({ $0.generation == generation }) else { return }
             notify(.fault("\(error)"))
             if case .unavailable = error {
-                let device = state.withLock { $0.device }
-                // Not from the device's own queue: stop waits for deliveries to finish.
+                // Not from the device's own queue (stop waits for its deliveries), and only this run.
                 DispatchQueue.global().async { [weak self] in
-                    device?.stop()
-                    self?.retry(after: 2, generation: generation)
+                    guard let self else { return }
+                    self.lifecycle.withLock { _ in
+                        let device = self.state.withLock { state -> (any BarometerDevice)? in
+                            guard state.generation == generation, state.started else { return nil }
+                            state.started = false
+                            return state.device
+                        }
+                        device?.stop()
+                    }
+                    self.retry(after: 2)
                 }
             }
         }

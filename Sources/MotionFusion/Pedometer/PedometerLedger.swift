@@ -16,6 +16,21 @@ public struct PedometerLedger: Sendable, Equatable {
         /// Time spent stepping, s: the intervals between steps no longer than 2 s (so pauses do not count).
         public var activeTime: Double
 
+        /// Creates totals.
+        /// - Parameters:
+        ///   - steps: steps.
+        ///   - distance: m.
+        ///   - floorsAscended: floors.
+        ///   - floorsDescended: floors.
+        ///   - activeTime: s.
+        public init(steps: Int, distance: Double, floorsAscended: Int, floorsDescended: Int, activeTime: Double) {
+            self.steps = steps
+            self.distance = distance
+            self.floorsAscended = floorsAscended
+            self.floorsDescended = floorsDescended
+            self.activeTime = activeTime
+        }
+
         /// Average pace while stepping, s/m (nil without distance).
         public var averageActivePace: Double? { distance > 0 && activeTime > 0 ? activeTime / distance : nil }
     }
@@ -63,18 +78,18 @@ public struct PedometerLedger: Sendable, Equatable {
         forget(before: time - retention)
     }
 
-    /// The totals of the steps and floors in `start...end` (s).
+    /// The totals of the steps and floors in `start..<end` (s): back-to-back ranges count each step once.
     public func totals(from start: Double, to end: Double) -> Totals {
         var totals = Totals(steps: 0, distance: 0, floorsAscended: 0, floorsDescended: 0, activeTime: 0)
         var previous: Double?
         for step in steps[firstIndex(in: steps, atOrAfter: start)...] {
-            guard step.time <= end else { break }
+            guard step.time < end else { break }
             totals.steps += 1
             totals.distance += step.length
             if let previous, step.time - previous <= 2 { totals.activeTime += step.time - previous }
             previous = step.time
         }
-        for floor in floors where floor.time >= start && floor.time <= end {
+        for floor in floors where floor.time >= start && floor.time < end {
             if floor.up { totals.floorsAscended += 1 } else { totals.floorsDescended += 1 }
         }
         return totals

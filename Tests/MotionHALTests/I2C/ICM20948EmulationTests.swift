@@ -82,6 +82,8 @@ import Testing
         try startFIFO(mode: 0)
         Thread.sleep(forTimeInterval: 0.06)  // 67 frames into a 42-frame FIFO
         #expect(try read(0x70, count: 2) == [0x02, 0x00], "512 bytes")
+        // FIFO off: a loaded machine must not overflow it again between the two status reads.
+        try write(0x03, 0x00)
         #expect(try read(0x1B) == [0x01])
         #expect(try read(0x1B) == [0x00], "INT_STATUS_2 clears when read")
         // 512 = 42 frames + 8 bytes: the oldest whole frame lost its first 4 bytes.
