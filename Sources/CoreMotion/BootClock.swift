@@ -41,3 +41,35 @@ final class UpdateSession: Sendable {
     /// Stops the updates.
     func stop() { stopped.store(true, ordering: .releasing) }
 }
+
+/// One kind of a client's updates, running at most once at a time: the run's session and what must be
+/// undone to end it (its listener tokens). Installing a run ends the one it replaces in the same step, so
+/// two starts, or a start and a stop, at once leave no run behind.
+final class UpdateSlot<Run: Sendable>: Sendable {
+    private let current = Mutex<(session: UpdateSession, run: Run)?>(nil)
+    private let end: @Sendable (Run) -> Void
+
+    /// - Parameter end: undoes a run (removes its listeners), after its session has been stopped.
+    init(end: @escaping @Sendable (Run) -> Void) {
+        self.end = end
+    }
+
+    /// Makes `run` the current one and ends the one before it, if any.
+    func install(_ session: UpdateSession, _ run: Run) {
+        let replaced = current.withLock { value in
+            defer { value = (session, run) }
+            return value
+        }
+        if let replaced { finish(replaced) }
+    }
+
+    /// Ends the current run, if any; no handler call of it starts after this returns.
+    func stop() {
+        if let running = current.withLock({ value in defer { value = nil }; return value }) { finish(running) }
+    }
+
+    private func finish(_ running: (session: UpdateSession, run: Run)) {
+        running.session.stop()
+        end(running.run)
+    }
+}

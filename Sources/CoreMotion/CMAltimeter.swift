@@ -86,7 +86,7 @@ open class CMAltimeter: NSObject {
 /// One kind of an altimeter's updates, in a `Sendable` object the barometer's thread can reach.
 final class AltimeterCore: Sendable {
     private let altimeter = MotionAltimeter.shared
-    private let running = Mutex<(session: UpdateSession, token: MotionAltimeter.ListenerToken)?>(nil)
+    private let running = UpdateSlot<MotionAltimeter.ListenerToken> { MotionAltimeter.shared.removeListener($0) }
 
     /// Starts updates; `call` makes the handler call for a reading or an error.
     func start(queue: OperationQueue, call: @escaping @Sendable (MotionAltimeter.Reading?, NSError?) -> QueuedCall) {
@@ -105,19 +105,8 @@ final class AltimeterCore: Sendable {
             call(nil, CMErrorNotAvailable.nsError(reason)).enqueue(on: queue, unlessStopped: session)
             return
         }
-        let replaced = running.withLock { value in
-            defer { value = (session, token) }
-            return value
-        }
-        if let replaced {
-            replaced.session.stop()
-            altimeter.removeListener(replaced.token)
-        }
+        running.install(session, token)
     }
 
-    func stop() {
-        guard let current = running.withLock({ value in defer { value = nil }; return value }) else { return }
-        current.session.stop()
-        altimeter.removeListener(current.token)
-    }
+    func stop() { running.stop() }
 }

@@ -48,7 +48,7 @@ open class CMMotionActivityManager: NSObject {
 /// What a ``CMMotionActivityManager`` does, in a `Sendable` object the monitor's thread can reach.
 final class ActivityManagerCore: Sendable {
     private let monitor = MotionActivityMonitor.shared
-    private let running = Mutex<(session: UpdateSession, token: MotionActivityMonitor.ListenerToken)?>(nil)
+    private let running = UpdateSlot<MotionActivityMonitor.ListenerToken> { MotionActivityMonitor.shared.removeListener($0) }
 
     func query(from start: Date, to end: Date, queue: OperationQueue, handler: UncheckedBox<CMMotionActivityQueryHandler>) {
         let result: UncheckedBox<[CMMotionActivity]?>
@@ -80,19 +80,8 @@ final class ActivityManagerCore: Sendable {
             let activity = UncheckedBox(CMMotionActivity(current))
             QueuedCall { handler.value(activity.value) }.enqueue(on: queue, unlessStopped: session)
         }
-        let replaced = running.withLock { value in
-            defer { value = (session, token) }
-            return value
-        }
-        if let replaced {
-            replaced.session.stop()
-            monitor.removeListener(replaced.token)
-        }
+        running.install(session, token)
     }
 
-    func stop() {
-        guard let current = running.withLock({ value in defer { value = nil }; return value }) else { return }
-        current.session.stop()
-        monitor.removeListener(current.token)
-    }
+    func stop() { running.stop() }
 }

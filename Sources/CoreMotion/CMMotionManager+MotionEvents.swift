@@ -12,7 +12,7 @@ extension CMMotionManager {
     /// Replaces event updates already running; does nothing without a device.
     public func linuxStartMotionEventUpdates(to queue: OperationQueue, withHandler handler: @escaping CMLinuxMotionEventHandler) {
         let box = UncheckedBox(handler)
-        startMotionUpdates(\.events, queue: queue) { update, session in
+        startMotionUpdates(storage.motionEvents, queue: queue) { update, session in
             if let fault = update.fault {
                 let error = fault.nsError
                 QueuedCall { box.value(nil, error) }.enqueue(on: queue, unlessStopped: session)
@@ -25,13 +25,13 @@ extension CMMotionManager {
     }
 
     /// Stops the motion events; no handler call starts after it returns.
-    public func linuxStopMotionEventUpdates() { stopMotionUpdates(\.events) }
+    public func linuxStopMotionEventUpdates() { storage.motionEvents.stop() }
 
     /// Starts delivering changes of the motion states to `queue`: the current ones first (when the detectors
     /// already run for another client), then moving, orientation, tilt and vibration as each changes. Replaces state updates already running; does nothing without a device.
     public func linuxStartMotionStateUpdates(to queue: OperationQueue, withHandler handler: @escaping CMLinuxMotionStateHandler) {
         let box = UncheckedBox(handler)
-        startMotionUpdates(\.states, queue: queue) { update, session in
+        startMotionUpdates(storage.motionStates, queue: queue) { update, session in
             if let fault = update.fault {
                 let error = fault.nsError
                 QueuedCall { box.value(nil, error) }.enqueue(on: queue, unlessStopped: session)
@@ -52,43 +52,22 @@ extension CMMotionManager {
     }
 
     /// Stops the motion-state changes.
-    public func linuxStopMotionStateUpdates() { stopMotionUpdates(\.states) }
-
-    private typealias Running = WritableKeyPath<ManagerStorage.MotionUpdates, (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)?>
+    public func linuxStopMotionStateUpdates() { storage.motionStates.stop() }
 
     private func startMotionUpdates(
-        _ slot: Running, queue: OperationQueue, deliver: @escaping @Sendable (MotionActivityMonitor.Update, UpdateSession) -> Void,
+        _ slot: UpdateSlot<ManagerStorage.MonitorListener>, queue: OperationQueue,
+        deliver: @escaping @Sendable (MotionActivityMonitor.Update, UpdateSession) -> Void,
         initial: (MotionActivityMonitor.Snapshot, UpdateSession) -> Void = { _, _ in }
     ) {
-        stopMotionUpdates(slot)
+        slot.stop()
         let source = self.source
-        let monitor = storage.motionUpdates.withLock { updates in
-            if updates.monitor == nil {
-                updates.monitor = source === MotionEngine.shared ? .shared : MotionActivityMonitor(source: source)
-            }
-            return updates.monitor!
+        let monitor = storage.motionMonitor.withLock { monitor in
+            if monitor == nil { monitor = source === MotionEngine.shared ? .shared : MotionActivityMonitor(source: source) }
+            return monitor!
         }
         let session = UpdateSession()
         guard let (token, snapshot) = monitor.addListenerWithSnapshot({ deliver($0, session) }) else { return }
         initial(snapshot, session)
-        // Swapped in one step: a concurrent start cannot leave a listener behind.
-        let replaced = storage.motionUpdates.withLock { updates in
-            defer { updates[keyPath: slot] = (session, token) }
-            return updates[keyPath: slot]
-        }
-        if let replaced {
-            replaced.session.stop()
-            monitor.removeListener(replaced.token)
-        }
-    }
-
-    private func stopMotionUpdates(_ slot: Running) {
-        let (running, monitor) = storage.motionUpdates.withLock { updates in
-            defer { updates[keyPath: slot] = nil }
-            return (updates[keyPath: slot], updates.monitor)
-        }
-        guard let running, let monitor else { return }
-        running.session.stop()
-        monitor.removeListener(running.token)
+        slot.install(session, ManagerStorage.MonitorListener(monitor: monitor, token: token))
     }
 }

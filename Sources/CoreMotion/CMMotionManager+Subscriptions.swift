@@ -131,14 +131,17 @@ extension CMMotionManager.State {
 final class ManagerStorage: Sendable {
     /// The state.
     let state = Mutex(CMMotionManager.State())
-    /// The Linux motion-event and motion-state updates running (``CMMotionManager/linuxStartMotionEventUpdates(to:withHandler:)``).
-    let motionUpdates = Mutex(MotionUpdates())
+    /// The detectors the Linux motion events and states come from, made on first use for the manager's source.
+    let motionMonitor = Mutex<MotionActivityMonitor?>(nil)
+    /// The running motion-event updates (``CMMotionManager/linuxStartMotionEventUpdates(to:withHandler:)``).
+    let motionEvents = UpdateSlot<MonitorListener> { $0.monitor.removeListener($0.token) }
+    /// The running motion-state updates (``CMMotionManager/linuxStartMotionStateUpdates(to:withHandler:)``).
+    let motionStates = UpdateSlot<MonitorListener> { $0.monitor.removeListener($0.token) }
 
-    /// The running motion-event and motion-state updates, with the monitor they listen to.
-    struct MotionUpdates {
-        var monitor: MotionActivityMonitor?
-        var events: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)?
-        var states: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)?
+    /// A listener of a ``MotionActivityMonitor``.
+    struct MonitorListener: Sendable {
+        let monitor: MotionActivityMonitor
+        let token: MotionActivityMonitor.ListenerToken
     }
 }
 

@@ -84,14 +84,23 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 /// What a ``CMPedometer`` does, in a `Sendable` object the monitor's thread can reach.
 final class PedometerCore: Sendable {
     private struct State {
-        var updates: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken, floors: MotionAltimeter.ListenerToken?)?
-        var events: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)?
         var lastDelivery = -Double.infinity
         var pendingDelivery = false
     }
 
+    /// What a live run holds: its step listener and the barometer's, while floors are counted.
+    private struct Listeners: Sendable {
+        var steps: MotionActivityMonitor.ListenerToken
+        var floors: MotionAltimeter.ListenerToken?
+    }
+
     private let monitor = MotionActivityMonitor.shared
     private let altimeter = MotionAltimeter.shared
+    private let updates = UpdateSlot<Listeners> { listeners in
+        MotionActivityMonitor.shared.removeListener(listeners.steps)
+        if let floors = listeners.floors { MotionAltimeter.shared.removeListener(floors) }
+    }
+    private let events = UpdateSlot<MotionActivityMonitor.ListenerToken> { MotionActivityMonitor.shared.removeListener($0) }
     private let state = Mutex(State())
     private let handlerQueue: OperationQueue = {
         let queue = OperationQueue()
@@ -131,26 +140,11 @@ final class PedometerCore: Sendable {
             return
         }
         // The barometer runs while floors are counted.
-        let floors = altimeter.addListener { _ in }
-        // Swapped in one step: a concurrent start or stop cannot leave a listener behind.
-        let replaced = state.withLock { state in
-            defer { state.updates = (session, token, floors) }
-            return state.updates
-        }
-        if let replaced { end(replaced) }
+        updates.install(session, Listeners(steps: token, floors: altimeter.addListener { _ in }))
         deliverUpdate(from: start, fault: nil, session: session, handler: handler, force: true)
     }
 
-    func stopUpdates() {
-        guard let updates = state.withLock({ state in defer { state.updates = nil }; return state.updates }) else { return }
-        end(updates)
-    }
-
-    private func end(_ updates: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken, floors: MotionAltimeter.ListenerToken?)) {
-        updates.session.stop()
-        monitor.removeListener(updates.token)
-        if let floors = updates.floors { altimeter.removeListener(floors) }
-    }
+    func stopUpdates() { updates.stop() }
 
     func startEventUpdates(handler: UncheckedBox<CMPedometerEventHandler>) {
         stopEventUpdates()
@@ -172,22 +166,10 @@ final class PedometerCore: Sendable {
             QueuedCall { handler.value(nil, error) }.enqueue(on: queue, unlessStopped: session)
             return
         }
-        let replaced = state.withLock { state in
-            defer { state.events = (session, token) }
-            return state.events
-        }
-        if let replaced { end(replaced) }
+        events.install(session, token)
     }
 
-    func stopEventUpdates() {
-        guard let events = state.withLock({ state in defer { state.events = nil }; return state.events }) else { return }
-        end(events)
-    }
-
-    private func end(_ events: (session: UpdateSession, token: MotionActivityMonitor.ListenerToken)) {
-        events.session.stop()
-        monitor.removeListener(events.token)
-    }
+    func stopEventUpdates() { events.stop() }
 
     private func deliverUpdate(
         from start: Date, fault: MotionEngineFault?, session: UpdateSession, handler: UncheckedBox<CMPedometerHandler>, force: Bool = false

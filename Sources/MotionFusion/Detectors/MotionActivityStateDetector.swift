@@ -16,7 +16,7 @@ public struct MotionActivityStateDetector: Sendable {
     public var isMoving: Bool { state.isOn }
     private var state: DebouncedState
     private var levels = (acceleration: 0.0, rotation: 0.0)
-    private var previous: Double?
+    private var sampleStep = SampleStep()
 
     /// Creates a detector; every parameter has the documented default.
     public init(accelerationThreshold: Double = 0.05, rotationThreshold: Double = 0.2, confirmTime: Double = 0.5, settleTime: Double = 2) {
@@ -36,8 +36,7 @@ public struct MotionActivityStateDetector: Sendable {
     ///   - timestamp: s.
     /// - Returns: the new state when it changed.
     public mutating func update(acceleration: Double, rotationRate: Double, timestamp: Double) -> Bool? {
-        let step = previous.map { min(max(timestamp - $0, 0), 0.5) } ?? 0
-        previous = timestamp
+        let step = sampleStep.advance(to: timestamp)
         let gain = min(step / 0.2, 1)  // 0.2 s time constant
         levels.acceleration += (acceleration - levels.acceleration) * gain
         levels.rotation += (rotationRate - levels.rotation) * gain

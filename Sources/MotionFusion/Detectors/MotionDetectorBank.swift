@@ -73,7 +73,7 @@ public struct MotionDetectorBank: Sendable {
     private var recentImpacts: [ClosedRange<Double>] = []
     /// The specific force's recent mean, g (nil before the first sample).
     private var meanForce: ButterworthLowPass?
-    private var previousTime: Double?
+    private var sampleStep = SampleStep()
 
     /// Creates a bank with the given detectors; by default every one with its documented defaults.
     public init(
@@ -138,8 +138,7 @@ public struct MotionDetectorBank: Sendable {
             meanForce = ButterworthLowPass(timeConstant: 1)
             meanForce!.reset(to: specificForce)
         }
-        let mean = meanForce!.update(specificForce, deltaTime: min(max(time - (previousTime ?? time), 0), 0.5))
-        previousTime = time
+        let mean = meanForce!.update(specificForce, deltaTime: sampleStep.advance(to: time))
         let variation = specificForce - mean
         if moving != nil,
             let changed = moving!.update(acceleration: (variation * variation).sum().squareRoot(), rotationRate: rate, timestamp: time)

@@ -18,7 +18,7 @@ public struct StepDetector: Sendable {
     public private(set) var steps = 0
     private var smoothed = 0.0
     private var armed = true
-    private var previous: Double?
+    private var sampleStep = SampleStep()
     /// When the last step was counted, s (−∞ before the first).
     public private(set) var lastStep = -Double.infinity
     private var recentSteps: [Double] = []
@@ -43,8 +43,7 @@ public struct StepDetector: Sendable {
         guard length > 0, length.isFinite else { return false }
         // Upward component: against gravity.
         let vertical = -(userAcceleration * gravity).sum() / length
-        let step = previous.map { min(max(timestamp - $0, 0), 0.5) } ?? 0
-        previous = timestamp
+        let step = sampleStep.advance(to: timestamp)
         smoothed += (vertical - smoothed) * min(step / smoothingTime, 1)
         if smoothed < troughThreshold { armed = true }
         guard armed, smoothed > peakThreshold, timestamp - lastStep >= minimumInterval else { return false }
