@@ -5,7 +5,7 @@ import Testing
 
 /// The whole on-board chain against the simulator's scenarios of known truth: noisy 9-axis samples, the
 /// attitude filter's gravity and user acceleration, and every detector of a default ``MotionDetectorBank``.
-@Suite struct ScenarioDetectionTests {
+@Suite(.serialized) struct ScenarioDetectionTests {
     struct Run {
         var events: [MotionEvent] = []
         var states: [(time: Double, state: MotionState)] = []

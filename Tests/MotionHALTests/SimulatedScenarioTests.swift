@@ -5,7 +5,7 @@ import Testing
 /// The simulator's scenarios are physics: velocity and acceleration are the exact derivatives of the
 /// position, the body rate is the attitude's, and each scenario's own truth (fall time, steps, floors)
 /// matches its trajectory.
-@Suite struct SimulatedScenarioTests {
+@Suite(.serialized) struct SimulatedScenarioTests {
     static let scenarios: [(String, SimulatedMotion)] = [
         ("drop", .drop(SimulatedDrop())), ("shake", .shake(SimulatedShake())), ("tap", .taps(SimulatedTaps())),
         ("tilt", .tilt(SimulatedTilt())), ("walk", .gait(.walking)), ("run", .gait(.running)), ("stairs", .gait(.stairs())),
