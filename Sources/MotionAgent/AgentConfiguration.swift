@@ -35,6 +35,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var homeAssistant = HomeAssistantSettings()
     /// Remote configuration on `{base}/config/set` and its state file.
     public var remoteConfiguration = RemoteConfigurationSettings()
+    /// The on-board motion detectors: `{base}/events` and `{base}/state/…`.
+    public var detectors = DetectorSettings()
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
@@ -86,7 +88,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Every top-level field of the configuration file.
     static let fileFields: Set<String> = [
         "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
-        "broker", "services", "health_interval", "home_assistant", "remote_config",
+        "broker", "services", "health_interval", "home_assistant", "remote_config", "detectors",
     ]
 
     /// The largest configuration file read, bytes (the documented one is under 2 KiB).
@@ -123,9 +125,9 @@ public struct AgentConfiguration: Sendable, Equatable {
         return configuration
     }
 
-    /// Sets the run-time fields `root` gives (`services`, `health_interval`, `mount_matrix`: what a remote
-    /// document may change too) on top of the current values; a service entry changes only the settings
-    /// it names.
+    /// Sets the run-time fields `root` gives (`services`, `health_interval`, `mount_matrix`, `detectors`:
+    /// what a remote document may change too) on top of the current values; a service or detector entry
+    /// changes only the settings it names.
     /// - Throws: ``ConfigurationError`` naming the field (ranges are checked by ``validateRuntime()``).
     mutating func applyRuntimeFields(of root: ConfigurationReader) throws(ConfigurationError) {
         if let text = try root.string("mount_matrix") {
@@ -142,6 +144,9 @@ public struct AgentConfiguration: Sendable, Equatable {
                 guard let entry = try entries.object(service.topicName) else { continue }
                 services[service] = try Self.serviceSettings(service, from: entry, base: settings(for: service))
             }
+        }
+        if let entry = try root.object("detectors") {
+            detectors = try detectors.updated(from: entry)
         }
     }
 
@@ -205,7 +210,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     }
 
     /// Checks the run-time part alone (the services, the health interval, that a true-north frame has a
-    /// declination): what a remote document is judged by.
+    /// declination, the detectors' thresholds): what a remote document is judged by.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public func validateRuntime() throws(ConfigurationError) {
         for (service, settings) in services {
@@ -235,6 +240,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         if !(healthInterval == 0 || (1...86_400).contains(healthInterval)) {
             throw ConfigurationError(fieldPath: "health_interval", reason: "must be 0 (off) or 1…86400 seconds")
         }
+        try detectors.validate()
     }
 
     /// The MQTT client configuration of these settings, checked as the client will check it.

@@ -10,7 +10,8 @@ import Synchronization
 // What the agent says about itself: `online`, `info` and every service status on each (re)connect, and
 // the availability, status and info payloads.
 extension MotionAgent {
-    /// On every (re)connect: `online`, `info`, every service status, `config`, and the control subscription
+    /// On every (re)connect: `online`, `info`, every service status, `config`, the detectors' states and
+    /// discovery, and the control subscription
     /// (`{base}/+/set`, which takes `{base}/config/set` too).
     func announce() {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
@@ -23,6 +24,7 @@ extension MotionAgent {
                 topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
             for service in MotionService.allCases { try publishStatus(service, on: client) }
             publishConfiguration(on: client)
+            announceDetectors(on: client)
             if configuration.healthInterval == 0 { try clearHealth(on: client) }
         } catch {
             AgentLog.error("announcing on the broker failed: \(error)")

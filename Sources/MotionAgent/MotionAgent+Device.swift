@@ -57,11 +57,12 @@ extension MotionAgent {
         }
     }
 
-    /// On the control queue: starts the updates of every active service.
+    /// On the control queue: starts the updates of every active service, and the motion detectors.
     func startActiveServices() {
         for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
             startUpdates(service)
         }
+        startDetectors()
     }
 
     /// Starts the configured field recording of raw samples, if any.

@@ -76,6 +76,7 @@ extension MotionAgent {
         state.withLock { state in
             state.configuration.services = new.services
             state.configuration.healthInterval = new.healthInterval
+            state.configuration.detectors = new.detectors
             state.configuration.magneticReference = new.magneticReference
             state.configuration.mountMatrix = plan.reopensDevice ? new.mountMatrix : old.mountMatrix
             state.configuration.remoteConfiguration.enabled = new.remoteConfiguration.enabled
@@ -108,6 +109,7 @@ extension MotionAgent {
             state.withLock { $0.services[service] = next }
             restart(service)
         }
+        if plan.restartsDetectors { restartDetectors(from: old.detectors) }
         scheduleHealthReports(every: new.healthInterval)
         if let client = state.withLock({ $0.client }), client.isConnected { publishConfiguration(on: client) }
         return notes

@@ -33,6 +33,11 @@ public final class MotionAgent: Sendable {
     /// One engine subscription per running service, so that each takes its own sample interval (a `latest`
     /// topic gets only the samples it can publish, see `startUpdates`). Changed on the control queue only.
     let subscriptions = Mutex<[MotionService: MotionSubscription]>([:])
+    /// The motion detectors while they run (started and stopped on the control queue, fed on the device's
+    /// thread).
+    let detectorRun = Mutex<DetectorRun?>(nil)
+    /// The `seq` of the last `{base}/events` message, kept while the detectors are stopped.
+    let lastEventSequence = Atomic<UInt64>(0)
     let encoder: SamplePayloadEncoder
     /// When the agent was made: `CLOCK_MONOTONIC` ns (for the uptime in `health`) and Unix time, s (the
     /// `started` of `info`).
@@ -155,6 +160,7 @@ public final class MotionAgent: Sendable {
             serviceManagerTimer?.cancel()
             serviceManager.withLock { $0?.notifier.notify("STOPPING=1\nSTATUS=stopping") }
             for service in MotionService.allCases { stopUpdates(service) }
+            stopDetectors()
             do {
                 let count = try engine.stopRecording()
                 if let file = configuration.recording?.file, count > 0 { AgentLog.info("recorded \(count) samples to \(file)") }

@@ -17,6 +17,9 @@ struct ReloadPlan {
     let reopensDevice: Bool
     /// The services whose settings or activity change, with their new state.
     let restartedServices: [(MotionService, ServiceState)]
+    /// Whether the motion detectors start over: their settings changed, or the device-motion frame their
+    /// events' attitude is given in.
+    let restartsDetectors: Bool
 
     /// Plans the change from `old` to `new` for services currently in `services`.
     /// - Parameters:
@@ -43,6 +46,8 @@ struct ReloadPlan {
         reloadsCalibration = new.calibration != old.calibration || new.calibration != nil
         changesMagneticReference = new.magneticReference != old.magneticReference
         reopensDevice = new.device == old.device && new.mountMatrix != old.mountMatrix
+        restartsDetectors = new.detectors != old.detectors
+            || new.settings(for: .deviceMotion).referenceFrame != old.settings(for: .deviceMotion).referenceFrame
         restartedServices = MotionService.allCases.compactMap { service in
             let settings = new.settings(for: service)
             guard var current = services[service] else { return nil }

@@ -11,7 +11,7 @@ import MotionHAL
 /// ``AgentConfiguration/applying(remote:)`` of it.
 public struct RemoteConfiguration: Sendable, Equatable {
     /// The top-level fields a remote document may set: the run-time part of the configuration.
-    public static let fields: Set<String> = ["services", "health_interval", "mount_matrix"]
+    public static let fields: Set<String> = ["services", "health_interval", "mount_matrix", "detectors"]
 
     /// The merged documents: a JSON object with some of ``fields``, in the configuration file's form.
     public private(set) var overlay: [String: JSONValue]
@@ -58,7 +58,7 @@ public struct RemoteConfiguration: Sendable, Equatable {
         guard let fileOnly else { return }
         let reason =
             AgentConfiguration.fileFields.contains(fileOnly)
-            ? "cannot be changed remotely: edit the configuration file (remote documents set services, health_interval and mount_matrix)"
+            ? "cannot be changed remotely: edit the configuration file (remote documents set services, health_interval, mount_matrix and detectors)"
             : "unknown field (known: \(fields.sorted().joined(separator: ", ")))"
         throw ConfigurationError(fieldPath: fileOnly, reason: reason)
     }
@@ -70,7 +70,7 @@ public struct RemoteConfiguration: Sendable, Equatable {
         for service in MotionService.allCases {
             sources["services.\(service.topicName)"] = services[service.topicName] == nil ? .file : .remote
         }
-        for field in ["health_interval", "mount_matrix"] { sources[field] = overlay[field] == nil ? .file : .remote }
+        for field in ["health_interval", "mount_matrix", "detectors"] { sources[field] = overlay[field] == nil ? .file : .remote }
         return sources
     }
 
@@ -111,7 +111,8 @@ extension AgentConfiguration {
 
     /// The run-time part in force, in the configuration file's form with every setting written out:
     /// `services` (each with `enabled`, `interval`, `qos`, `mode`, `batch`, `format` and, when set, `deadband`,
-    /// `heartbeat`, `message_expiry`, `frame`), `health_interval` and, when set, `mount_matrix`.
+    /// `heartbeat`, `message_expiry`, `frame`), `health_interval`, `detectors` (every detector with every
+    /// threshold) and, when set, `mount_matrix`.
     public var runtimeSettings: [String: JSONValue] {
         var entries: [String: JSONValue] = [:]
         for service in MotionService.allCases {
@@ -127,7 +128,9 @@ extension AgentConfiguration {
             if service == .deviceMotion { entry["frame"] = settings.referenceFrame.map(JSONValue.string) }
             entries[service.topicName] = .object(entry)
         }
-        var settings: [String: JSONValue] = ["services": .object(entries), "health_interval": .real(healthInterval)]
+        var settings: [String: JSONValue] = [
+            "services": .object(entries), "health_interval": .real(healthInterval), "detectors": detectors.runtimeSettings,
+        ]
         settings["mount_matrix"] = mountMatrix.map { .string($0.description) }
         return settings
     }

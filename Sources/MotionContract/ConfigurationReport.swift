@@ -11,8 +11,8 @@ public struct ConfigurationReport: Sendable, Equatable {
     }
 
     /// The parts of the run-time configuration that ``sources`` names: one per service
-    /// (`services.accelerometer`, …), `health_interval` and `mount_matrix`.
-    public static let parts = MotionService.allCases.map { "services.\($0.topicName)" } + ["health_interval", "mount_matrix"]
+    /// (`services.accelerometer`, …), `health_interval`, `mount_matrix` and `detectors` (since 1.4).
+    public static let parts = MotionService.allCases.map { "services.\($0.topicName)" } + ["health_interval", "mount_matrix", "detectors"]
 
     /// Remote documents accepted since the state file was made (0: none). Survives restarts with the state
     /// file; a file change (SIGHUP) does not count, the ``hash`` shows it.
@@ -21,7 +21,8 @@ public struct ConfigurationReport: Sendable, Equatable {
     /// mean equal configurations, across devices too.
     public var hash: String
     /// The run-time configuration in force, in the configuration file's form: `services` (every service
-    /// with every setting), `health_interval` (s) and `mount_matrix` (IIO's text form, or absent).
+    /// with every setting), `health_interval` (s), `detectors` (since 1.4) and `mount_matrix` (IIO's text
+    /// form, or absent).
     public var settings: [String: JSONValue]
     /// The source of each of ``parts``.
     public var sources: [String: Source]

@@ -5,9 +5,9 @@
 /// removes a sensor. Each sensor reads the contract's topics with a value template (either form of a
 /// data message), and is available while the device is online and its service available and active.
 public struct HomeAssistantDiscovery: Sendable, Equatable {
-    /// One sensor: its discovery topic and config payload.
+    /// One discovery message (a sensor, a binary sensor, a device trigger): its topic and config payload.
     public struct Sensor: Sendable, Equatable {
-        /// `{prefix}/sensor/{device id}/{object id}/config`.
+        /// `{prefix}/{component}/{device id}/{object id}/config`.
         public let topic: String
         /// The config payload (JSON).
         public let payload: String
@@ -92,6 +92,13 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
             }
         }
         writer.field("availability_mode", "all")
+        writeDevice(into: &writer)
+        return Sensor(topic: "\(discoveryPrefix)/sensor/\(deviceID)/\(objectID)/config", payload: writer.finished())
+    }
+
+    /// The `device` object every discovery message carries (one Home Assistant device per MotionBridge
+    /// device) and, for entities, the `origin` object (a device trigger's schema has no `origin`).
+    func writeDevice(into writer: inout JSONWriter, origin writesOrigin: Bool = true) {
         writer.object("device") { device in
             device.array("identifiers", strings: ["motionbridge_\(deviceID)"])
             device.field("name", deviceID)
@@ -99,10 +106,10 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
             device.field("model", model)
             device.field("sw_version", version)
         }
+        guard writesOrigin else { return }
         writer.object("origin") { origin in
             origin.field("name", "MotionBridge motion-agent")
             origin.field("sw_version", version)
         }
-        return Sensor(topic: "\(discoveryPrefix)/sensor/\(deviceID)/\(objectID)/config", payload: writer.finished())
     }
 }

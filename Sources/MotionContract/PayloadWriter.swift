@@ -1,3 +1,5 @@
+import MotionMath
+
 /// Builds one payload object field by field, in JSON (``JSONWriter``) or CBOR (``CBORWriter``): the data
 /// topics' encoder is written once against this and gives either format.
 ///
@@ -23,4 +25,37 @@ public protocol PayloadWriter {
     mutating func array<Elements: Collection>(_ key: String, objects elements: Elements, _ body: (Elements.Element, inout Self) -> Void)
     /// The finished object's bytes.
     consuming func finishedBytes() -> [UInt8]
+}
+
+extension PayloadWriter {
+    /// `attitude`: `{"quaternion":{"x","y","z","w"},"roll","pitch","yaw"}`, the quaternion's components
+    /// and ``EulerAngles`` (rad, `CMAttitude`'s conventions) as measurements.
+    /// - Parameter attitude: device → reference unit quaternion.
+    mutating func attitude(_ attitude: Quaternion) {
+        let angles = EulerAngles(attitude)
+        object("attitude") { entry in
+            entry.object("quaternion") { components in
+                components.measurement("x", attitude.x)
+                components.measurement("y", attitude.y)
+                components.measurement("z", attitude.z)
+                components.measurement("w", attitude.w)
+            }
+            entry.measurement("roll", angles.roll)
+            entry.measurement("pitch", angles.pitch)
+            entry.measurement("yaw", angles.yaw)
+        }
+    }
+}
+
+extension JSONObjectReader {
+    /// Member `key` as an `attitude` object (``PayloadWriter/attitude(_:)``): its quaternion; nil when
+    /// absent (the angles are derived values and not read).
+    /// - Throws: `Failure` naming the component that is missing or not a measurement.
+    func attitude(_ key: String) throws(Failure) -> Quaternion? {
+        guard let entry = try object(key) else { return nil }
+        let quaternion = try entry.required("quaternion", entry.object)
+        return Quaternion(
+            w: try quaternion.required("w", quaternion.measurement), x: try quaternion.required("x", quaternion.measurement),
+            y: try quaternion.required("y", quaternion.measurement), z: try quaternion.required("z", quaternion.measurement))
+    }
 }

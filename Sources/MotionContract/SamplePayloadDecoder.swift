@@ -34,8 +34,6 @@ public enum SamplePayloadDecoder {
     /// - Throws: ``PayloadError`` naming the missing or wrong field.
     public static func deviceMotion(_ payload: [UInt8]) throws(PayloadError) -> Message<DeviceMotionSample> {
         try decode(payload) { fields throws(PayloadError) in
-            let attitude = try fields.required("attitude", fields.object)
-            let quaternion = try attitude.required("quaternion", attitude.object)
             let magnetic = try fields.required("magneticField", fields.object)
             let accuracyName = try magnetic.required("accuracy", magnetic.string)
             guard let accuracy = MagneticFieldAccuracy(name: accuracyName) else {
@@ -43,9 +41,7 @@ public enum SamplePayloadDecoder {
             }
             return DeviceMotionSample(
                 timestamp: try fields.required("timestamp", fields.number),
-                attitude: Quaternion(
-                    w: try quaternion.required("w", quaternion.measurement), x: try quaternion.required("x", quaternion.measurement),
-                    y: try quaternion.required("y", quaternion.measurement), z: try quaternion.required("z", quaternion.measurement)),
+                attitude: try fields.required("attitude", fields.attitude),
                 rotationRate: try fields.required("rotationRate", fields.vector), gravity: try fields.required("gravity", fields.vector),
                 userAcceleration: try fields.required("userAcceleration", fields.vector),
                 magneticField: try magnetic.required("field", magnetic.vector),

@@ -73,19 +73,7 @@ public struct SamplePayloadEncoder: Sendable {
 
     /// The values of a device-motion sample.
     private static func write<Writer: PayloadWriter>(_ sample: DeviceMotionSample, into writer: inout Writer) {
-        let quaternion = sample.attitude
-        let angles = sample.eulerAngles
-        writer.object("attitude") { attitude in
-            attitude.object("quaternion") { components in
-                components.measurement("x", quaternion.x)
-                components.measurement("y", quaternion.y)
-                components.measurement("z", quaternion.z)
-                components.measurement("w", quaternion.w)
-            }
-            attitude.measurement("roll", angles.roll)
-            attitude.measurement("pitch", angles.pitch)
-            attitude.measurement("yaw", angles.yaw)
-        }
+        writer.attitude(sample.attitude)
         vector("rotationRate", sample.rotationRate, into: &writer)
         vector("gravity", sample.gravity, into: &writer)
         vector("userAcceleration", sample.userAcceleration, into: &writer)

@@ -36,6 +36,10 @@ public struct TopicLayout: Sendable, Equatable {
     public var configuration: String { "\(base)/config" }
     /// Where a run-time configuration document (a JSON merge patch) is sent to the device.
     public var configurationControl: String { "\(base)/config/set" }
+    /// The motion detectors' events (``MotionEventPayload``; QoS 1 by default, not retained).
+    public var events: String { "\(base)/events" }
+    /// The retained topic of a detector's state (``MotionStatePayload``).
+    public func state(_ name: MotionStateName) -> String { "\(base)/state/\(name.topicName)" }
     /// The filter that matches every service's control topic (and ``configurationControl``).
     public var allControlTopics: String { "\(base)/+/set" }
 
@@ -95,10 +99,12 @@ public struct TopicLayout: Sendable, Equatable {
             case "health": return .health
             case "error": return .error
             case "config": return .configuration
+            case "events": return .events
             default: return MotionService(topicName: String(levels[0])).map(TopicKind.data)
             }
         case 2:
             if levels[0] == "config" { return levels[1] == "set" ? .configurationControl : nil }
+            if levels[0] == "state" { return MotionStateName(rawValue: String(levels[1])).map(TopicKind.state) }
             guard let service = MotionService(topicName: String(levels[0])) else { return nil }
             switch levels[1] {
             case "status": return .status(service)
@@ -131,4 +137,8 @@ public enum TopicKind: Sendable, Equatable {
     case configuration
     /// `{base}/config/set`: a run-time configuration document (answered with a ``CommandAnswer``).
     case configurationControl
+    /// `{base}/events`: ``MotionEventPayload`` (since 1.4).
+    case events
+    /// `{base}/state/{name}`: ``MotionStatePayload`` (retained; since 1.4).
+    case state(MotionStateName)
 }

@@ -71,7 +71,7 @@ public struct FleetLedger: Sendable {
             if let sequence = try? SamplePayloadDecoder.sequence(payload) { record.sequence.record(sequence) }
             device.data[service] = record
             device.lastLiveData = arrival
-        case .error, .control, .configuration, .configurationControl:
+        case .error, .control, .configuration, .configurationControl, .events, .state:
             break
         }
         devices[deviceID] = device

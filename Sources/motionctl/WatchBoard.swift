@@ -64,7 +64,7 @@ public final class WatchBoard: Sendable {
             case .status(let service):
                 device.services[service, default: ServiceView()].status =
                     (try? ServiceStatus(payload: payload)).map(Self.describe) ?? "unreadable status"
-            case .health, .error, .control, .configuration, .configurationControl:
+            case .health, .error, .control, .configuration, .configurationControl, .events, .state:
                 break
             }
             devices[deviceID] = device

@@ -67,11 +67,13 @@ extension AgentEndToEndTests {
 
         /// What a subscriber with a persistent session received of an agent's accelerometer topic (QoS 1,
         /// 50 Hz) across a 2 s broker outage, and the agent's MQTT counters from its next health report.
+        /// The detectors are off: their QoS 1 states would share the buffer with the topic counted here.
         private func outage(offlineBufferMessages: Int) throws -> (received: Set<UInt64>, missing: [UInt64], mqtt: [String: Any]?) {
             let subscriberID = "persistent-\(UUID().uuidString.prefix(8))"
             let running = try RunningAgent.start(
                 configuration: """
                     {"health_interval":1,"broker":{"offline_buffer":{"max_messages":\(offlineBufferMessages)}},
+                     "detectors":{"enabled":false},
                      "services":{"accelerometer":{"rate_hz":50,"qos":1},"gyro":{"enabled":false},
                                  "magnetometer":{"enabled":false},"device-motion":{"enabled":false}}}
                     """,

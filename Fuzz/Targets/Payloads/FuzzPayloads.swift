@@ -24,6 +24,16 @@ public func fuzzPayloads(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     idempotent("info") { (try? InfoPayload(payload: $0))?.json() }
     idempotent("health") { (try? HealthPayload(payload: $0))?.json() }
     idempotent("answer") { (try? CommandAnswer(payload: $0))?.json() }
+    let stateName = MotionStateName.allCases[selector % MotionStateName.allCases.count]
+    idempotent("state/\(stateName.rawValue)") { (try? MotionStatePayload(payload: $0, name: stateName))?.json() }
+    // An event's angles are derived from its quaternion as read, so only its decoding is checked: what is
+    // written reads back as the same event.
+    if let event = try? MotionEventPayload(payload: payload) {
+        for format in PayloadFormat.allCases {
+            let again = try? MotionEventPayload(payload: event.encoded(format))
+            precondition(again?.type == event.type && again?.seq == event.seq && again?.timestamp == event.timestamp, "event round trip")
+        }
+    }
     if service == .deviceMotion {
         _ = try? SamplePayloadDecoder.deviceMotion(payload)
     } else if let message = try? SamplePayloadDecoder.vectors(payload, service: service) {

@@ -1,0 +1,192 @@
+import MotionContract
+import MotionFusion
+import MotionMath
+
+/// The path from device motion to the contract's events and states: the detector bank the settings
+/// describe, a short history of attitudes (an event carries the attitude of when it began, which the
+/// detector reports only later), the `seq` of `{base}/events` and the states in force with since when
+/// they hold. A pure value; the agent feeds it on the device's thread under a lock.
+struct DetectorPipeline: Sendable {
+    /// What one delivery brought.
+    struct Output: Sendable, Equatable {
+        /// The events, in order.
+        var events: [MotionEventPayload] = []
+        /// The states that changed (the newest per state).
+        var states: [MotionStatePayload] = []
+    }
+
+    /// The settings the bank was made from.
+    let settings: DetectorSettings
+    /// The reference frame of the attitudes (Apple's case name).
+    let frame: String
+    /// Unix time minus seconds-since-boot time, s.
+    let wallClockOffset: Double
+    private var bank: MotionDetectorBank
+    /// The last ``historyLength`` seconds of attitudes, oldest first.
+    private var attitudes: [(timestamp: Double, attitude: Quaternion)] = []
+    /// The `seq` of the last event.
+    private(set) var sequence: UInt64
+    /// The states in force, by name.
+    private(set) var states: [MotionStateName: MotionStatePayload] = [:]
+    /// The vibration bands in use, Hz (the configured ones below the Nyquist frequency).
+    let bands: [ClosedRange<Double>]
+
+    /// How many states the bank keeps (one per state detector that is on).
+    private let stateCount: Int
+    /// When the vibration levels were last published, s (samples' clock).
+    private var levelsPublished = -Double.infinity
+
+    /// How far back an event's start is looked up, s (longer than any event's detection delay).
+    static let historyLength = 3.0
+    /// How often the vibration state is published again with the current levels, s.
+    static let levelInterval = 10.0
+
+    /// Creates the pipeline.
+    /// - Parameters:
+    ///   - settings: the detectors' settings (validated).
+    ///   - sampleRate: the device's sample rate, Hz (vibration bands are kept below 0.45 of it), or nil.
+    ///   - frame: the attitudes' reference frame.
+    ///   - wallClockOffset: Unix time minus seconds since boot, s.
+    ///   - sequence: the `seq` of the last event published (the topic's count goes on across restarts of
+    ///     the pipeline).
+    init(settings: DetectorSettings, sampleRate: Double?, frame: String, wallClockOffset: Double, sequence: UInt64 = 0) {
+        self.settings = settings
+        self.frame = frame
+        self.wallClockOffset = wallClockOffset
+        self.sequence = sequence
+        bands = Self.usableBands(settings.bands, sampleRate: sampleRate)
+        bank = Self.bank(settings, bands: bands)
+        stateCount = [bank.moving != nil, bank.orientation != nil, bank.tilt != nil, bank.vibration != nil, bank.activity != nil]
+            .filter { $0 }.count
+    }
+
+    /// The configured bands with their upper edge below 0.45 × `sampleRate` (a band that would be empty
+    /// is dropped).
+    static func usableBands(_ bands: [ClosedRange<Double>], sampleRate: Double?) -> [ClosedRange<Double>] {
+        guard let sampleRate, sampleRate > 0 else { return bands }
+        let limit = 0.45 * sampleRate
+        return bands.compactMap { band in band.lowerBound < limit ? band.lowerBound...min(band.upperBound, limit) : nil }
+    }
+
+    /// The bank of the detectors that are on, with the configured thresholds.
+    static func bank(_ settings: DetectorSettings, bands: [ClosedRange<Double>]) -> MotionDetectorBank {
+        func on(_ detector: DetectorSettings.Detector) -> Bool { settings.isOn(detector) }
+        func value(_ detector: DetectorSettings.Detector, _ key: String) -> Double { settings.value(detector, key) }
+        let degree = Double.pi / 180
+        let freeFall = value(.freeFall, "threshold")
+        let impact = value(.impact, "threshold")
+        return MotionDetectorBank(
+            freeFall: on(.freeFall)
+                ? FreeFallDetector(threshold: freeFall, endThreshold: max(0.5, freeFall * 5 / 3), minimumDuration: value(.freeFall, "minimum_duration"))
+                : nil,
+            impact: on(.impact) ? ImpactDetector(threshold: impact, rearmThreshold: min(1.5, (1 + impact) / 2)) : nil,
+            tap: on(.tap) ? TapDetector(threshold: value(.tap, "threshold"), doubleTapWindow: value(.tap, "double_tap_window")) : nil,
+            shake: on(.shake) ? ShakeDetector(threshold: value(.shake, "threshold"), minimumReversals: Int(value(.shake, "reversals"))) : nil,
+            orientation: on(.orientation) ? DeviceOrientationDetector(hysteresis: value(.orientation, "hysteresis")) : nil,
+            tilt: on(.tilt) ? TiltDetector(threshold: value(.tilt, "threshold") * degree, hysteresis: value(.tilt, "hysteresis") * degree) : nil,
+            moving: on(.moving)
+                ? MotionActivityStateDetector(
+                    accelerationThreshold: value(.moving, "acceleration"), rotationThreshold: value(.moving, "rotation"),
+                    confirmTime: value(.moving, "confirm"), settleTime: value(.moving, "settle"))
+                : nil,
+            vibration: on(.vibration) && !bands.isEmpty
+                ? VibrationMeter(
+                    bands: bands, runningThreshold: value(.vibration, "threshold"), confirmTime: value(.vibration, "confirm"),
+                    stopTime: value(.vibration, "stop"))
+                : nil,
+            steps: on(.activity) ? StepDetector() : nil,
+            activity: on(.activity) ? MotionActivityClassifier(runningCadence: value(.activity, "running_cadence")) : nil)
+    }
+
+    /// Feeds device-motion samples (oldest first, at the sensor rate).
+    /// - Returns: the events found and the states changed.
+    mutating func add(_ samples: [DeviceMotionSample]) -> Output {
+        var output = Output()
+        for sample in samples {
+            attitudes.append((sample.timestamp, sample.attitude))
+            let found = bank.update(MotionDetectorBank.Sample(
+                timestamp: sample.timestamp, userAcceleration: sample.userAcceleration, gravity: sample.gravity,
+                rotationRate: sample.rotationRate))
+            for event in found.events {
+                sequence += 1
+                output.events.append(MotionEventPayload(
+                    seq: sequence, type: Self.eventType(event.kind), timestamp: event.timestamp, ts: event.timestamp + wallClockOffset,
+                    duration: event.duration, magnitude: event.magnitude, attitude: attitude(at: event.timestamp), frame: frame))
+            }
+            for state in found.states { record(payload(state, at: sample.timestamp), at: sample.timestamp, in: &output) }
+            // The first samples give every detector its state (a tilt's reference, an orientation).
+            if states.count < stateCount {
+                for state in bank.currentStates where states[Self.name(of: state)] == nil {
+                    record(payload(state, at: sample.timestamp), at: sample.timestamp, in: &output)
+                }
+            }
+            if let vibration = states[.vibration], sample.timestamp - levelsPublished >= Self.levelInterval,
+                case .vibration(let running, _) = vibration.value
+            {
+                // The same state since the same time, with the levels now.
+                record(payload(.vibrating(running, level: 0), at: vibration.timestamp), at: sample.timestamp, in: &output)
+            }
+        }
+        if let last = attitudes.last?.timestamp, let first = attitudes.firstIndex(where: { last - $0.timestamp <= Self.historyLength }) {
+            attitudes.removeFirst(first)
+        }
+        return output
+    }
+
+    /// Makes `state` the one in force and the newest of its kind in `output`.
+    private mutating func record(_ state: MotionStatePayload, at time: Double, in output: inout Output) {
+        states[state.name] = state
+        output.states.removeAll { $0.name == state.name }
+        output.states.append(state)
+        if state.name == .vibration { levelsPublished = time }
+    }
+
+    /// The attitude of the sample at or just after `timestamp` (the newest when none is that late).
+    private func attitude(at timestamp: Double) -> Quaternion? {
+        (attitudes.first { $0.timestamp >= timestamp } ?? attitudes.last)?.attitude
+    }
+
+    private func payload(_ state: MotionState, at timestamp: Double) -> MotionStatePayload {
+        let value: MotionStatePayload.Value
+        switch state {
+        case .moving(let moving): value = .moving(moving)
+        case .orientation(let orientation): value = .orientation(orientation.rawValue)
+        case .tilted(let tilted, let angle): value = .tilt(tilted: tilted, angle: angle * 180 / .pi)
+        case .vibrating(let running, _):
+            let levels = bank.vibration?.levels ?? []
+            value = .vibration(running: running, bands: zip(bands, levels).map { .init(low: $0.lowerBound, high: $0.upperBound, rms: $1) })
+        case .activity(let estimate): value = .activity(estimate.activity.rawValue, confidence: Self.confidenceName(estimate.confidence))
+        }
+        // An activity holds since its own start, the others since the sample that changed them.
+        let since = if case .activity(let estimate) = state { estimate.since } else { timestamp }
+        return MotionStatePayload(value: value, timestamp: since, ts: since + wallClockOffset)
+    }
+
+    private static func name(of state: MotionState) -> MotionStateName {
+        switch state.kind {
+        case .moving: .moving
+        case .orientation: .orientation
+        case .tilt: .tilt
+        case .vibration: .vibration
+        case .activity: .activity
+        }
+    }
+
+    private static func eventType(_ kind: MotionEvent.Kind) -> MotionEventPayload.EventType {
+        switch kind {
+        case .freeFall: .freeFall
+        case .impact: .impact
+        case .tap: .tap
+        case .doubleTap: .doubleTap
+        case .shake: .shake
+        }
+    }
+
+    private static func confidenceName(_ confidence: MotionActivityEstimate.Confidence) -> String {
+        switch confidence {
+        case .low: "low"
+        case .medium: "medium"
+        case .high: "high"
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import MotionContract
+
+// The `detectors` object of the configuration file and of remote documents: reading, checking and writing
+// it out.
+extension DetectorSettings {
+    /// The keys of the `detectors` object besides the detectors' names.
+    static let fields: Set<String> = ["enabled", "qos", "format"]
+
+    /// These settings with what `entry` (the `detectors` object) names set on top.
+    /// - Throws: ``ConfigurationError`` naming the field (`detectors.tilt.threshold`) for an unknown key or
+    ///   a value of the wrong type (ranges are checked by ``validate()``).
+    func updated(from entry: ConfigurationReader) throws(ConfigurationError) -> DetectorSettings {
+        try entry.rejectUnknownKeys(Self.fields.union(Detector.allCases.map(\.rawValue)))
+        var settings = self
+        settings.enabled = try entry.bool("enabled") ?? enabled
+        settings.qos = try entry.integer("qos") ?? qos
+        if let format = try entry.string("format") {
+            guard let known = PayloadFormat(rawValue: format) else {
+                throw ConfigurationError(fieldPath: entry.fieldPath("format"), reason: "must be \"json\" or \"cbor\"")
+            }
+            settings.format = known
+        }
+        for detector in Detector.allCases {
+            guard let object = try entry.object(detector.rawValue) else { continue }
+            let parameters = Self.parameters(of: detector)
+            var known = Set(parameters.map(\.key) + ["enabled"])
+            if detector == .vibration { known.insert("bands") }
+            try object.rejectUnknownKeys(known)
+            if let on = try object.bool("enabled") {
+                if on { settings.switchedOff.remove(detector) } else { settings.switchedOff.insert(detector) }
+            }
+            for parameter in parameters {
+                if let value = try object.number(parameter.key) { settings.set(detector, parameter.key, to: value) }
+            }
+            if detector == .vibration, let bands = object.members["bands"] {
+                settings.bands = try Self.bands(bands, fieldPath: object.fieldPath("bands"))
+            }
+        }
+        return settings
+    }
+
+    /// Reads `[[low, high], …]` (Hz).
+    private static func bands(_ value: JSONValue, fieldPath: String) throws(ConfigurationError) -> [ClosedRange<Double>] {
+        let shape = "must be a list of [low, high] pairs in Hz, for example [[20, 100]]"
+        guard case .array(let entries) = value, !entries.isEmpty else { throw ConfigurationError(fieldPath: fieldPath, reason: shape) }
+        var bands: [ClosedRange<Double>] = []
+        for (index, entry) in entries.enumerated() {
+            guard case .array(let edges) = entry, edges.count == 2, let low = edges[0].number, let high = edges[1].number,
+                low.isFinite, high.isFinite
+            else {
+                throw ConfigurationError(fieldPath: "\(fieldPath)[\(index)]", reason: shape)
+            }
+            guard low > 0, low < high, high <= 1_000 else {
+                throw ConfigurationError(fieldPath: "\(fieldPath)[\(index)]", reason: "needs 0 < low < high ≤ 1000 Hz")
+            }
+            bands.append(low...high)
+        }
+        return bands
+    }
+
+    /// Checks every value against its range.
+    /// - Throws: ``ConfigurationError`` naming the field (`detectors.tilt.threshold: must be 1…179 °`).
+    func validate() throws(ConfigurationError) {
+        if !(0...2).contains(qos) { throw ConfigurationError(fieldPath: "detectors.qos", reason: "must be 0, 1 or 2") }
+        for detector in Detector.allCases {
+            for parameter in Self.parameters(of: detector) {
+                let value = value(detector, parameter.key)
+                let unit = parameter.unit.isEmpty ? "" : " \(parameter.unit)"
+                if !parameter.range.contains(value) {
+                    throw ConfigurationError(
+                        fieldPath: "detectors.\(detector.rawValue).\(parameter.key)",
+                        reason: "must be \(Self.number(parameter.range.lowerBound))…\(Self.number(parameter.range.upperBound))\(unit)")
+                }
+                if parameter.isWhole, value.rounded() != value {
+                    throw ConfigurationError(fieldPath: "detectors.\(detector.rawValue).\(parameter.key)", reason: "must be a whole number")
+                }
+            }
+        }
+        if value(.tilt, "hysteresis") >= value(.tilt, "threshold") {
+            throw ConfigurationError(fieldPath: "detectors.tilt.hysteresis", reason: "must be smaller than detectors.tilt.threshold")
+        }
+        if bands.count > Self.maximumBands {
+            throw ConfigurationError(fieldPath: "detectors.vibration.bands", reason: "at most \(Self.maximumBands) bands")
+        }
+    }
+
+    /// The settings written out, in the configuration file's form (every value, for `{base}/config`).
+    var runtimeSettings: JSONValue {
+        var entries: [String: JSONValue] = [
+            "enabled": .bool(enabled), "qos": .integer(Int64(qos)), "format": .string(format.rawValue),
+        ]
+        for detector in Detector.allCases {
+            var entry: [String: JSONValue] = ["enabled": .bool(!switchedOff.contains(detector))]
+            for parameter in Self.parameters(of: detector) {
+                let value = value(detector, parameter.key)
+                entry[parameter.key] = parameter.isWhole ? .integer(Int64(value)) : .real(value)
+            }
+            if detector == .vibration {
+                entry["bands"] = .array(bands.map { .array([.real($0.lowerBound), .real($0.upperBound)]) })
+            }
+            entries[detector.rawValue] = .object(entry)
+        }
+        return .object(entries)
+    }
+
+    private static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,136 @@
+import MQTT
+import MotionContract
+import MotionEngine
+import MotionFusion
+import Synchronization
+
+/// The motion detectors while they run: their engine subscription (device motion at the full sensor rate)
+/// and the pipeline it feeds.
+struct DetectorRun: Sendable {
+    var pipeline: DetectorPipeline
+    let subscription: MotionSubscription
+}
+
+// The on-board motion detectors: `{base}/events` and the retained `{base}/state/{name}`.
+extension MotionAgent {
+    /// On the control queue: starts the detectors the configuration switches on, over device motion in
+    /// the device-motion service's reference frame (or `xArbitraryZVertical` when the device cannot
+    /// compute that one), unless they run already or the device is not open.
+    func startDetectors() {
+        let configuration = self.configuration
+        let settings = configuration.detectors
+        guard DetectorSettings.Detector.allCases.contains(where: settings.isOn), state.withLock({ $0.deviceError == nil && !$0.shuttingDown }), detectorRun.withLock({ $0 == nil }),
+            engine.hasSensors(for: .deviceMotion(.xArbitraryZVertical))
+        else { return }
+        let requested = configuration.settings(for: .deviceMotion).referenceFrame.flatMap(AttitudeReferenceFrame.init(rawValue:))
+        let frame = requested.map { engine.availableFrames.contains($0) ? $0 : .xArbitraryZVertical } ?? .xArbitraryZVertical
+        let pipeline = DetectorPipeline(
+            settings: settings, sampleRate: engine.sampleRate, frame: frame.rawValue, wallClockOffset: encoder.wallClockOffset,
+            sequence: lastEventSequence.load(ordering: .relaxed))
+        if pipeline.bands != settings.bands, settings.isOn(.vibration) {
+            AgentLog.warning("detectors.vibration.bands: the device samples at \(AgentLog.decimal(engine.sampleRate ?? 0, places: 0)) Hz; "
+                + "bands in use: \(pipeline.bands.map { "\(AgentLog.decimal($0.lowerBound, places: 1))–\(AgentLog.decimal($0.upperBound, places: 1)) Hz" })")
+        }
+        let subscription = MotionSubscription(
+            service: .deviceMotion(frame), interval: 0,
+            sink: .batch { [weak self] subscription, samples, _ in
+                guard !subscription.isCancelled, let samples else { return }
+                self?.receiveDetectorSamples(samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } })
+            })
+        detectorRun.withLock { $0 = DetectorRun(pipeline: pipeline, subscription: subscription) }
+        engine.subscribe(subscription)
+    }
+
+    /// On the control queue: stops the detectors (the event count goes on when they start again).
+    func stopDetectors() {
+        guard let run = detectorRun.withLock({ run -> DetectorRun? in defer { run = nil }; return run }) else { return }
+        engine.unsubscribe(run.subscription)
+        lastEventSequence.store(run.pipeline.sequence, ordering: .relaxed)
+    }
+
+    /// On the control queue: the detectors start over with the settings now in force; the states of the
+    /// detectors switched off are removed from the broker, and so is their discovery.
+    func restartDetectors(from old: DetectorSettings) {
+        stopDetectors()
+        startDetectors()
+        if let client = state.withLock({ $0.shuttingDown ? nil : $0.client }), client.isConnected {
+            announceDetectors(on: client)
+        }
+        AgentLog.notice(configuration.detectors.enabled ? "motion detectors restarted with new settings" : "motion detectors off")
+    }
+
+    /// On the device's thread: feeds the detectors and publishes what they found: events on
+    /// `{base}/events` (the configured QoS and format; QoS 1 and 2 are kept in the offline buffer while the
+    /// broker is away), changed states retained on `{base}/state/{name}`.
+    func receiveDetectorSamples(_ samples: [DeviceMotionSample]) {
+        guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
+        let found = detectorRun.withLock { run -> (DetectorPipeline.Output, DetectorSettings)? in
+            guard run != nil else { return nil }
+            return (run!.pipeline.add(samples), run!.pipeline.settings)
+        }
+        guard let (output, settings) = found, !(output.events.isEmpty && output.states.isEmpty) else { return }
+        let qos = MQTTQoS(rawValue: Int32(settings.qos)) ?? .atLeastOnce
+        for event in output.events {
+            publish(event.encoded(settings.format), to: topics.events, qos: qos, expiry: nil, format: settings.format, on: client)
+        }
+        for state in output.states { publishState(state, on: client) }
+    }
+
+    /// On (re)connect and after the detectors' settings changed: the states in force (retained), empty
+    /// retained messages for the states no detector keeps now, and the detectors' Home Assistant discovery.
+    func announceDetectors(on client: any MessageTransport) {
+        let published = Set(configuration.detectors.publishedStates)
+        let states = detectorRun.withLock { $0?.pipeline.states } ?? [:]
+        for name in MotionStateName.allCases {
+            if published.contains(name) {
+                if let state = states[name] { publishState(state, on: client) }
+            } else {
+                _ = try? client.publish(MQTTMessage(topic: topics.state(name), payload: [], qos: .atLeastOnce, retain: true))
+            }
+        }
+        publishDetectorDiscovery(on: client)
+    }
+
+    private func publishState(_ state: MotionStatePayload, on client: any MessageTransport) {
+        _ = try? client.publish(MQTTMessage(
+            topic: topics.state(state.name), string: state.json(), qos: .atLeastOnce, retain: true, contentType: Self.json))
+    }
+
+    /// With Home Assistant discovery on: a device trigger per event type and an entity per state of the
+    /// detectors that run; empty retained messages (which remove them) for the others, and for every event
+    /// trigger while the events are CBOR (Home Assistant's templates read JSON only).
+    func publishDetectorDiscovery(on client: any MessageTransport) {
+        let homeAssistant = configuration.homeAssistant
+        guard homeAssistant.discovery else { return }
+        let settings = configuration.detectors
+        let discovery = HomeAssistantDiscovery(
+            discoveryPrefix: homeAssistant.discoveryPrefix, topics: topics, model: engine.deviceInfo?.chip ?? configuration.device,
+            version: version)
+        let running = Set(settings.publishedStates)
+        let events = Set(Self.eventTypes(of: settings))
+        for (name, entity) in discovery.stateEntities() {
+            retain(entity, present: running.contains(name), on: client)
+        }
+        for (type, trigger) in discovery.eventTriggers() {
+            retain(trigger, present: settings.format == .json && events.contains(type), on: client)
+        }
+    }
+
+    private func retain(_ entry: HomeAssistantDiscovery.Sensor, present: Bool, on client: any MessageTransport) {
+        _ = try? client.publish(MQTTMessage(
+            topic: entry.topic, payload: present ? Array(entry.payload.utf8) : [], qos: .atLeastOnce, retain: true,
+            contentType: present ? Self.json : nil))
+    }
+
+    /// The event types the detectors that run can find.
+    static func eventTypes(of settings: DetectorSettings) -> [MotionEventPayload.EventType] {
+        MotionEventPayload.EventType.allCases.filter { type in
+            switch type {
+            case .freeFall: settings.isOn(.freeFall)
+            case .impact: settings.isOn(.impact)
+            case .tap, .doubleTap: settings.isOn(.tap)
+            case .shake: settings.isOn(.shake)
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import MotionContract
+import MotionMath
+import Testing
+
+@testable import MotionAgent
+
+/// The detectors' configuration (`detectors`) and the pure path from device motion to the contract's
+/// events and states, on synthetic device motion with known truth.
+@Suite struct DetectorPipelineTests {
+    /// 100 Hz device motion: face up at rest, with the attitude turning slowly about the vertical (so
+    /// that an event's attitude shows which sample it came from), and `userAcceleration(t)` added (g,
+    /// Apple's sign: free fall is `−gravity`).
+    static func samples(
+        from start: Double = 0, seconds: Double, rate: Double = 100, userAcceleration: (Double) -> SIMD3<Double> = { _ in .zero }
+    ) -> [DeviceMotionSample] {
+        (0..<Int(seconds * rate)).map { index in
+            let time = start + Double(index) / rate
+            let yaw = 0.01 * time
+            return DeviceMotionSample(
+                timestamp: time, attitude: Quaternion(w: cos(yaw / 2), x: 0, y: 0, z: sin(yaw / 2)), rotationRate: SIMD3(0, 0, 0.01),
+                gravity: SIMD3(0, 0, -1), userAcceleration: userAcceleration(time), magneticField: SIMD3(20, 0, -40),
+                magneticAccuracy: .high, heading: 0)
+        }
+    }
+
+    @Test func aDropGivesAFreeFallAndAnImpactWithTheAttitudeOfTheirStart() throws {
+        var pipeline = DetectorPipeline(settings: DetectorSettings(), sampleRate: 100, frame: "xArbitraryZVertical", wallClockOffset: 1000)
+        let fall = 2.0...(2.0 + 0.4515)
+        let samples = Self.samples(seconds: 6) { time in
+            if fall.contains(time) { return SIMD3(0, 0, 1) }  // no specific force: falling
+            if time > fall.upperBound, time < fall.upperBound + 0.03 { return SIMD3(0, 0, -7) }  // the floor: 8 g upwards
+            return .zero
+        }
+        // The first second at rest gives every state.
+        let first = pipeline.add(Array(samples.prefix(100)))
+        #expect(first.events.isEmpty)
+        #expect(Set(first.states.map(\.name)) == Set(MotionStateName.allCases))
+        #expect(first.states.first { $0.name == .orientation }?.value == .orientation("face_up"))
+        #expect(first.states.first { $0.name == .tilt }?.value == .tilt(tilted: false, angle: 0))
+        #expect(first.states.first { $0.name == .moving }?.value == .moving(false))
+        #expect(first.states.first { $0.name == .activity }?.value == .activity("stationary", confidence: "low"))
+        #expect(first.states.allSatisfy { $0.timestamp == 0 && $0.ts == 1000 })
+        let output = pipeline.add(Array(samples.dropFirst(100)))
+        #expect(output.events.map(\.type) == ["free_fall", "impact"])
+        let freeFall = try #require(output.events.first)
+        #expect(abs(freeFall.timestamp - 2) < 0.015 && abs(freeFall.duration - 0.4515) < 0.015)
+        #expect(abs(freeFall.magnitude - 1) < 0.07 && freeFall.unit == "m")
+        #expect(freeFall.ts == freeFall.timestamp + 1000 && freeFall.seq == 1 && output.events[1].seq == 2)
+        #expect(freeFall.frame == "xArbitraryZVertical")
+        let yaw = EulerAngles(try #require(freeFall.attitude)).yaw
+        #expect(abs(yaw - 0.01 * freeFall.timestamp) < 0.001, "the attitude when the fall began, not when it was found")
+        #expect(output.events[1].magnitude > 7 && output.events[1].unit == "g")
+        // A drop moves the device (and, without steps, its activity is unknown).
+        #expect(output.states.contains { $0.value == .moving(true) })
+    }
+
+    @Test func switchedOffDetectorsFindNothingAndKeepNoState() throws {
+        var settings = try AgentConfiguration.parse(Array(#"{"detectors":{"free_fall":{"enabled":false},"tilt":{"enabled":false},"vibration":{"enabled":false}}}"#.utf8)).detectors
+        #expect(settings.publishedStates == [.orientation, .moving, .activity])
+        var pipeline = DetectorPipeline(settings: settings, sampleRate: 100, frame: "xArbitraryZVertical", wallClockOffset: 0, sequence: 41)
+        let output = pipeline.add(Self.samples(seconds: 4) { time in
+            if time >= 1 && time < 1.45 { return SIMD3(0, 0, 1) }
+            return time >= 1.45 && time < 1.48 ? SIMD3(0, 0, -7) : .zero
+        })
+        #expect(output.events.map(\.type) == ["impact"])
+        #expect(output.events.first?.seq == 42, "the topic's count goes on")
+        #expect(Set(pipeline.states.keys) == [.orientation, .moving, .activity])
+        settings.enabled = false
+        #expect(settings.publishedStates.isEmpty)
+        #expect(DetectorPipeline(settings: settings, sampleRate: 100, frame: "", wallClockOffset: 0).states.isEmpty)
+    }
+
+    @Test func thresholdsComeFromTheConfiguration() throws {
+        // A tilt of 20° about x: beyond a 15° threshold, within the default 30°.
+        let tilted = SIMD3(0, -sin(20 * Double.pi / 180), -cos(20 * Double.pi / 180))
+        func tiltState(_ document: String) throws -> MotionStatePayload.Value? {
+            var pipeline = DetectorPipeline(
+                settings: try AgentConfiguration.parse(Array(document.utf8)).detectors, sampleRate: 100, frame: "", wallClockOffset: 0)
+            let samples = Self.samples(seconds: 2).enumerated().map { index, sample in
+                var sample = sample
+                if index >= 50 { sample.gravity = tilted }
+                return sample
+            }
+            _ = pipeline.add(samples)
+            return pipeline.states[.tilt]?.value
+        }
+        guard case .tilt(false, _)? = try tiltState("{}") else { Issue.record("tilted at 20° with the default 30°"); return }
+        let changed = try tiltState(#"{"detectors":{"tilt":{"threshold":15,"hysteresis":2}}}"#)
+        guard case .tilt(let isTilted, let angle)? = changed else { Issue.record("no tilt state"); return }
+        #expect(isTilted && abs(angle - 20) < 1e-6)
+    }
+
+    @Test func theVibrationLevelIsPublishedAgainEveryTenSeconds() {
+        var pipeline = DetectorPipeline(settings: DetectorSettings(), sampleRate: 200, frame: "", wallClockOffset: 0)
+        // 50 Hz, 0.3 g: a machine running from the start.
+        let samples = Self.samples(seconds: 25, rate: 200) { SIMD3(0.3 * sin(2 * .pi * 50 * $0), 0, 0) }
+        // Delivered as a device delivers them, 10 samples at a time.
+        let vibration = stride(from: 0, to: samples.count, by: 10).flatMap { start in
+            pipeline.add(Array(samples[start..<min(start + 10, samples.count)])).states.filter { $0.name == .vibration }
+        }
+        // Stopped at the start, running after 2 s, the same with new levels at 12 and 22 s.
+        #expect(vibration.count == 4, "\(vibration.map(\.timestamp))")
+        guard case .vibration(true, let bands)? = vibration.last?.value else { Issue.record("not running: \(vibration)"); return }
+        #expect(bands.count == 1 && bands[0].low == 20 && bands[0].high == 90, "the band kept below 0.45 of 200 Hz")
+        #expect(abs(bands[0].rms - 0.3 / 2.squareRoot()) < 0.05)
+        let since = vibration.dropFirst(2).map(\.timestamp)
+        #expect(Set(since).count == 1, "refreshes keep the state's start: \(since)")
+    }
+
+    @Test func theSettingsAreWrittenOutAndReadBackAlike() throws {
+        let document = #"{"detectors":{"qos":0,"format":"cbor","shake":{"reversals":4},"vibration":{"bands":[[5,15],[20,80]],"threshold":0.2}}}"#
+        let configuration = try AgentConfiguration.parse(Array(document.utf8))
+        let written = configuration.runtimeSettings["detectors"]!
+        let reread = try AgentConfiguration.parse(JSONWriter.canonical(["detectors": written]))
+        #expect(reread.detectors == configuration.detectors)
+        #expect(configuration.detectors.bands == [5...15, 20...80] && configuration.detectors.value(.shake, "reversals") == 4)
+        #expect(configuration.detectors.value(.tilt, "threshold") == 30)
+    }
+
+    @Test func aRemoteDocumentChangesTheDetectors() throws {
+        let file = AgentConfiguration()
+        let remote = try RemoteConfiguration().accepting(Array(#"{"detectors":{"tilt":{"threshold":45},"impact":{"enabled":false}}}"#.utf8))
+        #expect(remote.sources["detectors"] == .remote && remote.sources["services.gyro"] == .file)
+        let applied = try file.applying(remote: remote.overlay)
+        #expect(applied.detectors.value(.tilt, "threshold") == 45 && !applied.detectors.isOn(.impact) && applied.detectors.isOn(.tap))
+        let plan = ReloadPlan(from: file, to: applied, services: [:])
+        #expect(plan.restartsDetectors && plan.restartedServices.isEmpty)
+        #expect(!ReloadPlan(from: file, to: file, services: [:]).restartsDetectors)
+        #expect(throws: ConfigurationError(fieldPath: "detectors.tilt.threshold", reason: "must be 1…179 °")) {
+            try file.applying(remote: try RemoteConfiguration().accepting(Array(#"{"detectors":{"tilt":{"threshold":0}}}"#.utf8)).overlay)
+        }
+    }
+
+    /// The JSON Schemas of the configuration document state the same ranges the agent checks.
+    @Test func theSchemaStatesTheAgentsRanges() throws {
+        let url = PayloadSchemaTests.schemas.appendingPathComponent("config-set.schema.json")
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let detectors = try #require(((schema["properties"] as? [String: Any])?["detectors"] as? [String: Any])?["anyOf"] as? [[String: Any]])
+        let properties = try #require(detectors.first?["properties"] as? [String: Any])
+        for detector in DetectorSettings.Detector.allCases {
+            let entry = try #require((properties[detector.rawValue] as? [String: Any])?["anyOf"] as? [[String: Any]], "\(detector)")
+            let fields = try #require(entry.first?["properties"] as? [String: Any])
+            for parameter in DetectorSettings.parameters(of: detector) {
+                let range = try #require((fields[parameter.key] as? [String: Any])?["anyOf"] as? [[String: Any]], "\(detector).\(parameter.key)")
+                #expect(range.first?["minimum"] as? Double == parameter.range.lowerBound, "\(detector.rawValue).\(parameter.key)")
+                #expect(range.first?["maximum"] as? Double == parameter.range.upperBound, "\(detector.rawValue).\(parameter.key)")
+            }
+        }
+    }
+}
