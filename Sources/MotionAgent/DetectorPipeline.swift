@@ -31,8 +31,10 @@ struct DetectorPipeline: Sendable {
     /// The vibration bands in use, Hz (the configured ones below the Nyquist frequency).
     let bands: [ClosedRange<Double>]
 
-    /// How many states the bank keeps (one per state detector that is on).
-    private let stateCount: Int
+    /// The states the bank keeps (one per state detector that is on, in the contract's order).
+    let stateNames: [MotionStateName]
+    /// How many states the bank keeps.
+    private var stateCount: Int { stateNames.count }
     /// When the vibration levels were last published, s (samples' clock).
     private var levelsPublished = -Double.infinity
 
@@ -56,8 +58,11 @@ struct DetectorPipeline: Sendable {
         self.sequence = sequence
         bands = Self.usableBands(settings.bands, sampleRate: sampleRate)
         bank = Self.bank(settings, bands: bands)
-        stateCount = [bank.moving != nil, bank.orientation != nil, bank.tilt != nil, bank.vibration != nil, bank.activity != nil]
-            .filter { $0 }.count
+        let kept: [MotionStateName: Bool] = [
+            .moving: bank.moving != nil, .orientation: bank.orientation != nil, .tilt: bank.tilt != nil,
+            .vibration: bank.vibration != nil, .activity: bank.activity != nil,
+        ]
+        stateNames = MotionStateName.allCases.filter { kept[$0] == true }
     }
 
     /// The configured bands with their upper edge below 0.45 × `sampleRate` (a band that would be empty
@@ -77,7 +82,11 @@ struct DetectorPipeline: Sendable {
         let impact = value(.impact, "threshold")
         return MotionDetectorBank(
             freeFall: on(.freeFall)
-                ? FreeFallDetector(threshold: freeFall, endThreshold: max(0.5, freeFall * 5 / 3), minimumDuration: value(.freeFall, "minimum_duration"))
+                // The fall ends above 0.5 g, or halfway to 1 g for a threshold close to it (a device at rest
+                // reads 1 g, so the end must lie below that).
+                ? FreeFallDetector(
+                    threshold: freeFall, endThreshold: min(max(0.5, freeFall * 5 / 3), (freeFall + 1) / 2),
+                    minimumDuration: value(.freeFall, "minimum_duration"))
                 : nil,
             impact: on(.impact) ? ImpactDetector(threshold: impact, rearmThreshold: min(1.5, (1 + impact) / 2)) : nil,
             tap: on(.tap) ? TapDetector(threshold: value(.tap, "threshold"), doubleTapWindow: value(.tap, "double_tap_window")) : nil,

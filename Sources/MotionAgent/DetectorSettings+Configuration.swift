@@ -32,7 +32,7 @@ extension DetectorSettings {
             for parameter in parameters {
                 if let value = try object.number(parameter.key) { settings.set(detector, parameter.key, to: value) }
             }
-            if detector == .vibration, let bands = object.members["bands"] {
+            if detector == .vibration, let bands = object.members["bands"], bands != .null {
                 settings.bands = try Self.bands(bands, fieldPath: object.fieldPath("bands"))
             }
         }

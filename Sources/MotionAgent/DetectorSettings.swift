@@ -124,6 +124,15 @@ public struct DetectorSettings: Sendable, Equatable {
         if values[detector]?.isEmpty == true { values[detector] = nil }
     }
 
+    /// Whether `other` detects the same (the same detectors with the same thresholds), whatever the events'
+    /// QoS and format.
+    public func detectsAlike(_ other: DetectorSettings) -> Bool {
+        var same = other
+        same.qos = qos
+        same.format = format
+        return same == self
+    }
+
     /// The state topics of the detectors that run.
     public var publishedStates: [MotionStateName] { Detector.allCases.filter(isOn).compactMap(\.state) }
 }

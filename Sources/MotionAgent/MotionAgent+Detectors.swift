@@ -35,10 +35,14 @@ extension MotionAgent {
             service: .deviceMotion(frame), interval: 0,
             sink: .batch { [weak self] subscription, samples, _ in
                 guard !subscription.isCancelled, let samples else { return }
-                self?.receiveDetectorSamples(samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } })
+                self?.receiveDetectorSamples(
+                    samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } }, from: subscription)
             })
         detectorRun.withLock { $0 = DetectorRun(pipeline: pipeline, subscription: subscription) }
-        engine.subscribe(subscription)
+        if !engine.subscribe(subscription) {
+            detectorRun.withLock { $0 = nil }
+            AgentLog.warning("motion detectors: the device cannot deliver device motion")
+        }
     }
 
     /// On the control queue: stops the detectors (the event count goes on when they start again).
@@ -48,47 +52,66 @@ extension MotionAgent {
         lastEventSequence.store(run.pipeline.sequence, ordering: .relaxed)
     }
 
-    /// On the control queue: the detectors start over with the settings now in force; the states of the
-    /// detectors switched off are removed from the broker, and so is their discovery.
-    func restartDetectors(from old: DetectorSettings) {
-        stopDetectors()
-        startDetectors()
+    /// On the control queue, after the detectors' settings changed: the detectors start over when what
+    /// they detect changed (`restart`; a change of the events' QoS or format alone keeps them, with their
+    /// states and tilt reference), and the states and discovery are announced again.
+    func detectorSettingsChanged(restart: Bool) {
+        if restart {
+            stopDetectors()
+            startDetectors()
+        }
         if let client = state.withLock({ $0.shuttingDown ? nil : $0.client }), client.isConnected {
             announceDetectors(on: client)
         }
-        AgentLog.notice(configuration.detectors.enabled ? "motion detectors restarted with new settings" : "motion detectors off")
+        let settings = configuration.detectors
+        AgentLog.notice(!settings.enabled ? "motion detectors off" : restart ? "motion detectors restarted with new settings"
+            : "motion events now QoS \(settings.qos), \(settings.format.rawValue)")
     }
 
     /// On the device's thread: feeds the detectors and publishes what they found: events on
     /// `{base}/events` (the configured QoS and format; QoS 1 and 2 are kept in the offline buffer while the
-    /// broker is away), changed states retained on `{base}/state/{name}`.
-    func receiveDetectorSamples(_ samples: [DeviceMotionSample]) {
+    /// broker is away), changed states retained on `{base}/state/{name}` while connected (a reconnect
+    /// announces the states in force, so a state is not queued for later).
+    ///
+    /// Publishing happens under the run's lock, as ``stopDetectors()`` and ``announceDetectors(on:)`` take
+    /// it, so that nothing found by a run that was stopped (or by another subscription's batch still under
+    /// way) is published after the stop, and a state announced is never overtaken by an older one.
+    func receiveDetectorSamples(_ samples: [DeviceMotionSample], from subscription: MotionSubscription) {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
-        let found = detectorRun.withLock { run -> (DetectorPipeline.Output, DetectorSettings)? in
-            guard run != nil else { return nil }
-            return (run!.pipeline.add(samples), run!.pipeline.settings)
+        let delivery = configuration.detectors
+        let qos = MQTTQoS(rawValue: Int32(delivery.qos)) ?? .atLeastOnce
+        detectorRun.withLock { run in
+            guard run?.subscription === subscription else { return }
+            let output = run!.pipeline.add(samples)
+            for event in output.events {
+                publish(event.encoded(delivery.format), to: topics.events, qos: qos, expiry: nil, format: delivery.format, on: client)
+            }
+            guard client.isConnected else { return }
+            for state in output.states { publishState(state, on: client) }
         }
-        guard let (output, settings) = found, !(output.events.isEmpty && output.states.isEmpty) else { return }
-        let qos = MQTTQoS(rawValue: Int32(settings.qos)) ?? .atLeastOnce
-        for event in output.events {
-            publish(event.encoded(settings.format), to: topics.events, qos: qos, expiry: nil, format: settings.format, on: client)
-        }
-        for state in output.states { publishState(state, on: client) }
     }
 
-    /// On (re)connect and after the detectors' settings changed: the states in force (retained), empty
-    /// retained messages for the states no detector keeps now, and the detectors' Home Assistant discovery.
+    /// On (re)connect and after the detectors' settings changed: the detectors' Home Assistant discovery,
+    /// the states in force (retained), and empty retained messages for the states no detector keeps now
+    /// (after their entities are removed, so that Home Assistant never renders an empty state).
     func announceDetectors(on client: any MessageTransport) {
-        let published = Set(configuration.detectors.publishedStates)
-        let states = detectorRun.withLock { $0?.pipeline.states } ?? [:]
-        for name in MotionStateName.allCases {
-            if published.contains(name) {
-                if let state = states[name] { publishState(state, on: client) }
-            } else {
-                _ = try? client.publish(MQTTMessage(topic: topics.state(name), payload: [], qos: .atLeastOnce, retain: true))
+        publishDetectorDiscovery(on: client)
+        detectorRun.withLock { run in
+            let published = publishedStates(of: run)
+            for name in MotionStateName.allCases {
+                if published.contains(name) {
+                    if let state = run?.pipeline.states[name] { publishState(state, on: client) }
+                } else {
+                    _ = try? client.publish(MQTTMessage(topic: topics.state(name), payload: [], qos: .atLeastOnce, retain: true))
+                }
             }
         }
-        publishDetectorDiscovery(on: client)
+    }
+
+    /// The states published: those of the running pipeline (a vibration meter without a usable band keeps
+    /// none), or, while the detectors wait for the device, those the settings switch on.
+    private func publishedStates(of run: DetectorRun?) -> Set<MotionStateName> {
+        Set(run?.pipeline.stateNames ?? configuration.detectors.publishedStates)
     }
 
     private func publishState(_ state: MotionStatePayload, on client: any MessageTransport) {
@@ -106,7 +129,7 @@ extension MotionAgent {
         let discovery = HomeAssistantDiscovery(
             discoveryPrefix: homeAssistant.discoveryPrefix, topics: topics, model: engine.deviceInfo?.chip ?? configuration.device,
             version: version)
-        let running = Set(settings.publishedStates)
+        let running = detectorRun.withLock { publishedStates(of: $0) }
         let events = Set(Self.eventTypes(of: settings))
         for (name, entity) in discovery.stateEntities() {
             retain(entity, present: running.contains(name), on: client)

@@ -109,7 +109,7 @@ extension MotionAgent {
             state.withLock { $0.services[service] = next }
             restart(service)
         }
-        if plan.restartsDetectors { restartDetectors(from: old.detectors) }
+        if plan.changesDetectors || plan.restartsDetectors { detectorSettingsChanged(restart: plan.restartsDetectors) }
         scheduleHealthReports(every: new.healthInterval)
         if let client = state.withLock({ $0.client }), client.isConnected { publishConfiguration(on: client) }
         return notes

@@ -17,8 +17,11 @@ struct ReloadPlan {
     let reopensDevice: Bool
     /// The services whose settings or activity change, with their new state.
     let restartedServices: [(MotionService, ServiceState)]
-    /// Whether the motion detectors start over: their settings changed, or the device-motion frame their
-    /// events' attitude is given in.
+    /// Whether any of the motion detectors' settings changed (their states and discovery are announced
+    /// again).
+    let changesDetectors: Bool
+    /// Whether the motion detectors start over: what they detect changed (not only the events' QoS or
+    /// format), the device-motion frame their events' attitude is given in, or the device's axes.
     let restartsDetectors: Bool
 
     /// Plans the change from `old` to `new` for services currently in `services`.
@@ -46,7 +49,8 @@ struct ReloadPlan {
         reloadsCalibration = new.calibration != old.calibration || new.calibration != nil
         changesMagneticReference = new.magneticReference != old.magneticReference
         reopensDevice = new.device == old.device && new.mountMatrix != old.mountMatrix
-        restartsDetectors = new.detectors != old.detectors
+        changesDetectors = new.detectors != old.detectors
+        restartsDetectors = !new.detectors.detectsAlike(old.detectors) || reopensDevice
             || new.settings(for: .deviceMotion).referenceFrame != old.settings(for: .deviceMotion).referenceFrame
         restartedServices = MotionService.allCases.compactMap { service in
             let settings = new.settings(for: service)

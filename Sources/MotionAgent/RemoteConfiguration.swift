@@ -38,6 +38,10 @@ public struct RemoteConfiguration: Sendable, Equatable {
             // Checked before merging too: an empty entry for an unknown service would vanish in the merge.
             try services.rejectUnknownKeys(Set(MotionService.allCases.map(\.topicName)))
         }
+        if let detectors = try root.object("detectors") {
+            // The same: a misspelt detector or threshold set to null would vanish in the merge.
+            _ = try DetectorSettings().updated(from: detectors)
+        }
         if case .object(var services) = patch["services"] {
             for (name, entry) in services {
                 guard case .object(var settings) = entry else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 import MotionContract
+import MotionHAL
 import MotionMath
 import Testing
 
@@ -130,6 +131,48 @@ import Testing
         #expect(throws: ConfigurationError(fieldPath: "detectors.tilt.threshold", reason: "must be 1…179 °")) {
             try file.applying(remote: try RemoteConfiguration().accepting(Array(#"{"detectors":{"tilt":{"threshold":0}}}"#.utf8)).overlay)
         }
+        // A misspelt detector or threshold is refused before the merge, where a null would make it vanish.
+        for (document, field) in [(#"{"detectors":{"tlt":{}}}"#, "detectors.tlt"), (#"{"detectors":{"tilt":{"treshold":null}}}"#, "detectors.tilt.treshold")] {
+            #expect(throws: ConfigurationError.self, "\(field)") { try RemoteConfiguration().accepting(Array(document.utf8)) }
+            do {
+                _ = try RemoteConfiguration().accepting(Array(document.utf8))
+            } catch {
+                #expect(error.fieldPath == field)
+            }
+        }
+        // null hands the bands back to the file.
+        let withBands = try remote.accepting(Array(#"{"detectors":{"vibration":{"bands":[[5,15]]}}}"#.utf8))
+        #expect(try file.applying(remote: withBands.overlay).detectors.bands == [5...15])
+        let handedBack = try withBands.accepting(Array(#"{"detectors":{"vibration":{"bands":null}}}"#.utf8))
+        #expect(try file.applying(remote: handedBack.overlay).detectors.bands == DetectorSettings.defaultBands)
+    }
+
+    @Test func onlyAChangeOfWhatIsDetectedStartsTheDetectorsOver() throws {
+        let file = AgentConfiguration()
+        var delivery = file
+        delivery.detectors.qos = 0
+        delivery.detectors.format = .cbor
+        let plan = ReloadPlan(from: file, to: delivery, services: [:])
+        #expect(plan.changesDetectors && !plan.restartsDetectors, "the events' QoS and format are read as they are published")
+        var turned = file
+        turned.mountMatrix = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
+        #expect(ReloadPlan(from: file, to: turned, services: [:]).restartsDetectors, "new axes: a new tilt reference")
+        var frame = file
+        frame.services[.deviceMotion]?.referenceFrame = "xArbitraryZVertical"
+        #expect(ReloadPlan(from: file, to: frame, services: [:]).restartsDetectors, "the events' attitude frame")
+    }
+
+    @Test func aHighFreeFallThresholdStillEndsAtRestAndABandAboveNyquistKeepsNoState() throws {
+        var settings = DetectorSettings()
+        settings.set(.freeFall, "threshold", to: 0.9)
+        var pipeline = DetectorPipeline(settings: settings, sampleRate: 100, frame: "", wallClockOffset: 0)
+        // A fall of 0.3 s and then rest, without a blow: the fall ends when the device is held again (1 g).
+        let output = pipeline.add(Self.samples(seconds: 3) { time in time >= 1 && time < 1.3 ? SIMD3(0, 0, 1) : .zero })
+        let fall = try #require(output.events.first { $0.type == "free_fall" })
+        #expect(abs(fall.duration - 0.3) < 0.02, "\(fall.duration)")
+        settings.bands = [60...100]
+        let noBand = DetectorPipeline(settings: settings, sampleRate: 100, frame: "", wallClockOffset: 0)
+        #expect(noBand.bands.isEmpty && !noBand.stateNames.contains(.vibration) && noBand.stateNames.contains(.moving))
     }
 
     /// The JSON Schemas of the configuration document state the same ranges the agent checks.

@@ -1,3 +1,4 @@
+import Foundation
 import MotionHAL
 import Synchronization
 import Testing
@@ -25,14 +26,14 @@ final class TimedEventRecorder: Sendable {
 }
 
 @Suite struct SimulatedIMUFaultInjectionTests {
-    @Test func faultThenOutageThenResumeWithLostSamples() async throws {
+    @Test func faultThenOutageThenResumeWithLostSamples() throws {
         var configuration = SimulatedIMU.Configuration(sampleRate: 200, motion: .stationary(attitude: .identity))
         configuration.faultInjection = SimulatedFaultInjection(after: 0.2, duration: 0.3)
         let device = SimulatedIMU(configuration: configuration)
         let recorder = TimedEventRecorder()
         let start = MonotonicClock.now()
         try device.start(sampleRate: 200, handler: recorder.handler)
-        try await Task.sleep(for: .milliseconds(900))
+        Thread.sleep(forTimeInterval: 0.9)
         device.stop()
 
         let entries = recorder.all
@@ -71,7 +72,7 @@ final class TimedEventRecorder: Sendable {
         #expect((firstAfter - lastBefore) % 5_000_000 == 0)
     }
 
-    @Test func faultEveryRepeats() async throws {
+    @Test func faultEveryRepeats() throws {
         var configuration = SimulatedIMU.Configuration(sampleRate: 100, motion: .stationary(attitude: .identity))
         configuration.faultInjection = SimulatedFaultInjection(after: 0.1, duration: 0.05, every: 0.2)
         configuration.deliveryInterval = 0.005
@@ -79,7 +80,7 @@ final class TimedEventRecorder: Sendable {
         let recorder = TimedEventRecorder()
         let started = ContinuousClock.now
         try device.start(sampleRate: 100, handler: recorder.handler)
-        try await Task.sleep(for: .milliseconds(750))
+        Thread.sleep(forTimeInterval: 0.75)
         device.stop()
         // The sleep can last longer on a loaded machine (other tests hold the threads): count by the clock.
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
@@ -89,14 +90,16 @@ final class TimedEventRecorder: Sendable {
         #expect((due - 1...due).contains(faults.count), "\(faults.count) faults in \(elapsed) s")
     }
 
-    @Test func batchIntervalSetsTheWakeUpPeriod() async throws {
+    @Test func batchIntervalSetsTheWakeUpPeriod() throws {
         var configuration = SimulatedIMU.Configuration(sampleRate: 200, motion: .stationary(attitude: .identity))
         configuration.deliveryInterval = 0.1
         let device = SimulatedIMU(configuration: configuration)
         let recorder = TimedEventRecorder()
         let started = ContinuousClock.now
         try device.start(sampleRate: 200, handler: recorder.handler)
-        try await Task.sleep(for: .milliseconds(550))
+        // A thread's sleep, not a task's: on a loaded machine the test's cooperative pool once kept a task
+        // sleeping for 100 s.
+        Thread.sleep(forTimeInterval: 0.55)
         device.stop()
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
         let batches = recorder.all.compactMap { entry -> [IMUSample]? in
@@ -105,6 +108,11 @@ final class TimedEventRecorder: Sendable {
         // 0.1 s wake-ups at 200 Hz: about 20 samples per batch, one batch per 0.1 s of the time that passed.
         let expected = Int((elapsed / 0.1).rounded(.down))
         #expect((expected - 1...expected + 1).contains(batches.count), "\(batches.count) batches in \(elapsed) s")
-        #expect(batches.dropFirst().allSatisfy { (17...23).contains($0.count) }, "\(batches.map(\.count))")
+        // A wake-up the machine delays delivers what fell due meanwhile, and the next one less (24 then
+        // 16): the period shows in the typical batch and in the mean, not in every batch.
+        let sizes = batches.dropFirst().map(\.count).sorted()
+        let median = sizes.isEmpty ? 0 : sizes[sizes.count / 2]
+        let mean = sizes.isEmpty ? 0 : Double(sizes.reduce(0, +)) / Double(sizes.count)
+        #expect(median == 20 && abs(mean - 20) <= 1.5, "\(batches.map(\.count))")
     }
 }
