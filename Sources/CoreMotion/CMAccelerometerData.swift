@@ -22,6 +22,19 @@ open class CMAccelerometerData: CMLogItem {
         super.init(timestamp: timestamp)
     }
 
+    /// Archives the sample (`timestamp`, `acceleration.x`, `.y`, `.z`).
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encodeVector(x: storedAcceleration.x, y: storedAcceleration.y, z: storedAcceleration.z, forKey: "acceleration")
+    }
+
+    /// Reads an archived sample; nil when a value is missing.
+    public required init?(coder: NSCoder) {
+        guard let value = coder.decodeVector(forKey: "acceleration") else { return nil }
+        storedAcceleration = CMAcceleration(x: value.x, y: value.y, z: value.z)
+        super.init(coder: coder)
+    }
+
     /// `x … y … z … @ timestamp`, for logs.
     open override var description: String {
         "x \(acceleration.x) y \(acceleration.y) z \(acceleration.z) @ \(timestamp)"

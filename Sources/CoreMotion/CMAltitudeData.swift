@@ -19,6 +19,19 @@ open class CMAltitudeData: CMLogItem {
     open var relativeAltitude: NSNumber { NSNumber(value: reading.relativeAltitude) }
     /// The recorded pressure, in kilopascals.
     open var pressure: NSNumber { NSNumber(value: reading.pressure / 1000) }
+
+    /// Archives the data: `timestamp`, `relativeAltitude` (m) and `pressure` (Pa).
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encodeReading(reading)
+    }
+
+    /// Reads archived data; nil when a value is missing.
+    public required init?(coder: NSCoder) {
+        guard let reading = MotionAltimeter.Reading(coder: coder) else { return nil }
+        self.reading = reading
+        super.init(coder: coder)
+    }
 }
 
 /// The altitude above sea level. Immutable. From the barometer alone (no GPS): the standard atmosphere's
@@ -47,6 +60,47 @@ open class CMAbsoluteAltitudeData: CMLogItem {
     open var accuracy: Double { storedAccuracy }
     /// The precision of the altitude estimate, in meters (the barometer's noise after smoothing).
     open var precision: Double { 0.1 }
+
+    /// Archives the data: `timestamp`, `altitude` (m), `accuracy` (m) and the reading's `pressure` (Pa).
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encodeReading(reading)
+        coder.encode(storedAccuracy, forKey: "accuracy")
+    }
+
+    /// Reads archived data; nil when a value is missing.
+    public required init?(coder: NSCoder) {
+        guard let reading = MotionAltimeter.Reading(coder: coder), let accuracy = coder.decodeRequiredDouble(forKey: "accuracy") else {
+            return nil
+        }
+        self.reading = reading
+        storedAccuracy = accuracy
+        super.init(coder: coder)
+    }
+}
+
+extension NSCoder {
+    /// Writes a barometer reading's values: `relativeAltitude`, `altitude` (m), `pressure` (Pa) and, when
+    /// known, `temperature` (°C).
+    fileprivate func encodeReading(_ reading: MotionAltimeter.Reading) {
+        encode(reading.relativeAltitude, forKey: "relativeAltitude")
+        encode(reading.absoluteAltitude, forKey: "altitude")
+        encode(reading.pressure, forKey: "pressure")
+        encodeIfPresent(reading.temperature, forKey: "temperature")
+    }
+}
+
+extension MotionAltimeter.Reading {
+    /// The reading an archive holds (its `timestamp` and the values above); nil when one is missing.
+    fileprivate init?(coder: NSCoder) {
+        guard let timestamp = coder.decodeRequiredDouble(forKey: "timestamp"),
+            let relative = coder.decodeRequiredDouble(forKey: "relativeAltitude"),
+            let altitude = coder.decodeRequiredDouble(forKey: "altitude"), let pressure = coder.decodeRequiredDouble(forKey: "pressure")
+        else { return nil }
+        self.init(
+            timestamp: timestamp, relativeAltitude: relative, pressure: pressure, temperature: coder.decodeRequiredDouble(forKey: "temperature"),
+            absoluteAltitude: altitude)
+    }
 }
 
 /// The block type for relative altitude updates: the data (nil on error) and an error in ``CMErrorDomain``.

@@ -17,7 +17,7 @@ import Synchronization
 ///   vertical, then pitch about the device's x-axis, then roll about its y-axis). ``pitch`` is in
 ///   [-π/2, π/2] (+π/2 standing upright in portrait), ``roll`` and ``yaw`` in [-π, π]. A positive ``roll``
 ///   lowers the right edge; a positive ``yaw`` turns the device counter-clockwise seen from above.
-open class CMAttitude: NSObject, NSCopying {
+open class CMAttitude: NSObject, NSCopying, NSSecureCoding {
     /// Device → reference unit quaternion (w, x, y, z); mutable only through ``multiply(byInverseOf:)``.
     private let storage: Mutex<Quaternion>
 
@@ -94,6 +94,28 @@ open class CMAttitude: NSObject, NSCopying {
     open func copy(with zone: NSZone? = nil) -> Any {
         let q = value
         return CMAttitude(w: q.w, x: q.x, y: q.y, z: q.z)
+    }
+
+    /// True: an attitude decodes only its quaternion.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Archives the quaternion (`quaternion.w`, `.x`, `.y`, `.z`).
+    open func encode(with coder: NSCoder) {
+        let q = value
+        coder.encode(q.w, forKey: "quaternion.w")
+        coder.encodeVector(x: q.x, y: q.y, z: q.z, forKey: "quaternion")
+    }
+
+    /// Reads an archived attitude; nil when a component is missing or the quaternion has no direction.
+    public required init?(coder: NSCoder) {
+        guard let w = coder.decodeRequiredDouble(forKey: "quaternion.w"), let v = coder.decodeVector(forKey: "quaternion") else {
+            return nil
+        }
+        let q = Quaternion(w: w, x: v.x, y: v.y, z: v.z)
+        let norm = (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z).squareRoot()
+        guard norm.isFinite, norm > 1e-9 else { return nil }
+        storage = Mutex(q.normalized)
+        super.init()
     }
 
     /// `CMAttitude Pitch: … Roll: … Yaw: …` in degrees, for logs.

@@ -84,4 +84,47 @@ open class CMDeviceMotion: CMLogItem {
         storedUncertainty = uncertainty
         super.init(timestamp: timestamp)
     }
+
+    /// Archives every value: `timestamp`, `attitude` (``CMAttitude``), `rotationRate`, `gravity`,
+    /// `userAcceleration`, `magneticField` (vectors, `.x` `.y` `.z`), `magneticField.accuracy`, `heading`,
+    /// `sensorLocation` and the Linux uncertainties.
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(storedAttitude, forKey: "attitude")
+        coder.encodeVector(x: storedRotationRate.x, y: storedRotationRate.y, z: storedRotationRate.z, forKey: "rotationRate")
+        coder.encodeVector(x: storedGravity.x, y: storedGravity.y, z: storedGravity.z, forKey: "gravity")
+        coder.encodeVector(x: storedUserAcceleration.x, y: storedUserAcceleration.y, z: storedUserAcceleration.z, forKey: "userAcceleration")
+        let field = storedMagneticField.field
+        coder.encodeVector(x: field.x, y: field.y, z: field.z, forKey: "magneticField")
+        coder.encode(Int(storedMagneticField.accuracy.rawValue), forKey: "magneticField.accuracy")
+        coder.encode(storedHeading, forKey: "heading")
+        coder.encode(storedSensorLocation.rawValue, forKey: "sensorLocation")
+        coder.encode(storedUncertainty.heading, forKey: "linuxHeadingUncertainty")
+        coder.encode(storedUncertainty.inclination, forKey: "linuxInclinationUncertainty")
+    }
+
+    /// Reads archived device motion; nil when a value is missing or out of its domain.
+    public required init?(coder: NSCoder) {
+        guard let attitude = coder.decodeObject(of: CMAttitude.self, forKey: "attitude"),
+            let rotationRate = coder.decodeVector(forKey: "rotationRate"), let gravity = coder.decodeVector(forKey: "gravity"),
+            let user = coder.decodeVector(forKey: "userAcceleration"), let field = coder.decodeVector(forKey: "magneticField"),
+            coder.containsValue(forKey: "magneticField.accuracy"),
+            let accuracy = Int32(exactly: coder.decodeInteger(forKey: "magneticField.accuracy"))
+                .flatMap(CMMagneticFieldCalibrationAccuracy.init(rawValue:)),
+            let heading = coder.decodeRequiredDouble(forKey: "heading"),
+            let location = SensorLocation(rawValue: coder.decodeInteger(forKey: "sensorLocation"))
+        else { return nil }
+        storedAttitude = attitude
+        storedRotationRate = CMRotationRate(x: rotationRate.x, y: rotationRate.y, z: rotationRate.z)
+        storedGravity = CMAcceleration(x: gravity.x, y: gravity.y, z: gravity.z)
+        storedUserAcceleration = CMAcceleration(x: user.x, y: user.y, z: user.z)
+        storedMagneticField = CMCalibratedMagneticField(field: CMMagneticField(x: field.x, y: field.y, z: field.z), accuracy: accuracy)
+        storedHeading = heading
+        storedSensorLocation = location
+        storedUncertainty = (
+            coder.decodeRequiredDouble(forKey: "linuxHeadingUncertainty") ?? -1,
+            coder.decodeRequiredDouble(forKey: "linuxInclinationUncertainty") ?? -1
+        )
+        super.init(coder: coder)
+    }
 }

@@ -21,6 +21,19 @@ open class CMGyroData: CMLogItem {
         super.init(timestamp: timestamp)
     }
 
+    /// Archives the sample (`timestamp`, `rotationRate.x`, `.y`, `.z`).
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encodeVector(x: storedRotationRate.x, y: storedRotationRate.y, z: storedRotationRate.z, forKey: "rotationRate")
+    }
+
+    /// Reads an archived sample; nil when a value is missing.
+    public required init?(coder: NSCoder) {
+        guard let value = coder.decodeVector(forKey: "rotationRate") else { return nil }
+        storedRotationRate = CMRotationRate(x: value.x, y: value.y, z: value.z)
+        super.init(coder: coder)
+    }
+
     /// `x … y … z … @ timestamp`, for logs.
     open override var description: String {
         "x \(rotationRate.x) y \(rotationRate.y) z \(rotationRate.z) @ \(timestamp)"

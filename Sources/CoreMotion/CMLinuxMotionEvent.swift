@@ -30,6 +30,25 @@ open class CMLinuxMotionEvent: CMLogItem {
     open var duration: TimeInterval { event.duration }
     /// How strong it was, in the unit ``kind`` names.
     open var magnitude: Double { event.magnitude }
+
+    /// Archives the event: `timestamp`, `kind` (its index in ``Kind/allCases``), `duration` and `magnitude`.
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(MotionEvent.Kind.allCases.firstIndex(of: event.kind) ?? 0, forKey: "kind")
+        coder.encode(event.duration, forKey: "duration")
+        coder.encode(event.magnitude, forKey: "magnitude")
+    }
+
+    /// Reads an archived event; nil when a value is missing or unknown.
+    public required init?(coder: NSCoder) {
+        let kind = coder.decodeInteger(forKey: "kind")
+        guard coder.containsValue(forKey: "kind"), MotionEvent.Kind.allCases.indices.contains(kind),
+            let timestamp = coder.decodeRequiredDouble(forKey: "timestamp"), let duration = coder.decodeRequiredDouble(forKey: "duration"),
+            let magnitude = coder.decodeRequiredDouble(forKey: "magnitude")
+        else { return nil }
+        event = MotionEvent(kind: MotionEvent.Kind.allCases[kind], timestamp: timestamp, duration: duration, magnitude: magnitude)
+        super.init(coder: coder)
+    }
 }
 
 /// A state the board's motion detectors keep, as it changed (a Linux addition). Immutable.
@@ -71,6 +90,34 @@ open class CMLinuxMotionStateChange: CMLogItem {
     open var orientation: String? { storedOrientation }
     /// The tilt angle (rad) or vibration level (g) at the change; nil for the other kinds.
     open var value: Double? { storedValue }
+
+    /// Archives the change: `timestamp`, `kind` (its index in ``Kind/allCases``), `active`, `orientation`
+    /// (an index into the orientations, when there is one) and `value` (when there is one).
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(Kind.allCases.firstIndex(of: storedKind) ?? 0, forKey: "kind")
+        coder.encode(storedActive, forKey: "active")
+        let orientations = DeviceOrientationDetector.Orientation.allCases.map(\.rawValue)
+        if let orientation = storedOrientation, let index = orientations.firstIndex(of: orientation) {
+            coder.encode(index, forKey: "orientation")
+        }
+        coder.encodeIfPresent(storedValue, forKey: "value")
+    }
+
+    /// Reads an archived change; nil when a value is missing or unknown.
+    public required init?(coder: NSCoder) {
+        let kind = coder.decodeInteger(forKey: "kind")
+        let orientations = DeviceOrientationDetector.Orientation.allCases.map(\.rawValue)
+        let orientation = coder.containsValue(forKey: "orientation") ? coder.decodeInteger(forKey: "orientation") : nil
+        guard coder.containsValue(forKey: "kind"), Kind.allCases.indices.contains(kind), coder.containsValue(forKey: "active"),
+            orientation.map(orientations.indices.contains) ?? true
+        else { return nil }
+        storedKind = Kind.allCases[kind]
+        storedActive = coder.decodeBool(forKey: "active")
+        storedOrientation = orientation.map { orientations[$0] }
+        storedValue = coder.decodeRequiredDouble(forKey: "value")
+        super.init(coder: coder)
+    }
 }
 
 /// The block type for motion events: the event (nil on error) and an error in ``CMErrorDomain``.

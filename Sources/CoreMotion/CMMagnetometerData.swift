@@ -21,6 +21,19 @@ open class CMMagnetometerData: CMLogItem {
         super.init(timestamp: timestamp)
     }
 
+    /// Archives the sample (`timestamp`, `magneticField.x`, `.y`, `.z`).
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encodeVector(x: storedMagneticField.x, y: storedMagneticField.y, z: storedMagneticField.z, forKey: "magneticField")
+    }
+
+    /// Reads an archived sample; nil when a value is missing.
+    public required init?(coder: NSCoder) {
+        guard let value = coder.decodeVector(forKey: "magneticField") else { return nil }
+        storedMagneticField = CMMagneticField(x: value.x, y: value.y, z: value.z)
+        super.init(coder: coder)
+    }
+
     /// `x … y … z … @ timestamp`, for logs.
     open override var description: String {
         "x \(magneticField.x) y \(magneticField.y) z \(magneticField.z) @ \(timestamp)"

@@ -53,6 +53,36 @@ open class CMMotionActivity: CMLogItem {
     open var automotive: Bool { false }
     /// Whether the device is in a bicycle (never on Linux).
     open var cycling: Bool { false }
+
+    /// The activities by their archived number.
+    private static let activities: [MotionActivityEstimate.Activity] = [.stationary, .walking, .running, .unknown]
+
+    /// Archives the activity: `timestamp`, `activity` (0 stationary, 1 walking, 2 running, 3 unknown),
+    /// `confidence` (its raw value) and `startDate` (s since 1970).
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(Self.activities.firstIndex(of: estimate.activity) ?? 3, forKey: "activity")
+        coder.encode(confidence.rawValue, forKey: "confidence")
+        coder.encode(date: storedStartDate, forKey: "startDate")
+    }
+
+    /// Reads an archived activity; nil when a value is missing or unknown.
+    public required init?(coder: NSCoder) {
+        let number = coder.decodeInteger(forKey: "activity")
+        guard coder.containsValue(forKey: "activity"), Self.activities.indices.contains(number), coder.containsValue(forKey: "confidence"),
+            let confidence = CMMotionActivityConfidence(rawValue: coder.decodeInteger(forKey: "confidence")),
+            let start = coder.decodeDate(forKey: "startDate"), let since = coder.decodeRequiredDouble(forKey: "timestamp")
+        else { return nil }
+        let level: MotionActivityEstimate.Confidence =
+            switch confidence {
+            case .low: .low
+            case .medium: .medium
+            case .high: .high
+            }
+        estimate = MotionActivityEstimate(activity: Self.activities[number], confidence: level, since: since)
+        storedStartDate = start
+        super.init(coder: coder)
+    }
 }
 
 /// The block type for receiving activity updates: the activity (or nil when it cannot be determined).

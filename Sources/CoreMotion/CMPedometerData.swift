@@ -2,7 +2,7 @@ import MotionFusion
 
 /// Information about the distance traveled by a user on foot: what a ``CMPedometer`` counted between two
 /// dates. Immutable; safe to hand between threads although, like Apple's, not `Sendable`.
-open class CMPedometerData: NSObject, NSCopying {
+open class CMPedometerData: NSObject, NSCopying, NSSecureCoding {
     private let values: Values
 
     struct Values {
@@ -53,4 +53,43 @@ open class CMPedometerData: NSObject, NSCopying {
 
     /// Returns the receiver itself: the data is immutable.
     open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    /// True: the data decodes only the values it expects.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Archives the data: `startDate`, `endDate` (s since 1970), `numberOfSteps`, `distance`,
+    /// `floorsAscended`, `floorsDescended`, `activeTime`, `floorCounting`, and `currentCadence` and
+    /// `currentPace` when there are.
+    open func encode(with coder: NSCoder) {
+        coder.encode(date: values.startDate, forKey: "startDate")
+        coder.encode(date: values.endDate, forKey: "endDate")
+        coder.encode(values.totals.steps, forKey: "numberOfSteps")
+        coder.encode(values.totals.distance, forKey: "distance")
+        coder.encode(values.totals.floorsAscended, forKey: "floorsAscended")
+        coder.encode(values.totals.floorsDescended, forKey: "floorsDescended")
+        coder.encode(values.totals.activeTime, forKey: "activeTime")
+        coder.encode(values.floorCounting, forKey: "floorCounting")
+        coder.encodeIfPresent(values.currentCadence, forKey: "currentCadence")
+        coder.encodeIfPresent(values.currentPace, forKey: "currentPace")
+    }
+
+    /// Reads archived data; nil when a value is missing or a count is negative.
+    public required init?(coder: NSCoder) {
+        guard let start = coder.decodeDate(forKey: "startDate"), let end = coder.decodeDate(forKey: "endDate"),
+            coder.containsValue(forKey: "numberOfSteps"), let distance = coder.decodeRequiredDouble(forKey: "distance"),
+            let activeTime = coder.decodeRequiredDouble(forKey: "activeTime")
+        else { return nil }
+        let steps = coder.decodeInteger(forKey: "numberOfSteps")
+        let ascended = coder.decodeInteger(forKey: "floorsAscended")
+        let descended = coder.decodeInteger(forKey: "floorsDescended")
+        guard steps >= 0, ascended >= 0, descended >= 0, distance >= 0, activeTime >= 0 else { return nil }
+        values = Values(
+            startDate: start, endDate: end,
+            totals: PedometerLedger.Totals(
+                steps: steps, distance: distance, floorsAscended: ascended, floorsDescended: descended, activeTime: activeTime),
+            floorCounting: coder.decodeBool(forKey: "floorCounting"),
+            currentCadence: coder.decodeRequiredDouble(forKey: "currentCadence"),
+            currentPace: coder.decodeRequiredDouble(forKey: "currentPace"))
+        super.init()
+    }
 }

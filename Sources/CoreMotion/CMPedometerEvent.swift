@@ -7,7 +7,7 @@ public enum CMPedometerEventType: Int, Sendable {
 }
 
 /// A change in the user's pedestrian activity. Immutable.
-open class CMPedometerEvent: NSObject, NSCopying {
+open class CMPedometerEvent: NSObject, NSCopying, NSSecureCoding {
     private let storedDate: Date
     private let storedType: CMPedometerEventType
 
@@ -31,6 +31,25 @@ open class CMPedometerEvent: NSObject, NSCopying {
 
     /// Returns the receiver itself: the event is immutable.
     open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    /// True: the event decodes only its date and type.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Archives the event: `date` (s since 1970) and `type` (its raw value).
+    open func encode(with coder: NSCoder) {
+        coder.encode(date: storedDate, forKey: "date")
+        coder.encode(storedType.rawValue, forKey: "type")
+    }
+
+    /// Reads an archived event; nil when a value is missing or the type unknown.
+    public required init?(coder: NSCoder) {
+        guard let date = coder.decodeDate(forKey: "date"), coder.containsValue(forKey: "type"),
+            let type = CMPedometerEventType(rawValue: coder.decodeInteger(forKey: "type"))
+        else { return nil }
+        storedDate = date
+        storedType = type
+        super.init()
+    }
 }
 
 /// The block type for handling pedometer data: the data (nil on error) and an error in ``CMErrorDomain``.

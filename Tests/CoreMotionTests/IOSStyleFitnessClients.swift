@@ -130,6 +130,23 @@ final class AltitudeTracker {
     }
 }
 
+// MARK: - A cache of the last reading
+
+/// The last pedometer data and activity kept across launches, as apps archive them (secure coding).
+enum FitnessCache {
+    static func archive(_ data: CMPedometerData, _ activity: CMMotionActivity) throws -> (Data, Data) {
+        (try NSKeyedArchiver.archivedData(withRootObject: data, requiringSecureCoding: true),
+         try NSKeyedArchiver.archivedData(withRootObject: activity, requiringSecureCoding: true))
+    }
+
+    static func restore(_ archives: (Data, Data)) throws -> (steps: Int, walking: Bool)? {
+        guard let data = try NSKeyedUnarchiver.unarchivedObject(ofClass: CMPedometerData.self, from: archives.0),
+            let activity = try NSKeyedUnarchiver.unarchivedObject(ofClass: CMMotionActivity.self, from: archives.1)
+        else { return nil }
+        return (data.numberOfSteps.intValue, activity.walking)
+    }
+}
+
 // MARK: - Test doubles, as iOS unit tests write them
 
 /// A walking activity for a unit test of code that reads activities.
