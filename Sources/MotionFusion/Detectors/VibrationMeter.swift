@@ -5,7 +5,10 @@ import Darwin
 #endif
 
 /// The vibration level of a machine in frequency bands, and whether it runs: each band is the specific
-/// force high-passed at its lower edge and low-passed at its upper edge (second-order Butterworth each), its RMS (vector magnitude) averaged over ``averagingTime``. The machine is running
+/// force high-passed at its lower edge and low-passed at its upper edge (second-order Butterworth each), its
+/// RMS (vector magnitude) over the last ``averagingTime`` (a moving window, so that one blow — a drop's
+/// landing, a door slammed — leaves the level after that time, however hard it was, and cannot hold it
+/// above the threshold for ``confirmTime``). The machine is running
 /// once the first band's RMS exceeds ``runningThreshold`` for ``confirmTime`` and stopped once it has
 /// stayed below half of it for ``stopTime``. The upper edges should stay below half the sample rate. Pure
 /// value; forces in g (device axes), frequencies in Hz, times in s.
@@ -23,7 +26,7 @@ public struct VibrationMeter: Sendable {
     /// How long it must stay below half of it for "stopped", s. Default 5 s.
     public let stopTime: Double
 
-    private var filters: [(high: ButterworthHighPass, low: ButterworthLowPass, meanSquare: Double)]
+    private var filters: [(high: ButterworthHighPass, low: ButterworthLowPass, window: PowerWindow)]
     /// The RMS of each band now, g.
     public private(set) var levels: [Double]
     /// Whether the machine runs now.
@@ -45,7 +48,7 @@ public struct VibrationMeter: Sendable {
         state = DebouncedState(onTime: confirmTime, offTime: stopTime)
         // f_c = √2 / (2π·τ) for the filter's time-constant form.
         func filter(_ frequency: Double) -> ButterworthLowPass { ButterworthLowPass(timeConstant: 2.squareRoot() / (2 * .pi * frequency)) }
-        filters = bands.map { (ButterworthHighPass(cutoff: $0.lowerBound), filter($0.upperBound), 0) }
+        filters = bands.map { (ButterworthHighPass(cutoff: $0.lowerBound), filter($0.upperBound), PowerWindow(length: averagingTime)) }
         levels = Array(repeating: 0, count: bands.count)
     }
 
@@ -66,14 +69,50 @@ public struct VibrationMeter: Sendable {
         previous = timestamp
         let step = timestamp - last
         guard step > 0, step.isFinite else { return nil }
-        let gain = min(step / averagingTime, 1)
         for index in filters.indices {
             let highPassed = filters[index].high.update(specificForce, deltaTime: step)
             let band = filters[index].low.update(highPassed, deltaTime: step)
-            filters[index].meanSquare += ((band * band).sum() - filters[index].meanSquare) * gain
-            levels[index] = filters[index].meanSquare.squareRoot()
+            filters[index].window.add(power: (band * band).sum(), over: step, at: timestamp)
+            levels[index] = filters[index].window.meanSquare.squareRoot()
         }
         let crossing = isRunning ? levels[0] < runningThreshold / 2 : levels[0] > runningThreshold
         return state.update(changeWanted: crossing, timestamp: timestamp)
     }
+}
+
+/// The mean of a signal's power over the last ``length`` seconds: each sample's power weighted by its
+/// time step, so that an uneven sample rate averages correctly. Pure value.
+struct PowerWindow: Sendable {
+    /// The window, s.
+    let length: Double
+    private var entries: [(time: Double, energy: Double, span: Double)] = []
+    private var first = 0
+    private var energy = 0.0
+    private var span = 0.0
+
+    init(length: Double) { self.length = max(length, 1e-3) }
+
+    /// Adds a sample's power (g²) held for `step` seconds, ending at `time`; forgets what is older than the
+    /// window.
+    mutating func add(power: Double, over step: Double, at time: Double) {
+        guard power.isFinite else { return }
+        entries.append((time, power * step, step))
+        energy += power * step
+        span += step
+        while first < entries.count - 1, time - entries[first].time >= length {
+            energy -= entries[first].energy
+            span -= entries[first].span
+            first += 1
+        }
+        if first > 4_096, first * 2 > entries.count {
+            entries.removeFirst(first)
+            first = 0
+            // Summed afresh now and then: the running sums' rounding does not build up over years.
+            energy = entries.reduce(0) { $0 + $1.energy }
+            span = entries.reduce(0) { $0 + $1.span }
+        }
+    }
+
+    /// The mean power over the window, g².
+    var meanSquare: Double { span > 0 ? max(energy, 0) / span : 0 }
 }
