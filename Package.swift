@@ -86,7 +86,7 @@ let package = Package(
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
-        .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionContract"]),
+        .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionContract", "MotionMath"]),
 
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionCalibrationTests", dependencies: ["MotionCalibration", "MotionFusion", "MotionHAL", "MotionMath"]),

@@ -72,17 +72,7 @@ public enum AgentLog {
     /// `value` with exactly `places` decimals (rounded half away from zero), e.g. `-3.20` for (−3.2, 2):
     /// for log lines, without Foundation's formatters.
     public static func decimal(_ value: Double, places: Int) -> String {
-        guard value.isFinite else { return "\(value)" }
-        var scale = 1.0
-        for _ in 0..<max(places, 0) { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return "\(value)" }
-        let units = Int(scaled)
-        let whole = units / Int(scale), fraction = units % Int(scale)
-        var digits = String(fraction)
-        while digits.count < places { digits = "0" + digits }
-        let sign = value < 0 && units != 0 ? "-" : ""
-        return places > 0 ? "\(sign)\(whole).\(digits)" : "\(sign)\(whole)"
+        value.fixedDecimal(places: places)
     }
 }
 

@@ -22,13 +22,7 @@ enum DevicesCommand {
     static func run(_ arguments: [String]) -> Never {
         let options = CommandOptions(
             arguments, valued: BrokerCommandOptions.valued.union(["--wait"]), switches: ["--json"], usage: usage)
-        guard options.positional.count <= 1 else { options.fail("devices takes at most one PATTERN") }
-        let pattern: DevicePattern
-        do {
-            pattern = try options.positional.first.map { text throws(DevicePatternError) in try DevicePattern(text) } ?? .all
-        } catch {
-            options.fail(error.description)
-        }
+        let pattern = options.devicePattern(command: "devices")
         let connection = BrokerCommandOptions(options)
         let wait = options.number("--wait", atLeast: 0.1, atMost: 3_600) ?? 2
         let ledger = Mutex(FleetLedger(prefix: connection.prefix))

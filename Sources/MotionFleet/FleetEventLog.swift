@@ -1,0 +1,103 @@
+import MotionContract
+import MotionMath
+
+/// The fleet's motion events and state changes, one line each, as `motionctl events` prints them: which
+/// messages of the broker are events or states of matching devices, and their text and JSON lines. Pure.
+public struct FleetEventLog: Sendable {
+    /// One event or state of one device.
+    public enum Entry: Sendable, Equatable {
+        /// A message of `{base}/events`.
+        case event(deviceID: String, MotionEventPayload)
+        /// A message of `{base}/state/{name}`.
+        case state(deviceID: String, MotionStatePayload)
+
+        /// The device it came from.
+        public var deviceID: String {
+            switch self {
+            case .event(let deviceID, _), .state(let deviceID, _): deviceID
+            }
+        }
+    }
+
+    /// The contract's first topic level.
+    public let prefix: String
+    /// The devices listed.
+    public let pattern: DevicePattern
+    /// Whether states are listed too (events always are).
+    public let includesStates: Bool
+
+    /// Creates a log.
+    /// - Parameters:
+    ///   - prefix: the first topic level (`motion`).
+    ///   - pattern: the devices listed.
+    ///   - includesStates: list `{base}/state/…` too.
+    public init(prefix: String, pattern: DevicePattern = .all, includesStates: Bool) {
+        self.prefix = prefix
+        self.pattern = pattern
+        self.includesStates = includesStates
+    }
+
+    /// The topic filters to subscribe to.
+    public var topicFilters: [String] {
+        ["\(prefix)/+/events"] + (includesStates ? ["\(prefix)/+/state/+"] : [])
+    }
+
+    /// The entry a message is, or nil for another topic, a device the pattern does not match, a removed
+    /// state (an empty payload) or a payload that does not decode (a publisher outside the contract).
+    public func entry(topic: String, payload: [UInt8]) -> Entry? {
+        guard let deviceID = TopicLayout.deviceID(inTopic: topic, prefix: prefix), pattern.matches(deviceID), !payload.isEmpty else {
+            return nil
+        }
+        switch TopicLayout(prefix: prefix, deviceID: deviceID).kind(ofTopic: topic) {
+        case .events?:
+            return (try? MotionEventPayload(payload: payload)).map { .event(deviceID: deviceID, $0) }
+        case .state(let name)? where includesStates:
+            return (try? MotionStatePayload(payload: payload, name: name)).map { .state(deviceID: deviceID, $0) }
+        default:
+            return nil
+        }
+    }
+
+    /// `TIME  DEVICE  WHAT  VALUE`: the time (UTC, ms) it began, the device, the event type or state
+    /// name, and its value with unit:
+    /// `2026-12-02T14:31:05.402Z  crate-1  free_fall    1.00 m in 0.452 s`.
+    public static func text(_ entry: Entry) -> String {
+        let (ts, what, value): (Double, String, String)
+        switch entry {
+        case .event(_, let event):
+            let digits = event.unit == "m" ? 2 : 1
+            (ts, what, value) = (event.ts, event.type, "\(event.magnitude.fixedDecimal(places: digits)) \(event.unit) in \(event.duration.fixedDecimal(places: 3)) s")
+        case .state(_, let state):
+            ts = state.ts
+            what = state.name.rawValue
+            switch state.value {
+            case .moving(let moving): value = moving ? "moving" : "still"
+            case .orientation(let orientation): value = orientation
+            case .tilt(let tilted, let angle): value = "\(tilted ? "tilted" : "level") \(angle.fixedDecimal(places: 1))°"
+            case .vibration(let running, let bands): value = "\(running ? "running" : "stopped") \((bands.first?.rms ?? 0).fixedDecimal(places: 3)) g"
+            case .activity(let activity, let confidence): value = "\(activity) (\(confidence) confidence)"
+            }
+        }
+        let time = UTCDateTime(unixTime: ts).iso8601(fractionalDigits: 3)
+        let padded = what + String(repeating: " ", count: max(0, 11 - what.count))
+        return "\(time)  \(entry.deviceID)  \(padded)  \(value)"
+    }
+
+    /// One JSON object: `{"device","topic","event":{…}}` or `{"device","topic","state":name,"value":{…}}`,
+    /// the payload as the contract writes it in JSON (a CBOR event too).
+    public func json(_ entry: Entry) -> String {
+        var writer = JSONWriter()
+        writer.field("device", entry.deviceID)
+        let topics = TopicLayout(prefix: prefix, deviceID: entry.deviceID)
+        switch entry {
+        case .event(_, let event):
+            writer.field("topic", topics.events)
+            writer.field("event", (try? JSONValue.parse(event.encoded(.json))) ?? .null)
+        case .state(_, let state):
+            writer.field("topic", topics.state(state.name))
+            writer.field("state", state.name.rawValue)
+            writer.field("value", (try? JSONValue.parse(Array(state.json().utf8))) ?? .null)
+        }
+        return writer.finished()
+    }
+}
