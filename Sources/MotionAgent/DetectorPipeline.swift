@@ -92,7 +92,11 @@ struct DetectorPipeline: Sendable {
             tap: on(.tap) ? TapDetector(threshold: value(.tap, "threshold"), doubleTapWindow: value(.tap, "double_tap_window")) : nil,
             shake: on(.shake) ? ShakeDetector(threshold: value(.shake, "threshold"), minimumReversals: Int(value(.shake, "reversals"))) : nil,
             orientation: on(.orientation) ? DeviceOrientationDetector(hysteresis: value(.orientation, "hysteresis")) : nil,
-            tilt: on(.tilt) ? TiltDetector(threshold: value(.tilt, "threshold") * degree, hysteresis: value(.tilt, "hysteresis") * degree) : nil,
+            tilt: on(.tilt)
+                ? TiltDetector(
+                    threshold: value(.tilt, "threshold") * degree, hysteresis: value(.tilt, "hysteresis") * degree,
+                    reference: settings.tiltReference)
+                : nil,
             moving: on(.moving)
                 ? MotionActivityStateDetector(
                     accelerationThreshold: value(.moving, "acceleration"), rotationThreshold: value(.moving, "rotation"),

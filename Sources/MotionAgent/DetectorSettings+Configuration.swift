@@ -25,6 +25,7 @@ extension DetectorSettings {
             let parameters = Self.parameters(of: detector)
             var known = Set(parameters.map(\.key) + ["enabled"])
             if detector == .vibration { known.insert("bands") }
+            if detector == .tilt { known.insert("reference") }
             try object.rejectUnknownKeys(known)
             if let on = try object.bool("enabled") {
                 if on { settings.switchedOff.remove(detector) } else { settings.switchedOff.insert(detector) }
@@ -34,6 +35,9 @@ extension DetectorSettings {
             }
             if detector == .vibration, let bands = object.members["bands"], bands != .null {
                 settings.bands = try Self.bands(bands, fieldPath: object.fieldPath("bands"))
+            }
+            if detector == .tilt, let reference = object.members["reference"], reference != .null {
+                settings.tiltReference = try Self.reference(reference, fieldPath: object.fieldPath("reference"))
             }
         }
         return settings
@@ -56,6 +60,22 @@ extension DetectorSettings {
             bands.append(low...high)
         }
         return bands
+    }
+
+    /// Reads `"start"` (nil) or `[x, y, z]`, a gravity direction in the device's axes (any length from
+    /// 0.1 g, made a unit vector).
+    private static func reference(_ value: JSONValue, fieldPath: String) throws(ConfigurationError) -> SIMD3<Double>? {
+        if case .string("start") = value { return nil }
+        let shape = "must be \"start\" or a gravity direction [x, y, z] in the device's axes, for example [0, 0, -1] (face up)"
+        guard case .array(let components) = value, components.count == 3,
+            let x = components[0].number, let y = components[1].number, let z = components[2].number
+        else { throw ConfigurationError(fieldPath: fieldPath, reason: shape) }
+        let vector = SIMD3(x, y, z)
+        let length = (vector * vector).sum().squareRoot()
+        guard length.isFinite, length >= 0.1 else {
+            throw ConfigurationError(fieldPath: fieldPath, reason: "must have a length of at least 0.1 (a direction)")
+        }
+        return vector / length
     }
 
     /// Checks every value against its range.
@@ -97,6 +117,9 @@ extension DetectorSettings {
             }
             if detector == .vibration {
                 entry["bands"] = .array(bands.map { .array([.real($0.lowerBound), .real($0.upperBound)]) })
+            }
+            if detector == .tilt {
+                entry["reference"] = tiltReference.map { .array([.real($0.x), .real($0.y), .real($0.z)]) } ?? .string("start")
             }
             entries[detector.rawValue] = .object(entry)
         }

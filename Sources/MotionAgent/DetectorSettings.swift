@@ -6,7 +6,8 @@ import MotionFusion
 ///
 /// Every threshold is a ``Parameter`` with its unit, its default (the detector's documented default, see
 /// docs/FUSION.md) and the range it is checked against; a file or document sets only what it names.
-/// The vibration bands are a list of `[low, high]` pairs in Hz.
+/// The vibration bands are a list of `[low, high]` pairs in Hz; the tilt's reference is `"start"` or a
+/// gravity direction `[x, y, z]` in the device's axes.
 public struct DetectorSettings: Sendable, Equatable {
     /// The detectors, by their configuration names.
     public enum Detector: String, Sendable, CaseIterable, Hashable {
@@ -20,7 +21,8 @@ public struct DetectorSettings: Sendable, Equatable {
         case shake
         /// Orientation (face up, portrait, …): `hysteresis` (cosine).
         case orientation
-        /// Tilt from the attitude at start: `threshold`, `hysteresis` (degrees).
+        /// Tilt from a reference attitude: `threshold`, `hysteresis` (degrees), `reference` (`"start"` or the
+        /// reference's gravity direction).
         case tilt
         /// Rest ↔ motion: `acceleration` (g), `rotation` (rad/s), `confirm`, `settle` (s).
         case moving
@@ -99,6 +101,11 @@ public struct DetectorSettings: Sendable, Equatable {
     public private(set) var values: [Detector: [String: Double]] = [:]
     /// The vibration bands, Hz.
     public var bands: [ClosedRange<Double>] = DetectorSettings.defaultBands
+    /// The direction of gravity, device axes (unit vector), from which the tilt is measured; nil: the
+    /// direction when the detectors start (the default, `"start"`). A door sensor gives the closed door's
+    /// (`[0, -1, 0]` for a board upright in portrait), so that a restart while the door is open still
+    /// reads tilted.
+    public var tiltReference: SIMD3<Double>?
 
     /// The defaults: every detector on with its documented thresholds.
     public init() {}

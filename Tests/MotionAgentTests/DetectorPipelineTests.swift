@@ -92,6 +92,26 @@ import Testing
         #expect(isTilted && abs(angle - 20) < 1e-6)
     }
 
+    @Test func aConfiguredReferenceKeepsADoorOpenAtStartTilted() throws {
+        // The closed door's board stands upright in portrait (gravity along −y); it starts lying face up,
+        // 90° away: tilted from the first sample, where "start" would read level.
+        let configured = try AgentConfiguration.parse(Array(#"{"detectors":{"tilt":{"reference":[0,-2,0]}}}"#.utf8)).detectors
+        #expect(configured.tiltReference == SIMD3(0, -1, 0))
+        var door = DetectorPipeline(settings: configured, sampleRate: 100, frame: "", wallClockOffset: 0)
+        _ = door.add(Self.samples(seconds: 1))
+        guard case .tilt(true, let angle)? = door.states[.tilt]?.value else { Issue.record("\(String(describing: door.states[.tilt]))"); return }
+        #expect(abs(angle - 90) < 1e-6)
+        var start = DetectorPipeline(settings: DetectorSettings(), sampleRate: 100, frame: "", wallClockOffset: 0)
+        _ = start.add(Self.samples(seconds: 1))
+        #expect(start.states[.tilt]?.value == .tilt(tilted: false, angle: 0))
+        // Written out and read back; "start" hands it back.
+        var withReference = AgentConfiguration()
+        withReference.detectors = configured
+        let written = try AgentConfiguration.parse(JSONWriter.canonical(["detectors": withReference.runtimeSettings["detectors"]!]))
+        #expect(written.detectors == configured)
+        #expect(try AgentConfiguration.parse(Array(#"{"detectors":{"tilt":{"reference":"start"}}}"#.utf8)).detectors.tiltReference == nil)
+    }
+
     @Test func theVibrationLevelIsPublishedAgainEveryTenSeconds() {
         var pipeline = DetectorPipeline(settings: DetectorSettings(), sampleRate: 200, frame: "", wallClockOffset: 0)
         // 50 Hz, 0.3 g: a machine running from the start.
