@@ -23,6 +23,8 @@ struct HealthReport: Sendable {
     var commandsDropped = 0
     /// One entry per service.
     var services: [ServiceHealth] = []
+    /// The motion detectors' state and event counts.
+    var detectors: HealthPayload.Detectors?
 
     /// One service's throughput.
     struct ServiceHealth: Sendable {
@@ -63,7 +65,8 @@ struct HealthReport: Sendable {
                     uncertainty: $0.uncertainty)
             },
             magneticDisturbance: diagnostics.fusion.contains { $0.referenceFrame.usesMagnetometer }
-                ? diagnostics.fusion.contains(where: \.isMagneticallyDisturbed) : nil)
+                ? diagnostics.fusion.contains(where: \.isMagneticallyDisturbed) : nil,
+            detectors: detectors)
     }
 
     /// The JSON payload.

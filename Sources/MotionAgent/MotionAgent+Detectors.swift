@@ -85,6 +85,7 @@ extension MotionAgent {
             let output = run!.pipeline.add(samples)
             for event in output.events {
                 publish(event.encoded(delivery.format), to: topics.events, qos: qos, expiry: nil, format: delivery.format, on: client)
+                eventCounts.withLock { $0[event.type, default: 0] += 1 }
             }
             guard client.isConnected else { return }
             for state in output.states { publishState(state, on: client) }

@@ -48,6 +48,8 @@ extension MotionAgent {
                 service: service, active: services[service]!.active, messages: count.messages, samples: count.samples,
                 messageRate: last.map { counters.messageRate(of: service, since: $0) }, error: services[service]!.error))
         }
+        report.detectors = HealthPayload.Detectors(
+            running: detectorRun.withLock { $0 != nil }, events: eventCounts.withLock { $0 })
         // Retained (contract 1.1), so that a fleet tool joining late reads when the device last reported.
         _ = try? client.publish(MQTTMessage(
             topic: topics.health, string: report.json(), qos: .atMostOnce, retain: true, contentType: Self.json))

@@ -38,6 +38,8 @@ public final class MotionAgent: Sendable {
     let detectorRun = Mutex<DetectorRun?>(nil)
     /// The `seq` of the last `{base}/events` message, kept while the detectors are stopped.
     let lastEventSequence = Atomic<UInt64>(0)
+    /// Events published since the start, by type (for `health`; every type from 0).
+    let eventCounts = Mutex(Dictionary(uniqueKeysWithValues: MotionEventPayload.EventType.allCases.map { ($0.rawValue, UInt64(0)) }))
     let encoder: SamplePayloadEncoder
     /// When the agent was made: `CLOCK_MONOTONIC` ns (for the uptime in `health`) and Unix time, s (the
     /// `started` of `info`).

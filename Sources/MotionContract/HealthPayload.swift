@@ -125,6 +125,24 @@ public struct HealthPayload: Sendable, Equatable {
         }
     }
 
+    /// The motion detectors (contract 1.4): whether they run and the events published since the agent
+    /// started, by type; nil from older agents.
+    public var detectors: Detectors?
+
+    /// The motion detectors' counters.
+    public struct Detectors: Sendable, Equatable {
+        /// Whether the detectors run now.
+        public var running: Bool
+        /// Events published on `{base}/events` since the agent started, by type (`free_fall`, …).
+        public var events: [String: UInt64]
+
+        /// Creates the entry.
+        public init(running: Bool, events: [String: UInt64]) {
+            self.running = running
+            self.events = events
+        }
+    }
+
     /// One attitude filter's state.
     public struct Fusion: Sendable, Equatable {
         /// Its reference frame (``ReferenceFrameName``).
@@ -149,9 +167,10 @@ public struct HealthPayload: Sendable, Equatable {
     /// Creates a report.
     public init(
         uptime: Double, ts: Double? = nil, interval: Double? = nil, connected: Bool, device: Device, mqtt: Connection,
-        services: [Service], fusion: [Fusion], magneticDisturbance: Bool? = nil
+        services: [Service], fusion: [Fusion], magneticDisturbance: Bool? = nil, detectors: Detectors? = nil
     ) {
         self.magneticDisturbance = magneticDisturbance
+        self.detectors = detectors
         self.uptime = uptime
         self.ts = ts
         self.interval = interval
@@ -214,6 +233,14 @@ public struct HealthPayload: Sendable, Equatable {
             }
         }
         if let magneticDisturbance { writer.field("magnetic_disturbance", magneticDisturbance) }
+        if let detectors {
+            writer.object("detectors") { entry in
+                entry.field("running", detectors.running)
+                entry.object("events") { counts in
+                    for type in detectors.events.keys.sorted() { counts.field(type, detectors.events[type]!) }
+                }
+            }
+        }
         return writer.finished()
     }
 
@@ -240,6 +267,13 @@ public struct HealthPayload: Sendable, Equatable {
                 gyroBias: try entry.required("gyro_bias", entry.vector),
                 uncertainty: try AttitudeUncertaintyEstimate.decode(in: entry)))
         }
+        var detectors: Detectors?
+        if let entry = try root.object("detectors") {
+            let counts = try entry.required("events", entry.object)
+            var events: [String: UInt64] = [:]
+            for type in counts.members.keys { events[type] = try counts.required(type, counts.count) }
+            detectors = Detectors(running: try entry.required("running", entry.bool), events: events)
+        }
         self.init(
             uptime: try root.required("uptime", root.number), ts: try root.number("ts"), interval: try root.number("interval"),
             connected: try root.required("connected", root.bool),
@@ -260,6 +294,7 @@ public struct HealthPayload: Sendable, Equatable {
                 expiredInBuffer: try mqtt.integer("expired_in_buffer") ?? 0,
                 queueDurable: try mqtt.bool("queue_durable") ?? false,
                 commandsDropped: try mqtt.integer("commands_dropped") ?? 0),
-            services: serviceEntries, fusion: fusionEntries, magneticDisturbance: try root.bool("magnetic_disturbance"))
+            services: serviceEntries, fusion: fusionEntries, magneticDisturbance: try root.bool("magnetic_disturbance"),
+            detectors: detectors)
     }
 }

@@ -43,6 +43,8 @@ import Testing
         #expect((metrics["motion_gyro_message_rate_hz"] ?? 0) > 10 && metrics["motion_gyro_active"] == 1)
         #expect(metrics["motion_magnetic_disturbance"] == 0, "a magnetic frame runs: the field's state is exported")
         #expect((metrics["motion_mqtt_published_total"] ?? 0) > 0 && metrics["motion_mqtt_reconnects_total"] == 0)
+        #expect(metrics["motion_detectors_running"] == 1 && metrics["motion_free_falls_total"] == 0 && metrics["motion_taps_total"] == 0,
+                "the detectors' counters are exported from the first report")
     }
 
     @Test("the alert rules pass promtool check rules and their unit tests")

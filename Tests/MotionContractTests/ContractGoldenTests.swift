@@ -120,6 +120,15 @@ import Testing
         uncertain.fusion[0].uncertainty = AttitudeUncertaintyEstimate(heading: 1.8349, inclination: 0.6)
         #expect(uncertain.json().contains(#""gyro_bias":{"x":0.0001,"y":-2e-05,"z":0.0},"uncertainty":{"heading":1.83,"inclination":0.6}}"#))
         #expect(try HealthPayload(payload: Array(uncertain.json().utf8)).fusion[0].uncertainty == AttitudeUncertaintyEstimate(heading: 1.83, inclination: 0.6))
+        // Contract 1.4: the detectors' state and event counts; absent from older agents' reports.
+        var counted = health
+        counted.detectors = .init(running: true, events: ["free_fall": 3, "impact": 3, "tap": 0])
+        #expect(counted.json().hasSuffix(#","detectors":{"running":true,"events":{"free_fall":3,"impact":3,"tap":0}}}"#))
+        #expect(try HealthPayload(payload: Array(counted.json().utf8)) == counted)
+        #expect(try HealthPayload(payload: Array(health.json().utf8)).detectors == nil)
+        #expect(throws: PayloadError(fieldPath: "detectors.events.tap", reason: "must be a count (a whole number ≥ 0)")) {
+            try HealthPayload(payload: Array(counted.json().replacing(#""tap":0"#, with: #""tap":-1"#).utf8))
+        }
     }
 
     /// Measurements are written in single precision, so a decoder that took a finite double beyond its range
