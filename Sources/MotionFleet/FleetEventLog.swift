@@ -64,23 +64,30 @@ public struct FleetEventLog: Sendable {
     public static func text(_ entry: Entry) -> String {
         let (ts, what, value): (Double, String, String)
         switch entry {
-        case .event(_, let event):
-            let digits = event.unit == "m" ? 2 : 1
-            (ts, what, value) = (event.ts, event.type, "\(event.magnitude.fixedDecimal(places: digits)) \(event.unit) in \(event.duration.fixedDecimal(places: 3)) s")
-        case .state(_, let state):
-            ts = state.ts
-            what = state.name.rawValue
-            switch state.value {
-            case .moving(let moving): value = moving ? "moving" : "still"
-            case .orientation(let orientation): value = orientation
-            case .tilt(let tilted, let angle): value = "\(tilted ? "tilted" : "level") \(angle.fixedDecimal(places: 1))°"
-            case .vibration(let running, let bands): value = "\(running ? "running" : "stopped") \((bands.first?.rms ?? 0).fixedDecimal(places: 3)) g"
-            case .activity(let activity, let confidence): value = "\(activity) (\(confidence) confidence)"
-            }
+        case .event(_, let event): (ts, what, value) = (event.ts, event.type, describe(event))
+        case .state(_, let state): (ts, what, value) = (state.ts, state.name.rawValue, describe(state.value))
         }
         let time = UTCDateTime(unixTime: ts).iso8601(fractionalDigits: 3)
         let padded = what + String(repeating: " ", count: max(0, 11 - what.count))
         return "\(time)  \(entry.deviceID)  \(padded)  \(value)"
+    }
+
+    /// An event's magnitude with its unit and its duration: `1.00 m in 0.452 s`, `18.6 g in 0.035 s`.
+    public static func describe(_ event: MotionEventPayload) -> String {
+        let digits = event.unit == "m" ? 2 : 1
+        return "\(event.magnitude.fixedDecimal(places: digits)) \(event.unit) in \(event.duration.fixedDecimal(places: 3)) s"
+    }
+
+    /// A state's value in words: `still`, `face_up`, `tilted 34.2°`, `running 0.421 g`,
+    /// `walking (high confidence)`.
+    public static func describe(_ value: MotionStatePayload.Value) -> String {
+        switch value {
+        case .moving(let moving): moving ? "moving" : "still"
+        case .orientation(let orientation): orientation
+        case .tilt(let tilted, let angle): "\(tilted ? "tilted" : "level") \(angle.fixedDecimal(places: 1))°"
+        case .vibration(let running, let bands): "\(running ? "running" : "stopped") \((bands.first?.rms ?? 0).fixedDecimal(places: 3)) g"
+        case .activity(let activity, let confidence): "\(activity) (\(confidence) confidence)"
+        }
     }
 
     /// One JSON object: `{"device","topic","event":{…}}` or `{"device","topic","state":name,"value":{…}}`,

@@ -1,4 +1,5 @@
 import MotionContract
+import MotionFleet
 import Foundation
 import Synchronization
 
@@ -17,6 +18,10 @@ public final class WatchBoard: Sendable {
         var status = "?"
         var deviceDescription = ""
         var services: [MotionService: ServiceView] = [:]
+        /// The detectors' states, by name (retained, so known from the start).
+        var states: [MotionStateName: MotionStatePayload.Value] = [:]
+        /// The newest event and when it arrived.
+        var lastEvent: (event: MotionEventPayload, arrival: Double)?
     }
 
     private struct ServiceView: Sendable {
@@ -64,7 +69,11 @@ public final class WatchBoard: Sendable {
             case .status(let service):
                 device.services[service, default: ServiceView()].status =
                     (try? ServiceStatus(payload: payload)).map(Self.describe) ?? "unreadable status"
-            case .health, .error, .control, .configuration, .configurationControl, .events, .state:
+            case .state(let name):
+                device.states[name] = payload.isEmpty ? nil : (try? MotionStatePayload(payload: payload, name: name))?.value
+            case .events:
+                if let event = try? MotionEventPayload(payload: payload) { device.lastEvent = (event, arrival) }
+            case .health, .error, .control, .configuration, .configurationControl:
                 break
             }
             devices[deviceID] = device
@@ -87,6 +96,13 @@ public final class WatchBoard: Sendable {
                 let rate = String(format: "%.1f", Double(recent) / rateWindow)
                 let lost = view.sequence.lost > 0 ? "  (\(view.sequence.lost) lost)" : ""
                 lines.append(Self.pad(service.topicName, 15) + Self.pad(view.status, 30) + Self.pad(rate, 8) + view.values + lost)
+            }
+            if !device.states.isEmpty || device.lastEvent != nil {
+                let states = MotionStateName.allCases.compactMap { device.states[$0].map(FleetEventLog.describe) }
+                let event = device.lastEvent.map { last in
+                    "last event \(last.event.type) \(FleetEventLog.describe(last.event)), \(Int(max(0, now - last.arrival))) s ago"
+                } ?? "no event yet"
+                lines.append(Self.pad("detectors", 15) + states.joined(separator: " · ") + "   " + event)
             }
             lines.append("")
         }

@@ -23,6 +23,20 @@ import MotionContract
         #expect(table.contains("x   +0.500  y   -1.000  z   +0.125 rad/s"))
         #expect(table.contains("(2 lost)"))
         #expect(table.contains("8.0"), "8 messages within the last second: \(table)")
+        #expect(!table.contains("detectors"), "no detector line before the device has states or events")
+    }
+
+    @Test func watchBoardShowsTheDetectorsStatesAndTheLastEvent() {
+        let board = WatchBoard(prefix: "motion", rateWindow: 1)
+        board.receive(topic: "motion/crate/status", payload: Array("online".utf8), arrival: 0)
+        for (name, fields) in [("moving", #""moving":false"#), ("orientation", #""orientation":"face_up""#),
+                               ("tilt", #""tilted":true,"angle":34.25"#)] {
+            board.receive(topic: "motion/crate/state/\(name)", payload: Array(#"{"timestamp":1,"ts":2,\#(fields)}"#.utf8), arrival: 0)
+        }
+        #expect(board.render(now: 1).contains("detectors      still · face_up · tilted 34.3°   no event yet"), "\(board.render(now: 1))")
+        board.receive(topic: "motion/crate/events", payload: Array(#"{"seq":1,"type":"impact","timestamp":5,"ts":6,"duration":0.035,"magnitude":18.6,"unit":"g"}"#.utf8), arrival: 10)
+        board.receive(topic: "motion/crate/state/tilt", payload: [], arrival: 11)  // switched off: removed
+        #expect(board.render(now: 13).contains("detectors      still · face_up   last event impact 18.6 g in 0.035 s, 3 s ago"), "\(board.render(now: 13))")
     }
 }
 
