@@ -15,8 +15,6 @@ struct DetectorPipeline: Sendable {
         var states: [MotionStatePayload] = []
     }
 
-    /// The settings the bank was made from.
-    let settings: DetectorSettings
     /// The reference frame of the attitudes (Apple's case name).
     let frame: String
     /// Unix time minus seconds-since-boot time, s.
@@ -33,8 +31,6 @@ struct DetectorPipeline: Sendable {
 
     /// The states the bank keeps (one per state detector that is on, in the contract's order).
     let stateNames: [MotionStateName]
-    /// How many states the bank keeps.
-    private var stateCount: Int { stateNames.count }
     /// When the vibration levels were last published, s (samples' clock).
     private var levelsPublished = -Double.infinity
 
@@ -52,7 +48,6 @@ struct DetectorPipeline: Sendable {
     ///   - sequence: the `seq` of the last event published (the topic's count goes on across restarts of
     ///     the pipeline).
     init(settings: DetectorSettings, sampleRate: Double?, frame: String, wallClockOffset: Double, sequence: UInt64 = 0) {
-        self.settings = settings
         self.frame = frame
         self.wallClockOffset = wallClockOffset
         self.sequence = sequence
@@ -128,9 +123,9 @@ struct DetectorPipeline: Sendable {
             }
             for state in found.states { record(payload(state, at: sample.timestamp), at: sample.timestamp, in: &output) }
             // The first samples give every detector its state (a tilt's reference, an orientation).
-            if states.count < stateCount {
-                for state in bank.currentStates where states[Self.name(of: state)] == nil {
-                    record(payload(state, at: sample.timestamp), at: sample.timestamp, in: &output)
+            if states.count < stateNames.count {
+                for state in bank.currentStates.map({ payload($0, at: sample.timestamp) }) where states[state.name] == nil {
+                    record(state, at: sample.timestamp, in: &output)
                 }
             }
             if let vibration = states[.vibration], sample.timestamp - levelsPublished >= Self.levelInterval,
@@ -173,16 +168,6 @@ struct DetectorPipeline: Sendable {
         // An activity holds since its own start, the others since the sample that changed them.
         let since = if case .activity(let estimate) = state { estimate.since } else { timestamp }
         return MotionStatePayload(value: value, timestamp: since, ts: since + wallClockOffset)
-    }
-
-    private static func name(of state: MotionState) -> MotionStateName {
-        switch state.kind {
-        case .moving: .moving
-        case .orientation: .orientation
-        case .tilt: .tilt
-        case .vibration: .vibration
-        case .activity: .activity
-        }
     }
 
     private static func eventType(_ kind: MotionEvent.Kind) -> MotionEventPayload.EventType {

@@ -4,11 +4,28 @@ import MotionEngine
 import MotionFusion
 import Synchronization
 
-/// The motion detectors while they run: their engine subscription (device motion at the full sensor rate)
-/// and the pipeline it feeds.
+/// The motion detectors while they run: their engine subscription (device motion at the full sensor rate),
+/// the pipeline it feeds, and how `{base}/events` is published (changed in place when only that changes).
 struct DetectorRun: Sendable {
     var pipeline: DetectorPipeline
     let subscription: MotionSubscription
+    /// The events' QoS.
+    private(set) var qos = MQTTQoS.atLeastOnce
+    /// The events' payload format.
+    private(set) var format = PayloadFormat.json
+
+    /// A run that publishes its events as `settings` say.
+    init(pipeline: DetectorPipeline, subscription: MotionSubscription, settings: DetectorSettings) {
+        self.pipeline = pipeline
+        self.subscription = subscription
+        deliver(as: settings)
+    }
+
+    /// Publishes the events with the QoS and format of `settings` from now on.
+    mutating func deliver(as settings: DetectorSettings) {
+        qos = MQTTQoS(rawValue: Int32(settings.qos)) ?? .atLeastOnce
+        format = settings.format
+    }
 }
 
 // The on-board motion detectors: `{base}/events` and the retained `{base}/state/{name}`.
@@ -42,7 +59,7 @@ extension MotionAgent {
                 self?.receiveDetectorSamples(
                     samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } }, from: subscription)
             })
-        detectorRun.withLock { $0 = DetectorRun(pipeline: pipeline, subscription: subscription) }
+        detectorRun.withLock { $0 = DetectorRun(pipeline: pipeline, subscription: subscription, settings: settings) }
         if !engine.subscribe(subscription) {
             detectorRun.withLock { $0 = nil }
             AgentLog.warning("motion detectors: the device cannot deliver device motion")
@@ -58,16 +75,19 @@ extension MotionAgent {
 
     /// On the control queue, after the detectors' settings changed: the detectors start over when what
     /// they detect changed (`restart`; a change of the events' QoS or format alone keeps them, with their
-    /// states and tilt reference), and the states and discovery are announced again.
+    /// states and tilt reference, and takes effect in the running one), and the states and discovery are
+    /// announced again.
     func detectorSettingsChanged(restart: Bool) {
+        let settings = configuration.detectors
         if restart {
             stopDetectors()
             startDetectors()
+        } else {
+            detectorRun.withLock { $0?.deliver(as: settings) }
         }
         if let client = state.withLock({ $0.shuttingDown ? nil : $0.client }), client.isConnected {
             announceDetectors(on: client)
         }
-        let settings = configuration.detectors
         AgentLog.notice(!settings.enabled ? "motion detectors off" : restart ? "motion detectors restarted with new settings"
             : "motion events now QoS \(settings.qos), \(settings.format.rawValue)")
     }
@@ -82,13 +102,12 @@ extension MotionAgent {
     /// way) is published after the stop, and a state announced is never overtaken by an older one.
     func receiveDetectorSamples(_ samples: [DeviceMotionSample], from subscription: MotionSubscription) {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
-        let delivery = configuration.detectors
-        let qos = MQTTQoS(rawValue: Int32(delivery.qos)) ?? .atLeastOnce
         detectorRun.withLock { run in
             guard run?.subscription === subscription else { return }
             let output = run!.pipeline.add(samples)
+            let (qos, format) = (run!.qos, run!.format)
             for event in output.events {
-                publish(event.encoded(delivery.format), to: topics.events, qos: qos, expiry: nil, format: delivery.format, on: client)
+                publish(event.encoded(format), to: topics.events, qos: qos, expiry: nil, format: format, on: client)
                 eventCounts.withLock { $0[event.type, default: 0] += 1 }
             }
             guard client.isConnected else { return }

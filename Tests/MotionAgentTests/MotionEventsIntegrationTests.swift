@@ -111,6 +111,18 @@ import Testing
             [Array(#"{"detectors":{"tilt":{"enabled":false},"format":"cbor"}}"#.utf8), Array(#"{"detectors":null}"#.utf8)], against: "config-set")
         #expect(validation.status == 0, "\(validation.output)")
         #expect(try PayloadSchemaTests.validate([Array(#"{"detectors":{"impact":{"threshold":0.5}}}"#.utf8)], against: "config-set").status == 1)
+
+        // The format alone changes in the running detectors: the next events are JSON again, seq goes on.
+        let lastCBOR = try MotionEventPayload(payload: try #require(subscriber.messages(on: topics.events).last).payload).seq
+        subscriber.clear()
+        try subscriber.client.publish(MQTTMessage(
+            topic: topics.configurationControl, string: #"{"detectors":{"format":"json"}}"#, qos: .atLeastOnce,
+            responseTopic: replies, correlationData: [3]))
+        #expect(subscriber.waitForMessage(on: replies) { $0.correlationData == [3] && $0.payloadString.contains(#""ok":true"#) } != nil)
+        #expect(subscriber.waitForMessage(on: topics.events, timeout: .seconds(20)) { PayloadFormat.of($0.payload) == .json } != nil)
+        let json = subscriber.messages(on: topics.events).filter { PayloadFormat.of($0.payload) == .json }
+        #expect(try json.map { try MotionEventPayload(payload: $0.payload).seq }.allSatisfy { $0 > lastCBOR })
+        #expect(json.allSatisfy { $0.contentType == "application/json" })
     }
 
     /// Renders Home Assistant templates on payloads (schemas/home-assistant/render.py).
