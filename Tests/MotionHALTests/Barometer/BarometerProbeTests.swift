@@ -6,7 +6,7 @@ import Testing
 @Suite struct BarometerProbeTests {
     @Test(arguments: [
         (BarometerTestBench.Chip.bmp280, "bmp280", "Bosch BMP280 at 0x76", 0.25...125.0),
-        (.bme280, "bme280", "Bosch BME280 at 0x77", 1...125),
+        (.bme280, "bme280", "Bosch BME280 at 0x77", 1...95),
         (.lps22hb, "lps22hb", "ST LPS22HB at 0x5c", 1...75),
         (.lps22df, "lps22df", "ST LPS22DF at 0x5d", 1...200),
     ])

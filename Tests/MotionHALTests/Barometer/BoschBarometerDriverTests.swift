@@ -41,9 +41,17 @@ import Testing
         #expect(settings(125).pressureOversampling == 2 && settings(125).filterCoefficient == 4 && settings(125).rate == 125)
         // 1 Hz: the longest standby that fits, 500 ms (BMP280 and BME280 alike).
         #expect(settings(1).standbyTime == 500 && settings(1, .bme280).standbyTime == 500)
-        // The BME280's 20 ms standby: ×8 at 33 Hz takes 19.5 + 10 ms (29.5 ms ≤ 30.3 ms).
-        #expect(settings(33, .bme280).standbyTime == 10 && settings(33, .bme280).pressureOversampling == 8)
-        #expect(settings(33).standbyTime == 0.5)
+        // The BME280 measures humidity too (×1: 2.5 ms more): at 25 Hz ×16 / ×2 with 0.5 ms standby, 40.5 ms,
+        // 24.7 Hz (Bosch's "indoor navigation"; within the 2 % the chooser allows).
+        let humid = settings(25, .bme280)
+        #expect(humid.humidityOversampling == 1 && humid.pressureOversampling == 16 && humid.standbyTime == 0.5 && humid.cycleTime == 40.5)
+        #expect(abs(humid.maximumMeasurementTime - (1.25 + 4.6 + 36.8 + 0.575 + 2.3 + 0.575)) < 1e-9)
+        #expect(settings(25).humidityOversampling == 0)
+        // Its 10 ms standby: ×8 at 31 Hz takes 22 + 10 ms (32 ms, within 2 % of 32.3 ms); the BMP280 has none.
+        #expect(settings(31, .bme280).standbyTime == 10 && settings(31, .bme280).pressureOversampling == 8)
+        #expect(settings(31).standbyTime == 0.5)
+        // Its fastest: ×2, 10 ms + 0.5 ms standby, 95 Hz, the top of its supported rates.
+        #expect(abs(settings(125, .bme280).rate - 1000 / 10.5) < 1e-9 && BoschBarometerVariant.bme280.supportedSampleRates == 1...95)
         // The BMP280's slowest: 4 s standby at 0.25 Hz.
         #expect(settings(0.24).standbyTime == 4000)
     }
@@ -56,11 +64,13 @@ import Testing
         bench.bus.isLogging = true
         try driver.start(sampleRate: 25)
         let writes = bench.bus.transfers.filter { !$0.isRead }.map { [$0.register] + $0.bytes }
-        let configuration: [[UInt8]] = [[0xF5, 0x10], [0xF4, 0b010_101_11]]  // IIR 16, standby 0.5 ms; ×2, ×16, normal
-        #expect(writes == [[0xE0, 0xB6]] + (model == .bme280 ? [[0xF2, 0x00]] : []) + configuration)
+        // IIR 16, standby 0.5 ms; ×2, ×16, normal; on a BME280 ctrl_hum ×1 first (it takes effect with ctrl_meas).
+        let configuration: [[UInt8]] = [[0xF5, 0x10], [0xF4, 0b010_101_11]]
+        #expect(writes == [[0xE0, 0xB6]] + (model == .bme280 ? [[0xF2, 0x01]] : []) + configuration)
         #expect(chip.register(0xF5) == 0x10, "config written in sleep mode is kept")
-        #expect(abs(chip.conversionRate - 1000 / 38) < 1e-6)
-        #expect(driver.outputDataRate == 1000.0 / 38)
+        let cycle = model == .bmp280 ? 38.0 : 40.5
+        #expect(abs(chip.conversionRate - 1000 / cycle) < 1e-6)
+        #expect(driver.outputDataRate == 1000 / cycle)
         driver.stop()
         #expect(chip.register(0xF4) & 0b11 == 0, "sleep mode after stop")
     }

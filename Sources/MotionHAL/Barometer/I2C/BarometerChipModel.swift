@@ -49,7 +49,7 @@ public struct BarometerChipModel: Sendable {
 
     /// The Bosch BMP280 (chip ID 0x58 at 0xD0) at 0x76 or 0x77: see ``BoschBarometerDriver``.
     public static let bmp280 = bosch(.bmp280)
-    /// The Bosch BME280 (chip ID 0x60 at 0xD0) at 0x76 or 0x77, humidity unused: see ``BoschBarometerDriver``.
+    /// The Bosch BME280 (chip ID 0x60 at 0xD0) at 0x76 or 0x77, with relative humidity: see ``BoschBarometerDriver``.
     public static let bme280 = bosch(.bme280)
     /// The ST LPS22HB (WHO_AM_I 0xB1 at 0x0F) at 0x5C or 0x5D: see ``STPressureDriver``.
     public static let lps22hb = st(.lps22hb)

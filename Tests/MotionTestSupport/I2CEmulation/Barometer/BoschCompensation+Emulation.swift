@@ -64,3 +64,45 @@ extension BoschCompensation {
         return (low + high) / 2
     }
 }
+
+/// What an emulated BME280 needs of its humidity trimming: the register bytes, the datasheet's
+/// floating-point humidity formula (BST-BME280-DS002 §8.1, `bme280_compensate_H_double`) and its inverse,
+/// written independently of the driver's integer formula and decoding.
+extension BoschHumidityCompensation {
+    /// Plausible trimming of a real chip (the datasheet gives no example): dig_H1 75, H2 362, H3 0, H4 313,
+    /// H5 50, H6 30.
+    public static let typical = BoschHumidityCompensation(h1: 75, h2: 362, h3: 0, h4: 313, h5: 50, h6: 30)
+
+    /// calib26…calib32 (0xE1…0xE7): dig_H2 little-endian, dig_H3, then dig_H4 and dig_H5 packed in 12 bits
+    /// each around the shared 0xE5 (H4's low nibble in its bits 3:0, H5's in bits 7:4), dig_H6. dig_H1 is
+    /// 0xA1's byte, `h1`.
+    public var registerBytes: [UInt8] {
+        let h2 = UInt16(bitPattern: self.h2), h4 = UInt16(bitPattern: self.h4), h5 = UInt16(bitPattern: self.h5)
+        return [
+            UInt8(h2 & 0xFF), UInt8(h2 >> 8), h3, UInt8(truncatingIfNeeded: h4 >> 4),
+            UInt8(h4 & 0x0F) | UInt8(h5 & 0x0F) << 4, UInt8(truncatingIfNeeded: h5 >> 4), UInt8(bitPattern: h6),
+        ]
+    }
+
+    /// The datasheet's floating-point humidity before its clamping to 0…100, %RH.
+    /// - Parameters:
+    ///   - adc: the 16-bit raw humidity.
+    ///   - fineTemperature: t_fine of the same conversion.
+    public func floatingPointHumidity(adc: Double, fineTemperature: Double) -> Double {
+        var h = fineTemperature - 76_800
+        h = (adc - (Double(h4) * 64 + Double(h5) / 16384 * h))
+            * (Double(h2) / 65536 * (1 + Double(h6) / 67_108_864 * h * (1 + Double(h3) / 67_108_864 * h)))
+        return h * (1 - Double(h1) * h / 524_288)
+    }
+
+    /// The raw humidity (a real number in 0…65 535) whose compensated value is `percent`, by bisection
+    /// (the formula rises with the raw value over the chip's range).
+    public func humidityADC(for percent: Double, fineTemperature: Double) -> Double {
+        var (low, high) = (0.0, 65_535.0)
+        for _ in 0..<60 {
+            let middle = (low + high) / 2
+            if floatingPointHumidity(adc: middle, fineTemperature: fineTemperature) < percent { low = middle } else { high = middle }
+        }
+        return (low + high) / 2
+    }
+}

@@ -20,8 +20,9 @@ import Synchronization
 ///   inverting the datasheet's floating-point compensation (``BoschCompensation``'s floating-point formulas, in the test support), through the IIR
 ///   filter `x = (x·(c−1) + new) / c` (its memory starting from the first conversion after sleep), and
 ///   quantised to the resolution: 20 bits with the filter on, else 16 + (osrs − 1) bits (§3.3.3). A
-///   quantity whose oversampling is 0 ("skipped") reads 0x80000; humidity always reads 0x8000 unless
-///   ctrl_hum enables it.
+///   quantity whose oversampling is 0 ("skipped") reads 0x80000. BME280 humidity: the atmosphere's, by
+///   inverting the datasheet's floating-point humidity formula at the conversion's t_fine, 16 bits, not
+///   IIR-filtered (the filter is for pressure and temperature, §3.4.3); 0x8000 while ctrl_hum skips it.
 public final class EmulatedBoschBarometer: EmulatedI2CChip {
     /// Which chip to emulate.
     public enum Model: Sendable {
@@ -34,6 +35,7 @@ public final class EmulatedBoschBarometer: EmulatedI2CChip {
     private let model: Model
     private let atmosphere: EmulatedAtmosphere
     private let trimming: BoschCompensation
+    private let humidityTrimming: BoschHumidityCompensation
     private let now: @Sendable () -> UInt64
     private let state: Mutex<State>
 
@@ -76,19 +78,22 @@ public final class EmulatedBoschBarometer: EmulatedI2CChip {
     ///   - model: BMP280 or BME280.
     ///   - atmosphere: what it measures.
     ///   - trimming: the calibration in its NVM (default: the datasheet's example).
+    ///   - humidityTrimming: a BME280's humidity calibration (default: a typical chip's).
     ///   - oscillatorError: relative error of its clock (0.01 runs 1 % fast).
     ///   - now: the time source, `CLOCK_MONOTONIC` ns.
     public init(
         model: Model = .bmp280, atmosphere: EmulatedAtmosphere = .constant(),
-        trimming: BoschCompensation = .datasheetExample, oscillatorError: Double = 0,
+        trimming: BoschCompensation = .datasheetExample, humidityTrimming: BoschHumidityCompensation = .typical,
+        oscillatorError: Double = 0,
         now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
     ) {
         self.model = model
         self.atmosphere = atmosphere
         self.trimming = trimming
+        self.humidityTrimming = humidityTrimming
         self.now = now
         var state = State(clock: EmulatedSampleClock(oscillatorError: oscillatorError))
-        Self.reset(&state, model: model, trimming: trimming, startingUntil: 0)
+        Self.reset(&state, model: model, trimming: trimming, humidityTrimming: humidityTrimming, startingUntil: 0)
         self.state = Mutex(state)
     }
 
@@ -107,7 +112,7 @@ public final class EmulatedBoschBarometer: EmulatedI2CChip {
 
     /// A power-on reset, as after a brown-out: every register to its reset value, sleep mode.
     public func powerOnReset() {
-        state.withLock { Self.reset(&$0, model: model, trimming: trimming, startingUntil: now() + 2_000_000) }
+        state.withLock { Self.reset(&$0, model: model, trimming: trimming, humidityTrimming: humidityTrimming, startingUntil: now() + 2_000_000) }
     }
 
     /// Makes the data registers show these 20-bit raw values (instead of converted ones) from the next
@@ -143,17 +148,17 @@ public final class EmulatedBoschBarometer: EmulatedI2CChip {
         }
     }
 
-    private static func reset(_ state: inout State, model: Model, trimming: BoschCompensation, startingUntil: UInt64) {
+    private static func reset(
+        _ state: inout State, model: Model, trimming: BoschCompensation, humidityTrimming: BoschHumidityCompensation, startingUntil: UInt64
+    ) {
         state.registers = [UInt8](repeating: 0, count: 256)
         state.registers.replaceSubrange(Register.trimming..<Register.trimming + 24, with: trimming.registerBytes)
         state.registers[Register.identity] = model == .bmp280 ? 0x58 : 0x60
         state.registers[Register.pressure] = 0x80
         state.registers[Register.temperature] = 0x80
         if model == .bme280 {
-            // Plausible humidity trimming (the datasheet gives no example): dig_H1 75, H2 362, H3 0, H4 313, H5 50, H6 30.
-            state.registers[Register.humidityH1] = 75
-            state.registers.replaceSubrange(
-                Register.humidityH2..<Register.humidityH2 + 7, with: [0x6A, 0x01, 0x00, 0x13, 0x29, 0x03, 0x1E])
+            state.registers[Register.humidityH1] = humidityTrimming.h1
+            state.registers.replaceSubrange(Register.humidityH2..<Register.humidityH2 + 7, with: humidityTrimming.registerBytes)
             state.registers[Register.humidity] = 0x80
         }
         state.clock.stop()
@@ -165,7 +170,7 @@ public final class EmulatedBoschBarometer: EmulatedI2CChip {
     private func writeByte(_ value: UInt8, at address: UInt8, time: UInt64, _ state: inout State) {
         switch address {
         case Register.reset where value == 0xB6:
-            Self.reset(&state, model: model, trimming: trimming, startingUntil: time + 2_000_000)
+            Self.reset(&state, model: model, trimming: trimming, humidityTrimming: humidityTrimming, startingUntil: time + 2_000_000)
         case Register.controlHumidity where model == .bme280:
             state.registers[Int(address)] = value & 0b111
         case Register.controlMeasurement:
@@ -257,8 +262,11 @@ public final class EmulatedBoschBarometer: EmulatedI2CChip {
             state.registers[base + 2] = UInt8(raw & 0xF) << 4
         }
         if model == .bme280 {
-            state.registers[Register.humidity] = state.humidityCode == 0 ? 0x80 : 0x60
-            state.registers[Register.humidity + 1] = 0
+            let raw = state.humidityCode == 0
+                ? 0x8000
+                : Int(min(max(humidityTrimming.humidityADC(for: atmosphere.humidity, fineTemperature: fine).rounded(), 0), 65_535))
+            state.registers[Register.humidity] = UInt8(raw >> 8)
+            state.registers[Register.humidity + 1] = UInt8(raw & 0xFF)
         }
     }
 }

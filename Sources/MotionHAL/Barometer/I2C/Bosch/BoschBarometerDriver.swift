@@ -1,11 +1,11 @@
-/// The driver for a Bosch BMP280 or BME280 barometer (`i2c:BUS@0x76` or `@0x77`; the BME280's humidity is
-/// not used).
+/// The driver for a Bosch BMP280 or BME280 barometer (`i2c:BUS@0x76` or `@0x77`; a BME280's relative
+/// humidity comes with each reading).
 ///
 /// - Probe (``BarometerChipModel/bmp280``, ``BarometerChipModel/bme280``): the id register (0xD0) must read
 ///   the variant's identity (0x58 BMP280, 0x60 BME280).
 /// - Start: soft reset (0xB6 to 0xE0), the 2 ms start-up time, then until status im_update clears; the
-///   trimming parameters (0x88…0x9F, ``BoschCompensation``); then, in sleep mode, ctrl_hum "skipped"
-///   (BME280), config (standby and IIR filter) and last ctrl_meas (oversampling and normal mode), as
+///   trimming parameters (0x88…0x9F, ``BoschCompensation``; a BME280's humidity parameters at 0xA1 and
+///   0xE1…0xE7, ``BoschHumidityCompensation``); then, in sleep mode, ctrl_hum ×1 (BME280), config (standby and IIR filter) and last ctrl_meas (oversampling and normal mode), as
 ///   ``BoschMeasurementSettings`` chooses them for the rate.
 /// - Data ready: the chip has no data-ready flag in normal mode, so the driver counts cycles from the
 ///   moment it started the chip: a conversion is ready once its longest conversion time plus its cycles
@@ -13,11 +13,12 @@
 ///   (its standby time is not specified closer than a few per cent), so over a long run a reading may
 ///   repeat the previous conversion or skip one; the values are right either way, only which conversion
 ///   is read differs.
-/// - Read: one burst of the six data registers (0xF7…0xFC), so pressure and temperature come from the same
-///   conversion; compensated with the datasheet's 32-bit temperature and 64-bit pressure formulas. A value
-///   the chip marks as not measured (0x80000: the reset value, or oversampling "skipped" after the chip
-///   reset itself) is no reading: `read()` returns `nil` (and ``I2CBarometer``'s stall detection configures
-///   the chip again).
+/// - Read: one burst of the six data registers (0xF7…0xFC, eight with a BME280's humidity to 0xFE), so the
+///   values come from the same conversion; compensated with the datasheet's 32-bit temperature, 64-bit
+///   pressure and 32-bit humidity formulas. A pressure or temperature the chip marks as not measured
+///   (0x80000: the reset value, or oversampling "skipped" after the chip reset itself) is no reading:
+///   `read()` returns `nil` (and ``I2CBarometer``'s stall detection configures the chip again); a humidity
+///   not measured (0x8000) leaves the reading's humidity `nil`.
 public final class BoschBarometerDriver: BarometerChipDriver {
     /// Driver `i2c`, chip `Bosch BMP280 at 0x76`, the variant's rates, 25 Hz by default, with temperature.
     public let info: BarometerInfo
@@ -31,6 +32,8 @@ public final class BoschBarometerDriver: BarometerChipDriver {
     public private(set) var settings: BoschMeasurementSettings?
     /// The trimming parameters read at the last `start`; `nil` before.
     public private(set) var compensation: BoschCompensation?
+    /// The humidity trimming parameters read at the last `start` (BME280 only); `nil` before or without.
+    public private(set) var humidityCompensation: BoschHumidityCompensation?
     /// The rate of the last `start`'s settings, Hz.
     public var outputDataRate: Double? { settings?.rate }
 
@@ -63,16 +66,18 @@ public final class BoschBarometerDriver: BarometerChipDriver {
     ///   registers hold no calibration.
     public func start(sampleRate: Double) throws(IMUDeviceError) {
         let settings = BoschMeasurementSettings(sampleRate: sampleRate, variant: variant)
-        let outcome: Result<BoschCompensation, IMUDeviceError>
+        let outcome: Result<(BoschCompensation, BoschHumidityCompensation?), IMUDeviceError>
         do { outcome = try configure(settings) } catch { throw IMUDeviceError(error) }
-        self.compensation = try outcome.get()
+        (compensation, humidityCompensation) = try outcome.get()
         self.settings = settings
         normalModeStart = MonotonicClock.now()
         conversionsConsumed = 0
     }
 
     /// Reset, trimming readout and configuration; a failure that is not the bus's as the result.
-    private func configure(_ settings: BoschMeasurementSettings) throws(I2CBusError) -> Result<BoschCompensation, IMUDeviceError> {
+    private func configure(
+        _ settings: BoschMeasurementSettings
+    ) throws(I2CBusError) -> Result<(BoschCompensation, BoschHumidityCompensation?), IMUDeviceError> {
         try write(BoschBarometerRegisterMap.reset, BoschBarometerRegisterMap.resetCommand)
         MonotonicClock.sleep(seconds: 0.002)  // start-up time (§1, table 2)
         var copied = false
@@ -87,10 +92,21 @@ public final class BoschBarometerDriver: BarometerChipDriver {
         guard let compensation = BoschCompensation(trimming: trimming) else {
             return .failure(.readFailed("\(chipName): the trimming registers 0x88…0x9F hold no calibration (dig_T1 or dig_P1 is 0)"))
         }
-        if variant.hasHumidity { try write(BoschBarometerRegisterMap.controlHumidity, 0) }  // humidity skipped
+        var humidity: BoschHumidityCompensation?
+        if variant.hasHumidity {
+            let h1 = try bus.readRegister(address: address, BoschBarometerRegisterMap.humidityTrimming1)
+            let rest = try bus.readRegisters(
+                address: address, startingAt: BoschBarometerRegisterMap.humidityTrimming2,
+                count: BoschBarometerRegisterMap.humidityTrimmingLength)
+            guard let decoded = BoschHumidityCompensation(h1: h1, bytes: rest) else {
+                return .failure(.readFailed("\(chipName): the humidity trimming registers 0xE1…0xE7 hold no calibration (dig_H2 is 0)"))
+            }
+            humidity = decoded
+            try write(BoschBarometerRegisterMap.controlHumidity, settings.controlHumidity)  // before ctrl_meas (§5.4.3)
+        }
         try write(BoschBarometerRegisterMap.configuration, settings.configuration)
         try write(BoschBarometerRegisterMap.controlMeasurement, settings.controlMeasurement)
-        return .success(compensation)
+        return .success((compensation, humidity))
     }
 
     /// The newest conversion when one has completed since the last call (see the type's "data ready").
@@ -103,7 +119,8 @@ public final class BoschBarometerDriver: BarometerChipDriver {
         guard completed > conversionsConsumed else { return nil }
         let bytes: [UInt8]
         do {
-            bytes = try bus.readRegisters(address: address, startingAt: BoschBarometerRegisterMap.pressureData, count: 6)
+            bytes = try bus.readRegisters(
+                address: address, startingAt: BoschBarometerRegisterMap.pressureData, count: humidityCompensation == nil ? 6 : 8)
         } catch {
             throw IMUDeviceError(error)
         }
@@ -118,9 +135,16 @@ public final class BoschBarometerDriver: BarometerChipDriver {
         let temperature = compensation.temperature(adc: temperatureRaw)
         let pressure = compensation.pressure(adc: pressureRaw, fineTemperature: temperature.fineTemperature)
         guard pressure != 0 else { return nil }
+        var humidity: Double?
+        if let humidityCompensation, bytes.count == 8 {
+            let raw = Int32(bytes[6]) << 8 | Int32(bytes[7])
+            if raw != BoschBarometerRegisterMap.humiditySkipped {
+                humidity = Double(humidityCompensation.humidity(adc: raw, fineTemperature: temperature.fineTemperature)) / 1024
+            }
+        }
         return PressureReading(
             timestamp: normalModeStart + settings.completionTime(ofConversion: completed - 1),
-            pressure: Double(pressure) / 256, temperature: Double(temperature.centidegrees) / 100)
+            pressure: Double(pressure) / 256, temperature: Double(temperature.centidegrees) / 100, humidity: humidity)
     }
 
     /// Puts the chip in sleep mode (ctrl_meas 0), ignoring errors.

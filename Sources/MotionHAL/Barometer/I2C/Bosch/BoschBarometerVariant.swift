@@ -9,7 +9,7 @@ public struct BoschBarometerVariant: Sendable, Equatable {
     public var chipIdentity: UInt8
     /// The standby time of each t_sb code 0…7 in normal mode, ms.
     public var standbyTimes: [Double]
-    /// Whether the chip has a humidity sensor (whose ctrl_hum the driver sets to "skipped").
+    /// Whether the chip has a humidity sensor (measured with ×1 oversampling, ``BoschMeasurementSettings``).
     public var hasHumidity: Bool
     /// The rates the driver offers, Hz: from the slowest normal-mode cycle to 125 Hz (×2 pressure
     /// oversampling without standby).
@@ -19,8 +19,9 @@ public struct BoschBarometerVariant: Sendable, Equatable {
     public static let bmp280 = BoschBarometerVariant(
         name: "BMP280", chipIdentity: 0x58, standbyTimes: [0.5, 62.5, 125, 250, 500, 1000, 2000, 4000],
         hasHumidity: false, supportedSampleRates: 0.25...125)
-    /// The BME280: id 0x60, standby 0.5 ms … 1 s (with 10 and 20 ms), humidity skipped.
+    /// The BME280: id 0x60, standby 0.5 ms … 1 s (with 10 and 20 ms), humidity measured; up to 95 Hz (the
+    /// humidity's 2.5 ms added to the fastest conversion, 10.5 ms with the shortest standby).
     public static let bme280 = BoschBarometerVariant(
         name: "BME280", chipIdentity: 0x60, standbyTimes: [0.5, 62.5, 125, 250, 500, 1000, 10, 20],
-        hasHumidity: true, supportedSampleRates: 1...125)
+        hasHumidity: true, supportedSampleRates: 1...95)
 }
