@@ -5,7 +5,8 @@
 ///   the variant's identity (0x58 BMP280, 0x60 BME280).
 /// - Start: soft reset (0xB6 to 0xE0), the 2 ms start-up time, then until status im_update clears; the
 ///   trimming parameters (0x88…0x9F, ``BoschCompensation``; a BME280's humidity parameters at 0xA1 and
-///   0xE1…0xE7, ``BoschHumidityCompensation``); then, in sleep mode, ctrl_hum ×1 (BME280), config (standby and IIR filter) and last ctrl_meas (oversampling and normal mode), as
+///   0xE1…0xE7, ``BoschHumidityCompensation``); then, in sleep mode, ctrl_hum ×1 (BME280), config
+///   (standby and IIR filter) and last ctrl_meas (oversampling and normal mode), as
 ///   ``BoschMeasurementSettings`` chooses them for the rate.
 /// - Data ready: the chip has no data-ready flag in normal mode, so the driver counts cycles from the
 ///   moment it started the chip: a conversion is ready once its longest conversion time plus its cycles
@@ -136,7 +137,7 @@ public final class BoschBarometerDriver: BarometerChipDriver {
         let pressure = compensation.pressure(adc: pressureRaw, fineTemperature: temperature.fineTemperature)
         guard pressure != 0 else { return nil }
         var humidity: Double?
-        if let humidityCompensation, bytes.count == 8 {
+        if let humidityCompensation {
             let raw = Int32(bytes[6]) << 8 | Int32(bytes[7])
             if raw != BoschBarometerRegisterMap.humiditySkipped {
                 humidity = Double(humidityCompensation.humidity(adc: raw, fineTemperature: temperature.fineTemperature)) / 1024

@@ -11,8 +11,8 @@ public struct BoschBarometerVariant: Sendable, Equatable {
     public var standbyTimes: [Double]
     /// Whether the chip has a humidity sensor (measured with ×1 oversampling, ``BoschMeasurementSettings``).
     public var hasHumidity: Bool
-    /// The rates the driver offers, Hz: from the slowest normal-mode cycle to 125 Hz (×2 pressure
-    /// oversampling without standby).
+    /// The rates the driver offers, Hz: from the slowest normal-mode cycle to the fastest (×2 pressure
+    /// oversampling with 0.5 ms standby: 125 Hz, 95 Hz with humidity).
     public var supportedSampleRates: ClosedRange<Double>
 
     /// The BMP280: id 0x58, standby 0.5 ms … 4 s.

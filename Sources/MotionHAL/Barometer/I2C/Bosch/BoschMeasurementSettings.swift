@@ -5,9 +5,8 @@
 /// the best resolution whose conversion fits the sample period is chosen, then the longest standby that
 /// keeps the cycle within the period (2 % over it allowed: the chip's oscillator is not closer, and it is
 /// how Bosch's "indoor navigation" runs a BME280 at 25 Hz), so the chip runs at the slowest cycle near the
-/// rate asked for
-/// (25 Hz: ×16 pressure, ×2 temperature, IIR 16, standby 0.5 ms, a cycle of 38 ms, 26.3 Hz: "indoor
-/// navigation").
+/// rate asked for (a BMP280 at 25 Hz: ×16 pressure, ×2 temperature, IIR 16, standby 0.5 ms, a cycle of
+/// 38 ms, 26.3 Hz: "indoor navigation").
 ///
 /// | pressure × | temperature × | IIR | conversion, typical / maximum |
 /// |---|---|---|---|
@@ -18,8 +17,8 @@
 ///
 /// Conversion times from §3.8.1 (BME280 §9.1): typical `1 + 2·osrs_t + 2·osrs_p + 0.5` ms, maximum
 /// `1.25 + 2.3·osrs_t + 2.3·osrs_p + 0.575` ms; a BME280 also measures humidity with ×1 oversampling, which
-/// adds `2·osrs_h + 0.5` ms (maximum `2.3·osrs_h + 0.575`): at 25 Hz a cycle of 40.5 ms (24.7 Hz). With the IIR filter on, both values have 20 bits of resolution (0.16 Pa at
-/// ×16, §3.3.3).
+/// adds `2·osrs_h + 0.5` ms (maximum `2.3·osrs_h + 0.575`): at 25 Hz a cycle of 40.5 ms (24.7 Hz). With
+/// the IIR filter on, pressure and temperature have 20 bits of resolution (0.16 Pa at ×16, §3.3.3).
 public struct BoschMeasurementSettings: Sendable, Equatable {
     /// Pressure oversampling: 2, 4, 8 or 16 conversions per reading.
     public var pressureOversampling: Int
