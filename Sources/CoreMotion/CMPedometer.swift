@@ -210,7 +210,7 @@ final class PedometerCore: Sendable {
     private func data(from start: Date, to end: Date, live: Bool) -> CMPedometerData {
         let totals = monitor.pedometerTotals(from: BootClock.uptime(at: start), to: BootClock.uptime(at: end))
         let cadence = live ? monitor.cadence : nil
-        let pace = cadence.map { 1 / ($0 * StrideLength.estimate(cadence: $0)) }
+        let pace = cadence.map(StrideLength.pace(cadence:))
         return CMPedometerData(CMPedometerData.Values(
             startDate: start, endDate: end, totals: totals, floorCounting: Self.floorCounting,
             currentCadence: cadence, currentPace: pace))

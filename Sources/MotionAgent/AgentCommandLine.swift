@@ -3,7 +3,7 @@ import MotionCommandLine
 import MotionEngine
 
 /// The options of `motion-agent`:
-/// `motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--id DEVICE_ID] [--record FILE] [--check-config]`.
+/// `motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--barometer SPEC] [--id DEVICE_ID] [--record FILE] [--check-config]`.
 ///
 /// Options override the file's values.
 public struct AgentCommandLine: Sendable, Equatable {
@@ -13,6 +13,8 @@ public struct AgentCommandLine: Sendable, Equatable {
     public var brokerURL: String?
     /// `--device`: overrides `device`.
     public var device: String?
+    /// `--barometer`: overrides `barometer`.
+    public var barometer: String?
     /// `--id`: overrides `device_id`.
     public var deviceID: String?
     /// `--record`: overrides `record.file` (with `record.seconds` or its default).
@@ -27,10 +29,11 @@ public struct AgentCommandLine: Sendable, Equatable {
 
     /// The usage text.
     public static let usage = """
-        usage: motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--id DEVICE_ID] [--record FILE] [--check-config]
+        usage: motion-agent [--config FILE] [--broker mqtt://HOST:PORT] [--device SPEC] [--barometer SPEC] [--id DEVICE_ID] [--record FILE] [--check-config]
           --config FILE     JSON configuration (see Config/README.md); built-in defaults without it
           --broker URL      broker address, overrides broker.url (default mqtt://127.0.0.1:1883)
           --device SPEC     IMU device, overrides device: sim, sim:rate=500,motion=demo, …
+          --barometer SPEC  barometer for the altitude service, overrides barometer: sim, iio:bmp280, i2c:/dev/i2c-1@0x76, none
           --id DEVICE_ID    device identifier (topic level), overrides device_id (default: host name)
           --record FILE     write the IMU's raw samples to FILE (replay with --device replay:FILE), overrides record.file
           --check-config    validate the configuration, print it and exit (status 78 when invalid)
@@ -40,11 +43,12 @@ public struct AgentCommandLine: Sendable, Equatable {
     /// - Throws: ``CommandLineError`` for an unknown option or a missing value.
     public init(arguments: [String]) throws(CommandLineError) {
         let scanner = try ArgumentScanner(
-            arguments, valued: ["--config", "--broker", "--device", "--id", "--record"], switches: ["--check-config"])
+            arguments, valued: ["--config", "--broker", "--device", "--barometer", "--id", "--record"], switches: ["--check-config"])
         try scanner.expectPositional(atMost: 0)
         configPath = scanner["--config"]
         brokerURL = scanner["--broker"]
         device = scanner["--device"]
+        barometer = scanner["--barometer"]
         deviceID = scanner["--id"]
         recordFile = scanner["--record"]
         checkOnly = scanner.has("--check-config")
@@ -53,7 +57,8 @@ public struct AgentCommandLine: Sendable, Equatable {
 
     /// Loads the configuration file (or the defaults), applies the options on top, and takes what the file
     /// leaves out from the environment as documented (Config/README.md): the magnetic reference from
-    /// `MOTION_DECLINATION` / `MOTION_LOCATION`, the calibration file from `MOTION_CALIBRATION`; so that
+    /// `MOTION_DECLINATION` / `MOTION_LOCATION`, the calibration file from `MOTION_CALIBRATION`, the
+    /// barometer from `MOTION_BAROMETER` (as CoreMotion's `CMAltimeter` reads it); so that
     /// `--check-config` checks exactly what a start uses.
     /// - Parameter environment: the process's variables by default.
     /// - Throws: ``ConfigurationError`` naming the field (options are named as the field they override,
@@ -68,6 +73,7 @@ public struct AgentCommandLine: Sendable, Equatable {
             configuration.broker.failoverAddresses = []  // the option names the one broker to use
         }
         if let device { configuration.device = device }
+        if let barometer { configuration.barometer = barometer }
         if let deviceID { configuration.deviceID = deviceID }
         if let recordFile {
             configuration.recording = RecordingSettings(file: recordFile, seconds: configuration.recording?.seconds ?? 600)
@@ -77,6 +83,9 @@ public struct AgentCommandLine: Sendable, Equatable {
         }
         if configuration.calibration == nil, let path = environment["MOTION_CALIBRATION"], !path.isEmpty {
             configuration.calibration = path
+        }
+        if configuration.barometer == nil, let barometer = environment["MOTION_BAROMETER"], !barometer.isEmpty {
+            configuration.barometer = barometer
         }
         try configuration.validate()
         return configuration

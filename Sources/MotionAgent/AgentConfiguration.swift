@@ -14,6 +14,10 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var topicPrefix: String
     /// The IMU to read, as a device specification (`sim`, `sim:rate=500`, …).
     public var device: String
+    /// The barometer for the `altitude` service and the pedometer's floors, as a barometer specification
+    /// (`sim`, `iio:bmp280`, `i2c:/dev/i2c-1@0x76`, `none`); `nil`: none (the altitude service is
+    /// unavailable).
+    public var barometer: String?
     /// Where the magnetic declination for true north comes from; `nil`: none (``AgentCommandLine`` fills
     /// it from `MOTION_DECLINATION` / `MOTION_LOCATION` when the file has neither).
     public var magneticReference: MagneticReference?
@@ -87,7 +91,7 @@ public struct AgentConfiguration: Sendable, Equatable {
 
     /// Every top-level field of the configuration file.
     static let fileFields: Set<String> = [
-        "device_id", "topic_prefix", "device", "mount_matrix", "location", "declination", "calibration", "record",
+        "device_id", "topic_prefix", "device", "barometer", "mount_matrix", "location", "declination", "calibration", "record",
         "broker", "services", "health_interval", "home_assistant", "remote_config", "detectors",
     ]
 
@@ -112,6 +116,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         if let device = try root.string("device") {
             configuration.device = device
         }
+        configuration.barometer = try root.string("barometer")
         configuration.magneticReference = try MagneticReference.parse(from: root)
         configuration.calibration = try root.string("calibration")
         configuration.recording = try RecordingSettings.parse(from: root)
@@ -195,6 +200,13 @@ public struct AgentConfiguration: Sendable, Equatable {
             _ = try IMUDeviceSpecification.parse(device)
         } catch {
             throw ConfigurationError(fieldPath: "device", reason: error.description)
+        }
+        if let barometer {
+            do {
+                _ = try BarometerSpecification(parsing: barometer)
+            } catch {
+                throw ConfigurationError(fieldPath: "barometer", reason: error.description)
+            }
         }
         try magneticReference?.validate()
         if let calibration {

@@ -106,6 +106,16 @@ struct DetectorPipeline: Sendable {
             activity: on(.activity) ? MotionActivityClassifier(runningCadence: value(.activity, "running_cadence")) : nil)
     }
 
+    /// The detectors under the `steps` and `activity` services: rest ↔ motion, the pedometer and the
+    /// activity classifier, with the configured thresholds whether or not the `moving` and `activity`
+    /// detectors publish their states (the services are switched on and off on their own).
+    static func activityBank(_ settings: DetectorSettings) -> MotionDetectorBank {
+        var services = settings
+        services.enabled = true
+        services.switchedOff = Set(DetectorSettings.Detector.allCases).subtracting([.moving, .activity])
+        return bank(services, bands: [])
+    }
+
     /// Feeds device-motion samples (oldest first, at the sensor rate).
     /// - Returns: the events found and the states changed.
     mutating func add(_ samples: [DeviceMotionSample]) -> Output {
@@ -180,7 +190,8 @@ struct DetectorPipeline: Sendable {
         }
     }
 
-    private static func confidenceName(_ confidence: MotionActivityEstimate.Confidence) -> String {
+    /// The contract's name of an activity's confidence (`low`, `medium`, `high`).
+    static func confidenceName(_ confidence: MotionActivityEstimate.Confidence) -> String {
         switch confidence {
         case .low: "low"
         case .medium: "medium"

@@ -65,8 +65,11 @@ extension MotionAgent {
 
     /// The status `service` would publish now (control queue only: it asks the motion manager).
     func status(of service: MotionService) -> ServiceStatus {
-        let (serviceState, deviceError) = state.withLock { ($0.services[service]!, $0.deviceError) }
-        let unavailableReason = deviceError ?? serviceState.error
+        let (serviceState, deviceError, barometerError) = state.withLock {
+            ($0.services[service]!, $0.deviceError, $0.barometerError)
+        }
+        // The IMU's fault is not the barometer's, and the other way round.
+        let unavailableReason = (service == .altitude ? barometerError : deviceError) ?? serviceState.error
             ?? (isAvailable(service) ? nil : "the device has no \(Self.sensorName(service))")
         return ServiceStatus(
             available: unavailableReason == nil,
@@ -79,15 +82,15 @@ extension MotionAgent {
     // MARK: - Helpers
 
     func isAvailable(_ service: MotionService) -> Bool {
-        // Device motion in its 6-axis frame needs the least: an accelerometer and a gyroscope.
-        let stream: MotionStream =
-            switch service {
-            case .accelerometer: .accelerometer
-            case .gyro: .gyroscope
-            case .magnetometer: .magnetometer
-            case .deviceMotion: .deviceMotion(.xArbitraryZVertical)
-            }
-        return engine.hasSensors(for: stream)
+        // Device motion in its 6-axis frame needs the least: an accelerometer and a gyroscope; so do the
+        // steps and the activity, made from it.
+        switch service {
+        case .accelerometer: engine.hasSensors(for: .accelerometer)
+        case .gyro: engine.hasSensors(for: .gyroscope)
+        case .magnetometer: engine.hasSensors(for: .magnetometer)
+        case .deviceMotion, .steps, .activity: engine.hasSensors(for: .deviceMotion(.xArbitraryZVertical))
+        case .altitude: altimeter.isAvailable
+        }
     }
 
     static func sensorName(_ service: MotionService) -> String {
@@ -95,7 +98,8 @@ extension MotionAgent {
         case .accelerometer: "accelerometer"
         case .gyro: "gyroscope"
         case .magnetometer: "magnetometer"
-        case .deviceMotion: "accelerometer and gyroscope"
+        case .deviceMotion, .steps, .activity: "accelerometer and gyroscope"
+        case .altitude: "barometer"
         }
     }
 

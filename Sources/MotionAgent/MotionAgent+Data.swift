@@ -11,10 +11,13 @@ extension MotionAgent {
     // MARK: - Engine subscriptions (control queue)
 
     func startUpdates(_ service: MotionService) {
-        guard isAvailable(service), state.withLock({ $0.deviceError == nil }) else { return }
+        // The altitude service needs the barometer only.
+        guard isAvailable(service), service == .altitude || state.withLock({ $0.deviceError == nil }) else { return }
         let sampling = state.withLock { $0.services[service]!.settings.sampling }
         let stream: MotionStream
         switch service {
+        case .steps, .activity: return startActivityUpdates(service, interval: sampling.interval)
+        case .altitude: return startAltitudeUpdates()
         case .accelerometer: stream = .accelerometer
         case .gyro: stream = .gyroscope
         case .magnetometer: stream = .magnetometer
@@ -45,6 +48,7 @@ extension MotionAgent {
         if let subscription = subscriptions.withLock({ $0.removeValue(forKey: service) }) {
             engine.unsubscribe(subscription)
         }
+        stopActivityUpdates(service)
     }
 
 
@@ -100,7 +104,11 @@ extension MotionAgent {
 
     /// A sensor fault: the service is unavailable with the reason until data flows again.
     func report(_ fault: MotionEngineFault?, for service: MotionService) {
-        let reason = fault?.description ?? "no data"
+        report(reason: fault?.description ?? "no data", for: service)
+    }
+
+    /// A fault with its reason: the service is unavailable until data flows again.
+    func report(reason: String, for service: MotionService) {
         controlQueue.async {
             let changed = self.state.withLock { state -> Bool in
                 guard state.services[service]!.error != reason else { return false }

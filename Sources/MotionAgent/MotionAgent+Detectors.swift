@@ -82,6 +82,8 @@ extension MotionAgent {
         if restart {
             stopDetectors()
             startDetectors()
+            // The steps and activity services follow the moving and activity thresholds.
+            activityMonitor.setDetectors(DetectorPipeline.activityBank(settings))
         } else {
             detectorRun.withLock { $0?.deliver(as: settings) }
         }

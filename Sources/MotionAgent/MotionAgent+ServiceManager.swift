@@ -41,7 +41,11 @@ extension MotionAgent {
     func checkServiceManager() {
         guard !state.withLock({ $0.shuttingDown }) else { return }
         let counters = pipelineCounters()
-        let (active, deviceIsOpen) = state.withLock { (Set($0.services.filter(\.value.active).keys), $0.deviceError == nil) }
+        // The IMU's sample path only: the altitude service's barometer may be missing or slow without the
+        // agent being stuck.
+        let (active, deviceIsOpen) = state.withLock {
+            (Set($0.services.filter { $0.value.active && $0.key != .altitude }.keys), $0.deviceError == nil)
+        }
         let previous = serviceManager.withLock { $0?.lastCheck }
         var rates: [MotionService: Double] = [:]
         if let previous {
@@ -53,7 +57,7 @@ extension MotionAgent {
             var assignments: [String] = []
             if current.lastStatus != status { assignments.append("STATUS=\(status)") }
             if current.notifier.watchdogInterval != nil,
-                current.watchdog.check(activeServices: active, samplesIn: counters.samplesIn, deviceIsOpen: deviceIsOpen)
+                current.watchdog.check(activeServices: active, samplesIn: counters.imuSamplesIn, deviceIsOpen: deviceIsOpen)
             {
                 assignments.append("WATCHDOG=1")
             }

@@ -40,6 +40,15 @@ public final class MotionAgent: Sendable {
     let lastEventSequence = Atomic<UInt64>(0)
     /// Events published since the start, by type (for `health`; every type from 0).
     let eventCounts = Mutex(Dictionary(uniqueKeysWithValues: MotionEventPayload.EventType.allCases.map { ($0.rawValue, UInt64(0)) }))
+    /// The pedometer and the activity under the `steps` and `activity` services (rest ↔ motion, steps and
+    /// activity with the configured detectors' thresholds), running while either service does.
+    let activityMonitor: MotionActivityMonitor
+    /// The barometer under the `altitude` service and the pedometer's floors; its device is opened by
+    /// ``start()`` from the configuration's `barometer`.
+    let altimeter: MotionAltimeter
+    /// What the running `steps`, `activity` and `altitude` services hold on the monitor and the
+    /// altimeter. Changed on the control queue only.
+    let activityListeners = Mutex(ActivityListeners())
     let encoder: SamplePayloadEncoder
     /// When the agent was made: `CLOCK_MONOTONIC` ns (for the uptime in `health`) and Unix time, s (the
     /// `started` of `info`).
@@ -69,6 +78,8 @@ public final class MotionAgent: Sendable {
         var client: (any MessageTransport)?
         var services: [MotionService: ServiceState]
         var deviceError: String?
+        /// Why the configured barometer could not be opened (nil: it is open, or none is configured).
+        var barometerError: String?
         var lastHealth: PipelineCounters?
         var shuttingDown = false
     }
@@ -106,6 +117,8 @@ public final class MotionAgent: Sendable {
                 ($0, ServiceState(settings: effective.settings(for: $0)))
             })))
         pipelines = Mutex(try ServicePipelines(settings: effective.settings(for:)))
+        activityMonitor = MotionActivityMonitor(source: engine, detectors: DetectorPipeline.activityBank(effective.detectors))
+        altimeter = MotionAltimeter(device: nil, floors: activityMonitor)
     }
 
     /// The configuration in force: the file's (changed by reloads) with the accepted remote documents on top.
@@ -129,6 +142,7 @@ public final class MotionAgent: Sendable {
                 self?.retryDeviceOpen(delay: Self.firstDeviceRetryDelay)
             }
         }
+        openBarometer()
         if let path = configuration.calibration {
             try applyCalibration(path)
         }

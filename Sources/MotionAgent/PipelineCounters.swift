@@ -12,6 +12,16 @@ struct PipelineCounters: Sendable {
     /// The samples every pipeline took in, together.
     var samplesIn: UInt64 { counts.values.reduce(0) { $0 &+ $1.samples } }
 
+    /// The device-motion samples the steps and activity services' detectors analysed since the agent
+    /// started (their own pipelines take one tick per interval).
+    let samplesAnalysed: UInt64
+
+    /// The IMU's progress for the watchdog: the samples the sensor services took in and the ones the
+    /// steps and activity detectors analysed (the barometer's `altitude` is not the IMU's path).
+    var imuSamplesIn: UInt64 {
+        MotionService.sensorServices.reduce(samplesAnalysed) { $0 &+ (counts[$1]?.samples ?? 0) }
+    }
+
     /// Messages a second of `service` since `earlier` (the counters only grow).
     func messageRate(of service: MotionService, since earlier: PipelineCounters) -> Double {
         Double((counts[service]?.messages ?? 0) - (earlier.counts[service]?.messages ?? 0)) / max(uptime - earlier.uptime, 1e-3)
@@ -25,6 +35,6 @@ extension MotionAgent {
         let counts = pipelines.withLock { pipelines in
             Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
         }
-        return PipelineCounters(uptime: uptime, counts: counts)
+        return PipelineCounters(uptime: uptime, counts: counts, samplesAnalysed: activityMonitor.samplesAnalysed)
     }
 }

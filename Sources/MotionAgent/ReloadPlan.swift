@@ -38,6 +38,7 @@ struct ReloadPlan {
     ) {
         var notes: [String] = []
         if new.device != old.device { notes.append("device changed: restart to apply") }
+        if new.barometer != old.barometer { notes.append("barometer changed: restart to apply") }
         if new.remoteConfiguration.stateFile != old.remoteConfiguration.stateFile {
             notes.append("remote_config.state_file changed: restart to apply")
         }

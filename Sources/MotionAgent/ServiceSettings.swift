@@ -42,12 +42,16 @@ public struct ServiceSettings: Sendable, Equatable {
     /// Messages per second, Hz.
     public var rateHz: Double { 1 / sampling.interval }
 
-    /// The defaults of each service: 50 Hz for the motion topics, 20 Hz for the magnetometer, `latest`, QoS 0.
+    /// The defaults of each service, all `latest` at QoS 0: 50 Hz for the motion topics, 20 Hz for the
+    /// magnetometer; steps and activity looked at every second but published only when they change, and at
+    /// least once a minute (deadband 0, heartbeat 60 s); altitude at 1 Hz.
     public static func defaults(for service: MotionService) -> ServiceSettings {
         switch service {
         case .accelerometer, .gyro: ServiceSettings(rateHz: 50)
         case .magnetometer: ServiceSettings(rateHz: 20)
         case .deviceMotion: ServiceSettings(rateHz: 50, referenceFrame: ReferenceFrameName.defaultFrame)
+        case .steps, .activity: ServiceSettings(sampling: TopicSamplingSettings(interval: 1, deadband: 0, heartbeat: 60))
+        case .altitude: ServiceSettings(rateHz: 1)
         }
     }
 }

@@ -33,8 +33,9 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     /// The device id, as Home Assistant's node id.
     public var deviceID: String { String(topics.base.split(separator: "/").last ?? "") }
 
-    /// The sensors of `service`: its values (three axes; for device motion roll, pitch and heading) and
-    /// its measured message rate (from `health`).
+    /// The sensors of `service`: its values (three axes; for device motion roll, pitch and heading; steps,
+    /// distance and cadence; the activity; relative altitude and pressure) and its measured message rate
+    /// (from `health`).
     public func sensors(of service: MotionService) -> [Sensor] {
         let latest = "{% set m = value_json.samples[-1] if value_json.samples is defined else value_json %}"
         var sensors: [Sensor] = []
@@ -61,6 +62,28 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
             sensors.append(sensor(
                 service, objectID: "heading", name: "Heading", stateTopic: topics.data(service),
                 template: "\(latest){{ m.heading | round(1) if m.heading >= 0 else None }}", unit: "°"))
+        case .steps:
+            // Totals since the service started: a restart is a reset, which `total_increasing` expects.
+            sensors.append(sensor(
+                service, objectID: "steps", name: "Steps", stateTopic: topics.data(service), template: "\(latest){{ m.steps }}",
+                unit: "steps", stateClass: "total_increasing"))
+            sensors.append(sensor(
+                service, objectID: "distance", name: "Distance walked", stateTopic: topics.data(service),
+                template: "\(latest){{ m.distance | round(1) }}", unit: "m", deviceClass: "distance", stateClass: "total_increasing"))
+            sensors.append(sensor(
+                service, objectID: "cadence", name: "Cadence", stateTopic: topics.data(service),
+                template: "\(latest){{ ((m.cadence | default(0)) * 60) | round(0) }}", unit: "steps/min"))
+        case .activity:
+            sensors.append(sensor(
+                service, objectID: "current_activity", name: "Current activity", stateTopic: topics.data(service), template: "\(latest){{ m.activity }}",
+                unit: nil, stateClass: nil))
+        case .altitude:
+            sensors.append(sensor(
+                service, objectID: "relative_altitude", name: "Relative altitude", stateTopic: topics.data(service),
+                template: "\(latest){{ m.relativeAltitude | round(2) }}", unit: "m", deviceClass: "distance"))
+            sensors.append(sensor(
+                service, objectID: "pressure", name: "Pressure", stateTopic: topics.data(service),
+                template: "\(latest){{ m.pressure | round(3) }}", unit: "kPa", deviceClass: "atmospheric_pressure"))
         }
         sensors.append(sensor(
             service, objectID: "\(service.topicName)_rate", name: "\(service.topicName) rate", stateTopic: topics.health,
@@ -70,16 +93,16 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     }
 
     private func sensor(
-        _ service: MotionService, objectID: String, name: String, stateTopic: String, template: String, unit: String,
-        deviceClass: String? = nil, diagnostic: Bool = false
+        _ service: MotionService, objectID: String, name: String, stateTopic: String, template: String, unit: String?,
+        deviceClass: String? = nil, stateClass: String? = "measurement", diagnostic: Bool = false
     ) -> Sensor {
         var writer = JSONWriter()
         writer.field("name", name)
         writer.field("unique_id", "motionbridge_\(deviceID)_\(objectID)")
         writer.field("state_topic", stateTopic)
         writer.field("value_template", template)
-        writer.field("unit_of_measurement", unit)
-        writer.field("state_class", "measurement")
+        if let unit { writer.field("unit_of_measurement", unit) }
+        if let stateClass { writer.field("state_class", stateClass) }
         if let deviceClass { writer.field("device_class", deviceClass) }
         if diagnostic { writer.field("entity_category", "diagnostic") }
         writer.array("availability", objects: [topics.status, topics.status(service)]) { topic, entry in

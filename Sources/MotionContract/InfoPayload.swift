@@ -75,6 +75,9 @@ public struct InfoPayload: Sendable, Equatable {
         case .magnetometer: "magneticField: µT"
         case .deviceMotion:
             "attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees"
+        case .steps: "steps, floorsAscended, floorsDescended: counts; distance: m; cadence: steps/s; pace: s/m"
+        case .activity: "activity, confidence: names; since: s"
+        case .altitude: "relativeAltitude, absoluteAltitude: m; pressure: kPa"
         }
     }
 

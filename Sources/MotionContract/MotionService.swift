@@ -1,4 +1,4 @@
-/// The four motion services the agent bridges, one per CoreMotion service and MQTT data topic.
+/// The motion services the agent bridges, one per CoreMotion service and MQTT data topic.
 public enum MotionService: String, CaseIterable, Sendable, Codable {
     /// Raw accelerometer, published in g (`CMAccelerometerData`).
     case accelerometer
@@ -8,6 +8,16 @@ public enum MotionService: String, CaseIterable, Sendable, Codable {
     case magnetometer
     /// Fused attitude, gravity, user acceleration and calibrated field (`CMDeviceMotion`).
     case deviceMotion = "device-motion"
+    /// Steps, distance, cadence, pace and floors since the service started (`CMPedometerData`).
+    case steps
+    /// The activity that holds: stationary, walking, running (`CMMotionActivity`).
+    case activity
+    /// Relative altitude and pressure from the barometer (`CMAltitudeData`).
+    case altitude
+
+    /// The services that publish sensor readings or their fusion (the others publish what the on-board
+    /// detectors and the barometer make of them).
+    public static let sensorServices: [MotionService] = [.accelerometer, .gyro, .magnetometer, .deviceMotion]
 
     /// The topic segment of this service: `{base}/{topicName}`.
     public var topicName: String { rawValue }
@@ -23,6 +33,9 @@ public enum MotionService: String, CaseIterable, Sendable, Codable {
         case .gyro: 1
         case .magnetometer: 2
         case .deviceMotion: 3
+        case .steps: 4
+        case .activity: 5
+        case .altitude: 6
         }
         hasher.combine(ordinal)
     }

@@ -23,7 +23,7 @@ public enum SamplePayloadDecoder {
     /// - Throws: ``PayloadError`` naming the missing or wrong field.
     public static func vectors(_ payload: [UInt8], service: MotionService) throws(PayloadError) -> Message<VectorSample> {
         guard let name = SamplePayloadEncoder.valueName(of: service) else {
-            throw PayloadError(fieldPath: "", reason: "device motion is decoded with deviceMotion(_:)")
+            throw PayloadError(fieldPath: "", reason: "\(service.topicName) is not a vector service")
         }
         return try decode(payload) { fields throws(PayloadError) in
             VectorSample(timestamp: try fields.required("timestamp", fields.number), value: try fields.required(name, fields.vector))
@@ -68,7 +68,7 @@ public enum SamplePayloadDecoder {
     }
 
     /// A sequence number and one or more samples read by `sample`.
-    private static func decode<Sample>(
+    static func decode<Sample>(
         _ payload: [UInt8], sample: (JSONObjectReader<PayloadError>) throws(PayloadError) -> Sample
     ) throws(PayloadError) -> Message<Sample> {
         let root = try JSONObjectReader<PayloadError>(payload: payload)

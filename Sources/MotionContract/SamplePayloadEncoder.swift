@@ -18,13 +18,13 @@ public struct SamplePayloadEncoder: Sendable {
     }
 
     /// The field holding a vector service's value: `acceleration` (g), `rotationRate` (rad/s) or
-    /// `magneticField` (µT); `nil` for device motion, which has several.
+    /// `magneticField` (µT); `nil` for the services with several (device motion, steps, activity, altitude).
     public static func valueName(of service: MotionService) -> String? {
         switch service {
         case .accelerometer: "acceleration"
         case .gyro: "rotationRate"
         case .magnetometer: "magneticField"
-        case .deviceMotion: nil
+        case .deviceMotion, .steps, .activity, .altitude: nil
         }
     }
 
@@ -90,7 +90,8 @@ public struct SamplePayloadEncoder: Sendable {
         }
     }
 
-    private func encode<Value: TimestampedSample, Writer: PayloadWriter>(
+    /// One message of values written by `writeValues`, each with its `timestamp` and `ts`.
+    func encode<Value: TimestampedSample, Writer: PayloadWriter>(
         _ values: [Value], seq: UInt64, batched: Bool, into _: Writer.Type, writeValues: (Value, inout Writer) -> Void
     ) -> [UInt8] {
         var writer = Writer()

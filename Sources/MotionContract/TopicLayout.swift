@@ -16,6 +16,9 @@ public struct TopicLayout: Sendable, Equatable {
         gyroTopic = "\(base)/\(MotionService.gyro.topicName)"
         magnetometerTopic = "\(base)/\(MotionService.magnetometer.topicName)"
         deviceMotionTopic = "\(base)/\(MotionService.deviceMotion.topicName)"
+        stepsTopic = "\(base)/\(MotionService.steps.topicName)"
+        activityTopic = "\(base)/\(MotionService.activity.topicName)"
+        altitudeTopic = "\(base)/\(MotionService.altitude.topicName)"
     }
 
     // The data topics, built once: they are used for every message.
@@ -23,6 +26,9 @@ public struct TopicLayout: Sendable, Equatable {
     private let gyroTopic: String
     private let magnetometerTopic: String
     private let deviceMotionTopic: String
+    private let stepsTopic: String
+    private let activityTopic: String
+    private let altitudeTopic: String
 
     /// Retained `online` / `offline`; the last will.
     public var status: String { "\(base)/status" }
@@ -50,6 +56,9 @@ public struct TopicLayout: Sendable, Equatable {
         case .gyro: gyroTopic
         case .magnetometer: magnetometerTopic
         case .deviceMotion: deviceMotionTopic
+        case .steps: stepsTopic
+        case .activity: activityTopic
+        case .altitude: altitudeTopic
         }
     }
     /// The retained status topic of a service.

@@ -106,7 +106,11 @@ public struct FleetLedger: Sendable {
         default:
             state = .unknown
         }
-        let services = MotionService.allCases.map { service in
+        // The sensor services always; the others (since contract 1.5) when the device has them.
+        let known = MotionService.allCases.filter {
+            MotionService.sensorServices.contains($0) || device.statuses[$0] != nil || device.data[$0] != nil
+        }
+        let services = known.map { service in
             let data = device.data[service]
             return DeviceSummary.Service(
                 service: service, status: device.statuses[service],

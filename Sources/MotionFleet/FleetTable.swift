@@ -31,7 +31,8 @@ public enum FleetTable {
     }
 
     private static let shortNames: [MotionService: String] = [
-        .accelerometer: "acc", .gyro: "gyro", .magnetometer: "mag", .deviceMotion: "dm",
+        .accelerometer: "acc", .gyro: "gyro", .magnetometer: "mag", .deviceMotion: "dm", .steps: "steps", .activity: "act",
+        .altitude: "alt",
     ]
 
     private static func describe(_ service: DeviceSummary.Service) -> String {

@@ -35,7 +35,7 @@ enum PayloadBenchmark {
         let samples = try collect(count, from: device)
         let encoder = SamplePayloadEncoder(wallClockOffset: Date().timeIntervalSince1970 - Double(Clock.monotonicNanoseconds()) / 1e9)
         var rows: [Row] = []
-        for service in MotionService.allCases {
+        for service in MotionService.sensorServices {
             let rate = service == .magnetometer ? 20.0 : 50.0
             for format in PayloadFormat.allCases {
                 for batch in [1, 10] {

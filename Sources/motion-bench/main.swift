@@ -44,7 +44,10 @@ func runAgent(_ options: BenchCommandLine, broker: MQTTBrokerAddress, brokerPID:
         throw BenchError("\(agent) not found: build it with `swift build -c release` or pass --agent")
     }
     let deviceID = "bench"
-    let services = MotionService.allCases.map { "\"\($0.topicName)\": {\"enabled\": true, \"rate_hz\": 100, \"qos\": 0}" }
+    // The four sensor topics the C floor publishes too; the others off.
+    let services = MotionService.allCases.map { service in
+        "\"\(service.topicName)\": {\"enabled\": \(MotionService.sensorServices.contains(service)), \"rate_hz\": 100, \"qos\": 0}"
+    }
     let configuration = """
         {"device_id": "\(deviceID)", "topic_prefix": "motion", "device": "\(options.device)",
          "broker": {"url": "\(broker)"}, "services": {\(services.joined(separator: ", "))}}
@@ -54,7 +57,7 @@ func runAgent(_ options: BenchCommandLine, broker: MQTTBrokerAddress, brokerPID:
     let topics = TopicLayout(prefix: "motion", deviceID: deviceID)
     return try PublisherProcessBenchmark(
         name: "motion-agent", executable: agent, arguments: ["--config", configurationPath],
-        topics: MotionService.allCases.map { topics.data($0) }, broker: broker, brokerPID: brokerPID,
+        topics: MotionService.sensorServices.map { topics.data($0) }, broker: broker, brokerPID: brokerPID,
         warmUpSeconds: options.warmUpSeconds, seconds: options.seconds, logFile: directory + "/motion-agent.log"
     ).run()
 }
@@ -72,7 +75,7 @@ func runFloor(
         name: batched ? "C batched" : "C floor", executable: floor,
         arguments: ["--host", broker.host, "--port", String(broker.port), "--base", base, "--rate", "1000", "--decimation", "10"]
             + structure,
-        topics: MotionService.allCases.map { "\(base)/\($0.topicName)" }, broker: broker, brokerPID: brokerPID,
+        topics: MotionService.sensorServices.map { "\(base)/\($0.topicName)" }, broker: broker, brokerPID: brokerPID,
         warmUpSeconds: options.warmUpSeconds, seconds: options.seconds,
         logFile: directory + (batched ? "/motion-floor-batched.log" : "/motion-floor.log")
     ).run()

@@ -2,7 +2,9 @@ import MotionContract
 import Synchronization
 
 /// What `motionctl watch DEVICE [SERVICE]` shows: one service of one device as scrolling charts, one per
-/// axis (roll, pitch and yaw in degrees, and the heading, for device motion), with the device's and the
+/// axis (roll, pitch and yaw in degrees, and the heading, for device motion; steps, distance and cadence;
+/// activity, confidence and how long it has held; relative altitude, pressure and the standard-atmosphere
+/// altitude), with the device's and the
 /// service's status, the measured message rate and the messages lost (from `seq`).
 ///
 /// Thread-safe: messages arrive on the MQTT client's thread, rendering happens on another.
@@ -35,6 +37,9 @@ final class ChartBoard: Sendable {
         case .gyro: [("x", "rad/s"), ("y", "rad/s"), ("z", "rad/s")]
         case .magnetometer: [("x", "µT"), ("y", "µT"), ("z", "µT")]
         case .deviceMotion: [("roll", "°"), ("pitch", "°"), ("yaw", "°")]
+        case .steps: [("steps", ""), ("distance", "m"), ("cadence", "steps/s")]
+        case .activity: [("activity", "0 stationary, 1 walking, 2 running"), ("confidence", "0 low, 1 medium, 2 high"), ("held for", "s")]
+        case .altitude: [("relative altitude", "m"), ("pressure", "kPa"), ("standard-atmosphere altitude", "m")]
         }
     }
 
@@ -108,7 +113,25 @@ final class ChartBoard: Sendable {
             }
             return (message.sequence, values, message.samples.last?.heading)
         }
-        guard let message = try? SamplePayloadDecoder.vectors(payload, service: service) else { return nil }
-        return (message.sequence, message.samples.map { ($0.timestamp, $0.value) }, nil)
+        switch service {
+        case .steps:
+            guard let message = try? SamplePayloadDecoder.steps(payload) else { return nil }
+            return (message.sequence, message.samples.map { ($0.timestamp, SIMD3(Double($0.steps), $0.distance, $0.cadence ?? 0)) }, nil)
+        case .activity:
+            guard let message = try? SamplePayloadDecoder.activity(payload) else { return nil }
+            let activities = ["stationary", "walking", "running"], confidences = ["low", "medium", "high"]
+            let values = message.samples.map { sample in
+                let activity = activities.firstIndex(of: sample.activity).map(Double.init) ?? -1
+                let confidence = confidences.firstIndex(of: sample.confidence).map(Double.init) ?? -1
+                return (sample.timestamp, SIMD3(activity, confidence, sample.timestamp - sample.since))
+            }
+            return (message.sequence, values, nil)
+        case .altitude:
+            guard let message = try? SamplePayloadDecoder.altitude(payload) else { return nil }
+            return (message.sequence, message.samples.map { ($0.timestamp, SIMD3($0.relativeAltitude, $0.pressure, $0.absoluteAltitude)) }, nil)
+        default:
+            guard let message = try? SamplePayloadDecoder.vectors(payload, service: service) else { return nil }
+            return (message.sequence, message.samples.map { ($0.timestamp, $0.value) }, nil)
+        }
     }
 }

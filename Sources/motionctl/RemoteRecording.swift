@@ -20,9 +20,10 @@ struct RemoteRecordingMerger {
     /// Messages that did not decode.
     private(set) var unreadable = 0
 
-    /// Takes in one message of a data topic (device motion is ignored: it is not raw).
+    /// Takes in one message of a data topic (only the raw sensors' are recorded: device motion, steps,
+    /// activity and altitude are ignored).
     mutating func receive(_ payload: [UInt8], of service: MotionService) {
-        guard service != .deviceMotion else { return }
+        guard SamplePayloadEncoder.valueName(of: service) != nil else { return }
         guard let message = try? SamplePayloadDecoder.vectors(payload, service: service) else {
             unreadable += 1
             return

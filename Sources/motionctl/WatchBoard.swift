@@ -131,6 +131,22 @@ public final class WatchBoard: Sendable {
                 + (motion.heading >= 0 ? String(format: "%.1f°", motion.heading) : "n/a")
             return (message.sequence, text)
         }
+        switch service {
+        case .steps:
+            guard let message = try? SamplePayloadDecoder.steps(payload), let sample = message.samples.last else { return nil }
+            var text = String(format: "%llu steps  %.1f m", sample.steps, sample.distance)
+            if let cadence = sample.cadence { text += String(format: "  %.2f steps/s", cadence) }
+            if let up = sample.floorsAscended, let down = sample.floorsDescended { text += "  floors ↑\(up) ↓\(down)" }
+            return (message.sequence, text)
+        case .activity:
+            guard let message = try? SamplePayloadDecoder.activity(payload), let sample = message.samples.last else { return nil }
+            return (message.sequence, "\(sample.activity) (\(sample.confidence)) for \(Int(max(0, sample.timestamp - sample.since))) s")
+        case .altitude:
+            guard let message = try? SamplePayloadDecoder.altitude(payload), let sample = message.samples.last else { return nil }
+            return (message.sequence, String(format: "%+.2f m  %.3f kPa  (%.0f m standard atmosphere)", sample.relativeAltitude, sample.pressure, sample.absoluteAltitude))
+        default:
+            break
+        }
         guard let message = try? SamplePayloadDecoder.vectors(payload, service: service), let sample = message.samples.last else {
             return nil
         }

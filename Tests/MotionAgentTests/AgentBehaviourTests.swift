@@ -47,11 +47,14 @@ import Glibc
         let online = try #require(transport.messages(on: topics.status).first)
         #expect(online.payload == Array("online".utf8) && online.retain && online.qos == .atLeastOnce)
         let info = try InfoPayload(payload: try #require(transport.messages(on: topics.info).first).payload)
-        #expect(info.deviceID == "unit" && info.device.driver == "sim" && info.services.count == 4)
+        #expect(info.deviceID == "unit" && info.device.driver == "sim" && info.services.count == MotionService.allCases.count)
         for service in MotionService.allCases {
             let retained = try #require(transport.messages(on: topics.status(service)).first)
-            #expect(retained.retain && status(retained)?.available == true && status(retained)?.active == true)
+            // No barometer: the altitude service is active but unavailable, with the reason.
+            #expect(retained.retain && status(retained)?.available == (service != .altitude) && status(retained)?.active == true, "\(service)")
         }
+        let altitude = try #require(transport.messages(on: topics.status(.altitude)).first)
+        #expect(status(altitude)?.error == "the device has no barometer")
         #expect(transport.subscriptions.map(\.filter) == [topics.allControlTopics])
         #expect(transport.subscriptions.first?.retainAsPublished == true)
         // A reconnect announces again.

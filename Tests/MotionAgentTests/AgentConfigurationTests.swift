@@ -63,6 +63,27 @@ import Testing
             .appendingPathComponent("Config/agent.json").path
         let configuration = try AgentConfiguration.load(path: path)
         #expect(configuration.settings(for: .gyro).rateHz == 50)
+        #expect(configuration.barometer == "sim" && configuration.settings(for: .steps) == .defaults(for: .steps))
+    }
+
+    @Test func theBarometerComesFromTheFileTheOptionOrTheEnvironment() throws {
+        #expect(try parse(#"{"barometer":"iio:bmp280"}"#).barometer == "iio:bmp280")
+        #expect(try parse("{}").barometer == nil)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("barometer-\(UUID().uuidString).json")
+        try Data(#"{"barometer":"sim:alt=100"}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let fromFile = try AgentCommandLine(arguments: ["--config", file.path]).configuration(environment: ["MOTION_BAROMETER": "none"])
+        #expect(fromFile.barometer == "sim:alt=100", "the file wins over the environment")
+        let fromOption = try AgentCommandLine(arguments: ["--config", file.path, "--barometer", "sim:floors=2"]).configuration(environment: [:])
+        #expect(fromOption.barometer == "sim:floors=2")
+        #expect(try AgentCommandLine(arguments: []).configuration(environment: ["MOTION_BAROMETER": "sim"]).barometer == "sim")
+        #expect(throws: ConfigurationError.self) {
+            try AgentCommandLine(arguments: ["--barometer", "sim:rate=0"]).configuration(environment: [:])
+        }
+        // The new services' defaults: looked at every second, published on a change and once a minute.
+        let steps = ServiceSettings.defaults(for: .steps)
+        #expect(steps.sampling.interval == 1 && steps.sampling.deadband == 0 && steps.sampling.heartbeat == 60 && steps.enabled)
+        #expect(ServiceSettings.defaults(for: .altitude).rateHz == 1)
     }
 
     @Test func everyFieldIsRead() throws {

@@ -29,9 +29,13 @@ import Testing
     func cborPayloadsMatchTheSameSchemas() throws {
         let running = try RunningAgent.start(
             configuration: """
-                {"services": {"accelerometer": {"rate_hz": 20, "batch": 4, "format": "cbor"}, "gyro": {"rate_hz": 20, "format": "cbor"},
+                {"barometer": "sim",
+                 "services": {"accelerometer": {"rate_hz": 20, "batch": 4, "format": "cbor"}, "gyro": {"rate_hz": 20, "format": "cbor"},
                               "magnetometer": {"rate_hz": 10, "mode": "mean", "format": "cbor"},
-                              "device-motion": {"rate_hz": 20, "format": "cbor"}}}
+                              "device-motion": {"rate_hz": 20, "format": "cbor"},
+                              "steps": {"rate_hz": 5, "heartbeat": 0.2, "format": "cbor"},
+                              "activity": {"rate_hz": 5, "heartbeat": 0.2, "format": "cbor"},
+                              "altitude": {"rate_hz": 5, "mode": "mean", "format": "cbor"}}}
                 """,
             subscriber: { broker, topics in try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#"]) })
         defer { running.cleanUp() }
@@ -56,10 +60,12 @@ import Testing
         let replies = "motionctl/schema-test/replies/\(UUID().uuidString.prefix(8))"
         let running = try RunningAgent.start(
             configuration: """
-                {"health_interval": 1, "location": {"latitude": 52.52, "longitude": 13.40},
+                {"health_interval": 1, "location": {"latitude": 52.52, "longitude": 13.40}, "barometer": "sim:motion=stairs",
                  "services": {"accelerometer": {"rate_hz": 20, "batch": 4}, "gyro": {"rate_hz": 20},
                               "magnetometer": {"rate_hz": 10, "mode": "mean"},
-                              "device-motion": {"rate_hz": 20, "frame": "xTrueNorthZVertical"}}}
+                              "device-motion": {"rate_hz": 20, "frame": "xTrueNorthZVertical"},
+                              "steps": {"rate_hz": 5, "heartbeat": 0.2, "batch": 2}, "activity": {"rate_hz": 5, "heartbeat": 0.2},
+                              "altitude": {"rate_hz": 5}}}
                 """,
             subscriber: { broker, topics in
                 try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#", replies])

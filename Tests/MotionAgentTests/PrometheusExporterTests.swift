@@ -41,6 +41,7 @@ import Testing
         #expect(abs((metrics["motion_health_timestamp_seconds"] ?? 0) - Date().timeIntervalSince1970) < 5)
         #expect((metrics["motion_device_achieved_rate_hz"] ?? 0) > 0.9 * (metrics["motion_device_configured_rate_hz"] ?? .infinity))
         #expect((metrics["motion_gyro_message_rate_hz"] ?? 0) > 10 && metrics["motion_gyro_active"] == 1)
+        #expect(metrics["motion_steps_active"] == 1 && metrics["motion_activity_active"] == 1, "contract 1.5's services")
         #expect(metrics["motion_magnetic_disturbance"] == 0, "a magnetic frame runs: the field's state is exported")
         #expect((metrics["motion_mqtt_published_total"] ?? 0) > 0 && metrics["motion_mqtt_reconnects_total"] == 0)
         #expect(metrics["motion_detectors_running"] == 1 && metrics["motion_free_falls_total"] == 0 && metrics["motion_taps_total"] == 0,

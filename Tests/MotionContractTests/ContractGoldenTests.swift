@@ -8,7 +8,7 @@ import Testing
     static let info = InfoPayload(
         agent: "motion-agent", version: "0.1.0", deviceID: "golden",
         device: .init(specification: "sim", driver: "sim", chip: "simulated 9-axis IMU", sampleRateHz: 200),
-        services: MotionService.allCases.map { service in
+        services: MotionService.sensorServices.map { service in
             .init(service: service, topic: "motion/golden/\(service.topicName)", units: InfoPayload.units(of: service), mode: "latest")
         },
         started: "2026-12-01T12:52:16Z")
@@ -17,6 +17,14 @@ import Testing
         let recorded = #"{"agent":"motion-agent","version":"0.1.0","device_id":"golden","device":{"spec":"sim","driver":"sim","chip":"simulated 9-axis IMU","sample_rate_hz":200.0},"services":{"accelerometer":{"topic":"motion/golden/accelerometer","units":"acceleration: g","mode":"latest","format":"json"},"gyro":{"topic":"motion/golden/gyro","units":"rotationRate: rad/s","mode":"latest","format":"json"},"magnetometer":{"topic":"motion/golden/magnetometer","units":"magneticField: µT","mode":"latest","format":"json"},"device-motion":{"topic":"motion/golden/device-motion","units":"attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees","mode":"latest","format":"json"}},"started":"2026-12-01T12:52:16Z"}"#
         #expect(Self.info.json() == recorded)
         #expect(try InfoPayload(payload: Array(recorded.utf8)) == Self.info)
+        // Contract 1.5's services follow the recorded ones, and read back.
+        var newer = Self.info
+        newer.services = MotionService.allCases.map { service in
+            .init(service: service, topic: "motion/golden/\(service.topicName)", units: InfoPayload.units(of: service), mode: "latest")
+        }
+        let sensorEntries = try #require(recorded.range(of: #""services":{"#).map { recorded[$0.lowerBound...] }?.components(separatedBy: #"},"started""#).first)
+        #expect(newer.json().contains(sensorEntries + #","steps":{"topic":"motion/golden/steps""#))
+        #expect(try InfoPayload(payload: Array(newer.json().utf8)) == newer)
         // Without an open device the description is the specification alone.
         var closed = Self.info
         closed.device = .init(specification: "i2c:/dev/i2c-1@0x68")
@@ -190,7 +198,7 @@ import Testing
         #expect(topics.kind(ofTopic: "motion/pi-5/gyro") == nil)
         #expect(TopicLayout.deviceID(inTopic: "motion/pi-4/gyro", prefix: "motion") == "pi-4")
         #expect(TopicLayout.deviceID(inTopic: "other/pi-4/gyro", prefix: "motion") == nil)
-        #expect(ContractVersion.text == "1.4")
+        #expect(ContractVersion.text == "1.5")
     }
 }
 

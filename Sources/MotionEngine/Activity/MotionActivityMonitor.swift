@@ -41,7 +41,7 @@ public final class MotionActivityMonitor: Sendable {
     public let retention = 7 * 86_400.0
 
     private struct State {
-        let detectors: MotionDetectorBank
+        var detectors: MotionDetectorBank
         var bank: MotionDetectorBank
         var pedometer = PedometerLedger()
         var activities: [MotionActivityEstimate] = []
@@ -49,6 +49,7 @@ public final class MotionActivityMonitor: Sendable {
         var nextListener: UInt64 = 0
         var subscription: MotionSubscription?
         var lastSampleTime: Double?
+        var samplesAnalysed: UInt64 = 0
     }
 
     private let source: any MotionSource
@@ -135,6 +136,19 @@ public final class MotionActivityMonitor: Sendable {
         }
     }
 
+    /// Replaces the detectors (new thresholds): they start afresh from the next sample; the history and
+    /// the listeners stay.
+    /// - Parameter detectors: the new bank.
+    public func setDetectors(_ detectors: MotionDetectorBank) {
+        state.withLock { state in
+            state.detectors = detectors
+            state.bank = detectors
+        }
+    }
+
+    /// The activity that holds now (nil before the first estimate).
+    public var currentActivity: MotionActivityEstimate? { state.withLock { $0.activities.last } }
+
     /// The pedometer's totals between two times on the samples' clock (s since boot).
     public func pedometerTotals(from start: Double, to end: Double) -> PedometerLedger.Totals {
         state.withLock { $0.pedometer.totals(from: start, to: end) }
@@ -163,6 +177,10 @@ public final class MotionActivityMonitor: Sendable {
             return steps.cadence
         }
     }
+
+    /// The device-motion samples the detectors have analysed since the monitor was made (a watchdog's
+    /// measure of progress).
+    public var samplesAnalysed: UInt64 { state.withLock { $0.samplesAnalysed } }
 
     /// Time of the last sample seen, s since boot.
     public var lastSampleTime: Double? { state.withLock { $0.lastSampleTime } }
@@ -194,6 +212,7 @@ public final class MotionActivityMonitor: Sendable {
                     timestamp: sample.timestamp, userAcceleration: sample.userAcceleration, gravity: sample.gravity,
                     rotationRate: sample.rotationRate))
                 state.lastSampleTime = sample.timestamp
+                state.samplesAnalysed &+= 1
                 update.events += output.events
                 update.states += output.states.map { (sample.timestamp, $0) }
                 if output.step {

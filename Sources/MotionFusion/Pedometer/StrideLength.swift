@@ -8,4 +8,10 @@ public enum StrideLength {
     public static func estimate(cadence: Double?) -> Double {
         min(max(0.5 * (cadence ?? 1.8) - 0.2, 0.3), 2)
     }
+
+    /// The pace at a cadence, s/m: the time a metre takes with steps of ``estimate(cadence:)``.
+    /// - Parameter cadence: steps/s, greater than 0.
+    public static func pace(cadence: Double) -> Double {
+        1 / (cadence * estimate(cadence: cadence))
+    }
 }

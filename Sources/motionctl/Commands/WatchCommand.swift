@@ -8,8 +8,9 @@ enum WatchCommand {
     static let usage = """
         usage: motionctl watch [DEVICE_ID [SERVICE]] \(BrokerCommandOptions.usage) [--device ID] [--duration SECONDS]
           without DEVICE_ID: live table of every device under the prefix (or the one --device names)
-          with DEVICE_ID: that device's SERVICE (default device-motion: roll, pitch, yaw and heading) as
-          scrolling charts, one per axis, with the measured rate and the messages lost; fits 80×24
+          with DEVICE_ID: that device's SERVICE (default device-motion: roll, pitch, yaw and heading; steps,
+          activity and altitude have three charts each) as scrolling charts, one per axis, with the measured
+          rate and the messages lost; fits 80×24
           refreshed 4 times a second; when standard output is not a terminal, a snapshot every second
         """
 

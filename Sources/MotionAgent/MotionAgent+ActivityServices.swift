@@ -1,0 +1,158 @@
+import Dispatch
+import MotionContract
+import MotionEngine
+import MotionFusion
+import MotionHAL
+
+/// The listeners the running `steps`, `activity` and `altitude` services hold.
+struct ActivityListeners: Sendable {
+    /// Per running steps or activity service: its listener on the activity monitor (which keeps the
+    /// monitor running).
+    var monitor: [MotionService: MotionActivityMonitor.ListenerToken] = [:]
+    /// The altitude service's listener on the altimeter (which keeps the barometer running).
+    var altimeter: MotionAltimeter.ListenerToken?
+}
+
+// The `steps`, `activity` and `altitude` services: what the on-board pedometer, activity classifier and
+// barometer make of the sensors, published like the sensor services (`latest` or `mean` at the service's
+// interval, deadband, batches, QoS, format, status and control).
+extension MotionAgent {
+    /// How long the agent waits before opening a barometer again that could not be opened, s.
+    static let barometerRetryDelay = 30.0
+
+    /// Opens the configured barometer for the altimeter; one that cannot be opened is tried again every
+    /// ``barometerRetryDelay`` seconds (the altitude service is unavailable with the reason meanwhile).
+    func openBarometer() {
+        guard let specification = configuration.barometer, !state.withLock({ $0.shuttingDown }) else { return }
+        do {
+            let device = try BarometerSpecification(parsing: specification).makeDevice()
+            altimeter.setDevice(device)
+            let recovered = state.withLock { state in
+                defer { state.barometerError = nil }
+                return state.barometerError != nil
+            }
+            if let info = device?.info { AgentLog.info("barometer \(specification): \(info.chip), \(AgentLog.decimal(info.defaultSampleRate, places: 1)) Hz") }
+            if recovered {
+                controlQueue.async { self.restart(.altitude) }
+            }
+        } catch {
+            let reason = "barometer \(specification): \(error)"
+            let changed = state.withLock { state in
+                defer { state.barometerError = reason }
+                return state.barometerError != reason
+            }
+            if changed {
+                AgentLog.warning("\(reason); trying again in \(Int(Self.barometerRetryDelay)) s")
+                controlQueue.async { if let client = self.state.withLock({ $0.client }) { try? self.publishStatus(.altitude, on: client) } }
+            }
+            controlQueue.asyncAfter(deadline: .now() + Self.barometerRetryDelay) { [weak self] in self?.openBarometer() }
+        }
+    }
+
+    /// On the control queue: starts the steps or activity service (unless it runs): the monitor runs (a
+    /// listener) and the engine delivers one device-motion sample per interval, each a tick that reads the
+    /// monitor.
+    func startActivityUpdates(_ service: MotionService, interval: Double) {
+        guard activityListeners.withLock({ $0.monitor[service] == nil }), let token = activityMonitor.addListener({ _ in }) else { return }
+        activityListeners.withLock { $0.monitor[service] = token }
+        let subscription = MotionSubscription(
+            service: .deviceMotion(.xArbitraryZVertical), interval: 0,
+            sink: .batch { [weak self] subscription, samples, fault in
+                guard !subscription.isCancelled else { return }
+                self?.receiveTicks(samples, fault: fault, for: service)
+            })
+        subscription.sampleInterval = effectiveInterval(interval)
+        subscriptions.withLock { $0[service] = subscription }
+        engine.subscribe(subscription)
+    }
+
+    /// On the control queue: starts the altitude service on the altimeter (nothing without a barometer, or
+    /// when it runs already: it does not wait for the IMU, whose opening starts the active services again).
+    func startAltitudeUpdates() {
+        guard activityListeners.withLock({ $0.altimeter == nil }) else { return }
+        let token = altimeter.addListener { [weak self] update in self?.receiveAltitude(update) }
+        activityListeners.withLock { $0.altimeter = token }
+    }
+
+    /// On the control queue: releases what a steps, activity or altitude service held.
+    func stopActivityUpdates(_ service: MotionService) {
+        let (monitorToken, altimeterToken) = activityListeners.withLock { listeners in
+            defer {
+                listeners.monitor[service] = nil
+                if service == .altitude { listeners.altimeter = nil }
+            }
+            return (listeners.monitor[service], service == .altitude ? listeners.altimeter : nil)
+        }
+        if let monitorToken { activityMonitor.removeListener(monitorToken) }
+        if let altimeterToken { altimeter.removeListener(altimeterToken) }
+    }
+
+    // MARK: - Data (the device's thread)
+
+    /// A steps or activity service's ticks: the pedometer's totals or the activity at each.
+    func receiveTicks(_ samples: [MotionSample]?, fault: MotionEngineFault?, for service: MotionService) {
+        guard let samples else { return report(fault, for: service) }
+        let times = samples.compactMap { if case .deviceMotion(let motion) = $0 { motion.timestamp } else { nil } }
+        guard !times.isEmpty, let (client, qos, expiry, format) = readyToPublish(service) else { return }
+        let payloads: [[UInt8]]
+        if service == .steps {
+            let (seen, cadence) = (activityMonitor.lastSampleTime, activityMonitor.cadence)
+            let floors = altimeter.isAvailable
+            payloads = pipelines.withLock { pipelines in
+                let values = times.map { time in
+                    pipelines.stepTally.advance(to: time, seenThrough: seen, ledger: activityMonitor.pedometerTotals)
+                    let tally = pipelines.stepTally
+                    return PedometerSample(
+                        timestamp: time, steps: tally.steps, distance: tally.distance, cadence: cadence,
+                        pace: cadence.map(StrideLength.pace(cadence:)), floorsAscended: floors ? tally.floorsAscended : nil,
+                        floorsDescended: floors ? tally.floorsDescended : nil)
+                }
+                let batched = pipelines.steps.isBatched
+                return pipelines.steps.add(values).map {
+                    encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format)
+                }
+            }
+        } else {
+            let estimate = activityMonitor.currentActivity
+            payloads = pipelines.withLock { pipelines in
+                let values = times.map { time in
+                    // Before the first estimate: unknown, since the service's first tick.
+                    if pipelines.activityStart == nil { pipelines.activityStart = time }
+                    return ActivitySample(
+                        timestamp: time, activity: estimate?.activity.rawValue ?? MotionActivityEstimate.Activity.unknown.rawValue,
+                        confidence: DetectorPipeline.confidenceName(estimate?.confidence ?? .low),
+                        since: estimate?.since ?? pipelines.activityStart ?? time)
+                }
+                let batched = pipelines.activity.isBatched
+                return pipelines.activity.add(values).map {
+                    encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format)
+                }
+            }
+        }
+        for payload in payloads {
+            publish(payload, to: topics.data(service), qos: qos, expiry: expiry, format: format, on: client)
+        }
+    }
+
+    /// The altimeter's readings (pressure in kPa, Apple's unit) or its fault.
+    func receiveAltitude(_ update: MotionAltimeter.Update) {
+        switch update {
+        case .fault(let reason):
+            report(reason: "barometer: \(reason)", for: .altitude)
+        case .readings(let readings):
+            guard let (client, qos, expiry, format) = readyToPublish(.altitude) else { return }
+            let values = readings.map {
+                AltitudeSample(
+                    timestamp: $0.timestamp, relativeAltitude: $0.relativeAltitude, pressure: $0.pressure / 1000,
+                    absoluteAltitude: $0.absoluteAltitude)
+            }
+            let payloads = pipelines.withLock { pipelines in
+                let batched = pipelines.altitude.isBatched
+                return pipelines.altitude.add(values).map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
+            }
+            for payload in payloads {
+                publish(payload, to: topics.data(.altitude), qos: qos, expiry: expiry, format: format, on: client)
+            }
+        }
+    }
+}
