@@ -77,11 +77,9 @@ extension MotionAgent {
     /// On the control queue: releases what a steps, activity or altitude service held.
     func stopActivityUpdates(_ service: MotionService) {
         let (monitorToken, altimeterToken) = activityListeners.withLock { listeners in
-            defer {
-                listeners.monitor[service] = nil
-                if service == .altitude { listeners.altimeter = nil }
-            }
-            return (listeners.monitor[service], service == .altitude ? listeners.altimeter : nil)
+            let altimeterToken = service == .altitude ? listeners.altimeter : nil
+            if service == .altitude { listeners.altimeter = nil }
+            return (listeners.monitor.removeValue(forKey: service), altimeterToken)
         }
         if let monitorToken { activityMonitor.removeListener(monitorToken) }
         if let altimeterToken { altimeter.removeListener(altimeterToken) }
@@ -89,7 +87,9 @@ extension MotionAgent {
 
     // MARK: - Data (the device's thread)
 
-    /// A steps or activity service's ticks: the pedometer's totals or the activity at each.
+    /// A steps or activity service's ticks: the pedometer's totals or the activity at each. The values are
+    /// made under the pipelines' lock (the step tally lives there); the payloads are encoded after it, as
+    /// the sensor services' are.
     func receiveTicks(_ samples: [MotionSample]?, fault: MotionEngineFault?, for service: MotionService) {
         guard let samples else { return report(fault, for: service) }
         let times = samples.compactMap { if case .deviceMotion(let motion) = $0 { motion.timestamp } else { nil } }
@@ -98,7 +98,7 @@ extension MotionAgent {
         if service == .steps {
             let (seen, cadence) = (activityMonitor.lastSampleTime, activityMonitor.cadence)
             let floors = altimeter.isAvailable
-            payloads = pipelines.withLock { pipelines in
+            let (messages, batched) = pipelines.withLock { pipelines in
                 let values = times.map { time in
                     pipelines.stepTally.advance(to: time, seenThrough: seen, ledger: activityMonitor.pedometerTotals)
                     let tally = pipelines.stepTally
@@ -107,14 +107,12 @@ extension MotionAgent {
                         pace: cadence.map(StrideLength.pace(cadence:)), floorsAscended: floors ? tally.floorsAscended : nil,
                         floorsDescended: floors ? tally.floorsDescended : nil)
                 }
-                let batched = pipelines.steps.isBatched
-                return pipelines.steps.add(values).map {
-                    encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format)
-                }
+                return (pipelines.steps.add(values), pipelines.steps.isBatched)
             }
+            payloads = messages.map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
         } else {
             let estimate = activityMonitor.currentActivity
-            payloads = pipelines.withLock { pipelines in
+            let (messages, batched) = pipelines.withLock { pipelines in
                 let values = times.map { time in
                     // Before the first estimate: unknown, since the service's first tick.
                     if pipelines.activityStart == nil { pipelines.activityStart = time }
@@ -123,11 +121,9 @@ extension MotionAgent {
                         confidence: DetectorPipeline.confidenceName(estimate?.confidence ?? .low),
                         since: estimate?.since ?? pipelines.activityStart ?? time)
                 }
-                let batched = pipelines.activity.isBatched
-                return pipelines.activity.add(values).map {
-                    encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format)
-                }
+                return (pipelines.activity.add(values), pipelines.activity.isBatched)
             }
+            payloads = messages.map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
         }
         for payload in payloads {
             publish(payload, to: topics.data(service), qos: qos, expiry: expiry, format: format, on: client)
@@ -146,12 +142,10 @@ extension MotionAgent {
                     timestamp: $0.timestamp, relativeAltitude: $0.relativeAltitude, pressure: $0.pressure / 1000,
                     absoluteAltitude: $0.absoluteAltitude)
             }
-            let payloads = pipelines.withLock { pipelines in
-                let batched = pipelines.altitude.isBatched
-                return pipelines.altitude.add(values).map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
-            }
-            for payload in payloads {
-                publish(payload, to: topics.data(.altitude), qos: qos, expiry: expiry, format: format, on: client)
+            let (messages, batched) = pipelines.withLock { ($0.altitude.add(values), $0.altitude.isBatched) }
+            for message in messages {
+                publish(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
+                        to: topics.data(.altitude), qos: qos, expiry: expiry, format: format, on: client)
             }
         }
     }

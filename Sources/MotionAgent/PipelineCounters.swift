@@ -9,9 +9,6 @@ struct PipelineCounters: Sendable {
     /// Per service: the messages published (`seq`) and the samples taken in, since the agent started.
     let counts: [MotionService: (messages: UInt64, samples: UInt64)]
 
-    /// The samples every pipeline took in, together.
-    var samplesIn: UInt64 { counts.values.reduce(0) { $0 &+ $1.samples } }
-
     /// The device-motion samples the steps and activity services' detectors analysed since the agent
     /// started (their own pipelines take one tick per interval).
     let samplesAnalysed: UInt64

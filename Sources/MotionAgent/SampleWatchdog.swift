@@ -22,7 +22,8 @@ public struct SampleWatchdog: Sendable, Equatable {
     /// One check.
     /// - Parameters:
     ///   - activeServices: the services that should be publishing.
-    ///   - samplesIn: the samples the agent's pipelines have taken in since it started (all services).
+    ///   - samplesIn: the samples the IMU's path has taken in since the agent started (the sensor services'
+    ///     pipelines and the step and activity detectors; not the barometer's).
     ///   - deviceIsOpen: whether the IMU is open (`false` while the agent retries opening it).
     /// - Returns: whether to feed the watchdog now.
     public mutating func check(activeServices: Set<MotionService>, samplesIn: UInt64, deviceIsOpen: Bool = true) -> Bool {
