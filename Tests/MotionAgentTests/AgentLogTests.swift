@@ -13,6 +13,20 @@ import Testing
         #expect(ContractText.sanitized("ünïcödé µT 42°") == "ünïcödé µT 42°", "ordinary text is kept")
     }
 
+    /// A combining mark that starts the text would fuse with what the message puts before it (the space of
+    /// `configuration error: `, found by the configuration fuzzer); further marks stay on their own base.
+    @Test func aLeadingCombiningMarkCannotJoinTheTextBeforeIt() {
+        #expect(ContractText.sanitized("\u{301}x\u{301}") == "\\u{301}x\u{301}")
+        #expect(ContractText.sanitized("\u{1f3fb}") == "\\u{1f3fb}", "an emoji modifier")
+        #expect(ContractText.sanitized("\u{93e}") == "\\u{93e}", "a spacing mark (Devanagari vowel sign aa)")
+        for text in ["\u{301}", "\u{20dd}field", "\u{1f3fb}"] {
+            let error = ConfigurationError(fieldPath: text, reason: text)
+            #expect(error.description.hasPrefix("configuration error: "), "\(error)")
+            #expect(error.description.count == error.description.unicodeScalars.count, "every character stands alone")
+            #expect(ConfigurationError(fieldPath: "", reason: text).description.hasPrefix("configuration error: "))
+        }
+    }
+
     @Test func theResultIsBoundedInBytesWhateverTheInput() {
         let inputs = [
             String(repeating: "x", count: 5_000),
