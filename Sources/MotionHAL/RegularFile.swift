@@ -82,27 +82,7 @@ extension RegularFile {
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw WriteError(description: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { writeSome(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if result > 0 {
-                written += result
-            } else if result < 0 && errno == EINTR {
-                continue
-            } else {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                unlink(temporary)
-                throw WriteError(description: "cannot write \(temporary): \(reason)")
-            }
-        }
-        let synced = fsync(descriptor) == 0
-        let reason = String(cString: strerror(errno))
-        close(descriptor)
-        guard synced else {
-            unlink(temporary)
-            throw WriteError(description: "cannot sync \(temporary): \(reason)")
-        }
+        try fill(descriptor, at: temporary, with: bytes)
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
@@ -114,6 +94,49 @@ extension RegularFile {
         if directoryDescriptor >= 0 {
             _ = fsync(directoryDescriptor)
             close(directoryDescriptor)
+        }
+    }
+}
+
+extension RegularFile {
+    /// Creates the file at `path` with `bytes`, and never anything else: `O_CREAT|O_EXCL|O_NOFOLLOW`, so an
+    /// existing file, a symbolic link (even one pointing nowhere: writing through it would put a secret
+    /// wherever the link's owner chose) or a path that is not allowed fails with the system's words, and the
+    /// file is never there half-written (removed when the write fails).
+    /// - Parameters:
+    ///   - path: the new file.
+    ///   - bytes: its contents.
+    ///   - permissions: its mode (before the umask), `0o600` by default: for secrets.
+    /// - Throws: ``WriteError``: `cannot create PATH: File exists` and the like.
+    public static func create(_ path: String, with bytes: [UInt8], permissions: mode_t = 0o600) throws(WriteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+        guard descriptor >= 0 else { throw WriteError(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
+        try fill(descriptor, at: path, with: bytes)
+    }
+
+    /// Writes all of `bytes` to the new file `descriptor` opened at `path`, syncs it and closes it; on
+    /// failure the file is closed and removed.
+    private static func fill(_ descriptor: Int32, at path: String, with bytes: [UInt8]) throws(WriteError) {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { writeSome(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if result > 0 {
+                written += result
+            } else if result < 0 && errno == EINTR {
+                continue
+            } else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                unlink(path)
+                throw WriteError(description: "cannot write \(path): \(reason)")
+            }
+        }
+        let synced = fsync(descriptor) == 0
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        guard synced else {
+            unlink(path)
+            throw WriteError(description: "cannot sync \(path): \(reason)")
         }
     }
 }

@@ -1,39 +1,57 @@
 import Foundation
 import MotionAgent
+import MotionHAL
 
-/// `motionctl provision`: what an operator needs to let a new device onto the fleet's broker: its
-/// credentials (a random password, or a client certificate signed by the fleet's CA with the device id
-/// as common name), the broker's password-file line, the device's ACL lines and the broker part of its
-/// configuration. Files go into the named directory only; no secret is printed.
+/// `motionctl provision`: what an operator needs to let a new device (or another operator account) onto the
+/// fleet's broker: its credentials (a random password, or a client certificate signed by the fleet's CA
+/// with the name as common name), the broker's password-file line, the ACL lines and, for a device, the
+/// broker part of its configuration. Files go into the named directory only, each created new
+/// (`O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600: never through a symbolic link, never over a file); no secret is
+/// printed.
 enum ProvisionCommand {
     static let usage = """
-        usage: motionctl provision DEVICE_ID --output DIR (--password | --ca-cert FILE --ca-key FILE [--days N])
-                                   [--prefix motion] [--broker mqtt://HOST:PORT] [--ca-file PATH_ON_DEVICE]
-          --password        a random password: DIR/DEVICE_ID.password (mode 0600, the device's password_file) and
-                            DIR/DEVICE_ID.passwd (its line for the broker's password_file, a PBKDF2 hash)
-          --ca-cert/--ca-key  a client certificate (EC P-256, common name DEVICE_ID, for use_identity_as_username)
-                            signed by the fleet's CA: DIR/DEVICE_ID.key (mode 0600) and DIR/DEVICE_ID.crt
+        usage: motionctl provision NAME --output DIR (--password | --ca-cert FILE --ca-key FILE [--days N]) [--operator]
+                                   [--acl FILE] [--prefix motion] [--broker mqtt://HOST:PORT] [--ca-file PATH_ON_DEVICE]
+          NAME              the device id (a-z, 0-9, _ and -, at most 64 characters: a certificate's common name)
+          --password        a random password: DIR/NAME.password (the device's password_file) and DIR/NAME.passwd
+                            (its line for the broker's password file, a PBKDF2 hash)
+          --ca-cert/--ca-key  a client certificate (EC P-256, common name NAME, for use_identity_as_username)
+                            signed by the fleet's CA: DIR/NAME.key and DIR/NAME.crt
           --days            the certificate's validity, days (default 825)
+          --operator        an operator account (a fleet tool's login) instead of a device: its ACL block, and its
+                            passwd line for the operators' listener (operators.passwd in Deploy/mosquitto/fleet.conf)
+          --acl             the broker's ACL file: a device may not take a name it gives a `user` block (an operator's)
           --prefix          the topic prefix (default motion), for the ACL lines
           --broker          the broker URL for the configuration snippet (default mqtt://broker.example:8884 with
-                            --password, :8883 with a certificate: the two listeners of Deploy/mosquitto/fleet.conf)
+                            --password, :8883 with a certificate: the device listeners of Deploy/mosquitto/fleet.conf)
           --ca-file         where the broker's CA certificate will be on the device (default /etc/motion-agent/ca.crt)
-        Always writes DIR/DEVICE_ID.acl (the device's ACL lines, which Deploy/mosquitto/motionbridge.acl's
-        patterns already grant) and DIR/DEVICE_ID.agent.json (the broker settings for the device's configuration).
-        Existing files are never overwritten (exit 73).
+        Always writes DIR/NAME.acl (the ACL lines; Deploy/mosquitto/motionbridge.acl's patterns already grant a
+        device's) and, for a device, DIR/NAME.agent.json (the broker settings for its configuration).
+        Device names `operator` and `operator-…` are reserved for operator accounts (the fleet ACL's).
+        Every file is created new, mode 0600: an existing file or link is never written (exit 73).
         """
+
+    /// The longest name: RFC 5280's upper bound for a certificate's common name (`ub-common-name`).
+    static let maximumNameLength = 64
 
     /// Runs the command with the arguments after `provision`; exits 0, 64 (usage), 73 (cannot create a
     /// file) or 70 (openssl or libcrypto failed).
     static func run(_ arguments: [String]) -> Never {
         let options = CommandOptions(
-            arguments, valued: ["--output", "--ca-cert", "--ca-key", "--days", "--prefix", "--broker", "--ca-file"],
-            switches: ["--password"], usage: usage)
-        guard options.positional.count == 1, let deviceID = options.positional.first else {
-            options.fail("provision needs one DEVICE_ID")
+            arguments, valued: ["--output", "--ca-cert", "--ca-key", "--days", "--prefix", "--broker", "--ca-file", "--acl"],
+            switches: ["--password", "--operator"], usage: usage)
+        guard options.positional.count == 1, let name = options.positional.first else {
+            options.fail("provision needs one NAME")
         }
-        guard DeviceIdentifier.isValid(deviceID) else {
-            options.fail("device id \"\(deviceID)\" must use only a-z, 0-9, _ and - (for example \"\(DeviceIdentifier.sanitized(deviceID))\")")
+        guard DeviceIdentifier.isValid(name) else {
+            options.fail("name \"\(name)\" must use only a-z, 0-9, _ and - (for example \"\(DeviceIdentifier.sanitized(name))\")")
+        }
+        guard name.utf8.count <= maximumNameLength else {
+            options.fail("name \(name.prefix(16))… has \(name.utf8.count) characters; at most \(maximumNameLength) (a certificate's common name)")
+        }
+        let isOperator = options.flags.contains("--operator")
+        if !isOperator, let reservation = reservation(of: name, acl: options["--acl"], options: options) {
+            options.fail("\(name) is \(reservation): a device with that name would have an operator's rights (use --operator for an operator account)")
         }
         guard let output = options["--output"] else { options.fail("--output DIR is required") }
         let usesPassword = options.flags.contains("--password")
@@ -57,123 +75,183 @@ enum ProvisionCommand {
 
         // Every file this command makes is the operator's alone until they hand it over.
         umask(0o077)
-        var directory = ObjCBool(false)
-        if !FileManager.default.fileExists(atPath: output, isDirectory: &directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                CommandOptions.exit("cannot create \(output): \(error.localizedDescription)", status: 73)
-            }
-        } else if !directory.boolValue {
-            CommandOptions.exit("\(output) is not a directory", status: 73)
-        }
-        let base = URL(fileURLWithPath: output).appendingPathComponent(deviceID).path
-        let files = (usesPassword ? [".password", ".passwd"] : [".key", ".crt"]) + [".acl", ".agent.json"]
-        if let existing = files.map({ base + $0 }).first(where: { FileManager.default.fileExists(atPath: $0) }) {
-            CommandOptions.exit("\(existing) exists: provisioning never overwrites a device's credentials", status: 73)
+        makeDirectory(output)
+        let base = URL(fileURLWithPath: output).appendingPathComponent(name).path
+        let files = (usesPassword ? [".password", ".passwd"] : [".key", ".crt"]) + [".acl"] + (isOperator ? [] : [".agent.json"])
+        var status = stat()
+        if let existing = files.map({ base + $0 }).first(where: { lstat($0, &status) == 0 }) {
+            CommandOptions.exit("\(existing) exists: provisioning never overwrites credentials", status: 73)
         }
 
-        var written: [String] = []
-        var settings: [String: Any] = ["url": broker, "username": deviceID]
+        let writer = NewFiles()
+        var settings: [String: Any] = ["url": broker, "username": name]
         var tls: [String: Any] = ["ca_file": caOnDevice]
         if usesPassword {
             do {
                 let password = try MosquittoPasswordLine.randomPassword()
-                try write(password + "\n", to: base + ".password")
-                try write(try MosquittoPasswordLine.make(user: deviceID, password: password) + "\n", to: base + ".passwd")
-            } catch let failure as MosquittoPasswordLine.Failure {
-                CommandOptions.exit(failure.description, status: 70)
+                writer.create(base + ".password", password + "\n")
+                writer.create(base + ".passwd", try MosquittoPasswordLine.make(user: name, password: password) + "\n")
             } catch {
-                CommandOptions.exit("\(error)", status: 73)
+                writer.fail(error.description, status: 70)
             }
-            settings["password_file"] = "/etc/motion-agent/\(deviceID).password"
-            written += [base + ".password", base + ".passwd"]
+            settings["password_file"] = "/etc/motion-agent/\(name).password"
         } else {
-            let (caCertificate, caKey) = (certificateAuthority.0!, certificateAuthority.1!)
-            issueCertificate(deviceID: deviceID, key: base + ".key", certificate: base + ".crt", caCertificate: caCertificate, caKey: caKey, days: days)
-            tls["certificate_file"] = "/etc/motion-agent/\(deviceID).crt"
-            tls["key_file"] = "/etc/motion-agent/\(deviceID).key"
-            written += [base + ".key", base + ".crt"]
+            issueCertificate(name: name, key: base + ".key", certificate: base + ".crt",
+                             caCertificate: certificateAuthority.0!, caKey: certificateAuthority.1!, days: days, writer: writer)
+            tls["certificate_file"] = "/etc/motion-agent/\(name).crt"
+            tls["key_file"] = "/etc/motion-agent/\(name).key"
         }
         settings["tls"] = tls
-        let acl = """
-            # motionctl provision: the ACL lines of device \(deviceID) (Deploy/mosquitto/motionbridge.acl grants the same
-            # to every device through its patterns; use these with a broker that has no pattern ACL)
-            user \(deviceID)
-            topic write \(prefix)/\(deviceID)/#
-            topic read \(prefix)/\(deviceID)/+/set
-            topic read \(prefix)/\(deviceID)/config/set
-            topic write motionctl/+/replies/#
-
-            """
-        do {
-            try write(acl, to: base + ".acl")
-            let snippet = try JSONSerialization.data(
-                withJSONObject: ["device_id": deviceID, "topic_prefix": prefix, "broker": settings],
-                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            try write(String(decoding: snippet, as: UTF8.self) + "\n", to: base + ".agent.json")
-        } catch {
-            CommandOptions.exit("\(error)", status: 73)
+        writer.create(base + ".acl", isOperator ? operatorACL(name, prefix: prefix) : deviceACL(name, prefix: prefix))
+        if !isOperator {
+            do {
+                let snippet = try JSONSerialization.data(
+                    withJSONObject: ["device_id": name, "topic_prefix": prefix, "broker": settings],
+                    options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                writer.create(base + ".agent.json", String(decoding: snippet, as: UTF8.self) + "\n")
+            } catch {
+                writer.fail("cannot make the configuration snippet: \(error)", status: 70)
+            }
         }
-        written += [base + ".acl", base + ".agent.json"]
-        print("provisioned \(deviceID):")
-        for file in written { print("  \(file)") }
-        print(usesPassword
-            ? "append \(base).passwd to the broker's password_file, copy \(base).password to the device (mode 0600)"
-            : "copy \(base).crt and \(base).key to the device (the key with mode 0600); the broker takes the common name as the user name")
+        print("provisioned \(isOperator ? "operator account" : "device") \(name):")
+        for file in writer.written { print("  \(file)") }
+        switch (usesPassword, isOperator) {
+        case (true, false): print("append \(base).passwd to the broker's password_file, copy \(base).password to the device (mode 0600)")
+        case (true, true): print("append \(base).passwd to the operators' password file (operators.passwd), and \(base).acl to the ACL")
+        case (false, false): print("copy \(base).crt and \(base).key to the device (the key with mode 0600); the broker takes the common name as the user name")
+        case (false, true): print("append \(base).acl to the ACL; the certificate logs in on a certificate listener (one connection at a time there)")
+        }
         CommandOptions.exit(nil, status: 0)
     }
 
-    /// Writes `text` to a new file (mode 0600 under the umask set in `run`); fails if it exists.
-    private static func write(_ text: String, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+    /// Why `name` cannot be a device's: an operator's name by the fleet ACL's convention, or a `user` of
+    /// the ACL file at `acl`; nil when it is free.
+    static func reservation(of name: String, acl: String?, options: CommandOptions) -> String? {
+        if name == "operator" || name.hasPrefix("operator-") { return "reserved for operator accounts (operator, operator-…)" }
+        guard let acl else { return nil }
+        let text: String
+        do {
+            text = String(decoding: try RegularFile.read(acl, maximumSize: 16 << 20), as: UTF8.self)
+        } catch {
+            options.fail("--acl: cannot read \(acl): \(error)")
+        }
+        // mosquitto: `user NAME` names one user, the whole rest of the line.
+        let users = text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            let words = line.split { $0 == " " || $0 == "\t" }
+            return words.first == "user" && words.count > 1 ? words.dropFirst().joined(separator: " ") : nil
+        }
+        return users.contains(name) ? "a user of \(acl)" : nil
+    }
+
+    /// The ACL lines of device `name` (what the fleet ACL's patterns grant every device).
+    private static func deviceACL(_ name: String, prefix: String) -> String {
+        """
+        # motionctl provision: the ACL lines of device \(name) (Deploy/mosquitto/motionbridge.acl grants the same
+        # to every device through its patterns; use these with a broker that has no pattern ACL)
+        user \(name)
+        topic write \(prefix)/\(name)/#
+        topic read \(prefix)/\(name)/+/set
+        topic read \(prefix)/\(name)/config/set
+        topic write motionctl/+/replies/\(name)/#
+
+        """
+    }
+
+    /// The ACL block of operator account `name` (the fleet ACL has one per operator).
+    private static func operatorACL(_ name: String, prefix: String) -> String {
+        """
+        # motionctl provision: the ACL block of operator account \(name), for Deploy/mosquitto/motionbridge.acl
+        user \(name)
+        topic readwrite \(prefix)/#
+        topic readwrite motionctl/\(name)/replies/#
+
+        """
+    }
+
+    /// Creates `path` and its missing parents (mode 0700); exits 73 when it cannot, or when it is not a
+    /// directory.
+    private static func makeDirectory(_ path: String) {
+        var status = stat()
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            guard mkdir(partial, 0o700) == 0 || errno == EEXIST else {
+                CommandOptions.exit("cannot create \(partial): \(String(cString: strerror(errno)))", status: 73)
+            }
+        }
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            CommandOptions.exit("\(path) is not a directory", status: 73)
         }
     }
 
-    /// A new EC key and a client certificate for it, signed by the CA, with `openssl`.
-    private static func issueCertificate(deviceID: String, key: String, certificate: String, caCertificate: String, caKey: String, days: Int) {
-        let request = key + ".csr"
-        let extensions = key + ".ext"
-        defer {
-            try? FileManager.default.removeItem(atPath: request)
-            try? FileManager.default.removeItem(atPath: extensions)
-        }
-        do {
-            try write("basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n", to: extensions)
-        } catch {
-            CommandOptions.exit("cannot write \(extensions): \(error)", status: 73)
-        }
-        var serial = ""
+    /// A new EC key and a client certificate for it, signed by the CA, with `openssl`: the key and the
+    /// certificate come back on openssl's standard output and are written as new files here, so that no
+    /// program writes through a link in the output directory; the request goes through a pipe.
+    private static func issueCertificate(
+        name: String, key: String, certificate: String, caCertificate: String, caKey: String, days: Int, writer: NewFiles
+    ) {
+        let serial: String
         do {
             // A random 127-bit serial: no serial file is written next to the CA.
             serial = try MosquittoPasswordLine.randomBytes(16).enumerated().map { String(format: "%02x", $0 == 0 ? $1 & 0x7f : $1) }.joined()
         } catch {
-            CommandOptions.exit(error.description, status: 70)
+            writer.fail(error.description, status: 70)
         }
-        openssl(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,
-                 "-subj", "/CN=\(deviceID)", "-out", request])
-        openssl(["x509", "-req", "-in", request, "-CA", caCertificate, "-CAkey", caKey, "-set_serial", "0x" + serial,
-                 "-days", "\(days)", "-sha256", "-extfile", extensions, "-out", certificate])
+        writer.create(key, openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], writer: writer))
+        let request = openssl(
+            ["req", "-new", "-key", key, "-subj", "/CN=\(name)", "-addext", "basicConstraints=CA:FALSE",
+             "-addext", "keyUsage=digitalSignature", "-addext", "extendedKeyUsage=clientAuth"], writer: writer)
+        writer.create(certificate, openssl(
+            ["x509", "-req", "-in", "/dev/stdin", "-copy_extensions", "copyall", "-CA", caCertificate, "-CAkey", caKey,
+             "-set_serial", "0x" + serial, "-days", "\(days)", "-sha256"], input: request, writer: writer))
     }
 
-    /// Runs `openssl` with `arguments`; exits 70 with its message when it fails.
-    private static func openssl(_ arguments: [String]) {
+    /// Runs `openssl` with `arguments` and `input` on its standard input; its standard output. Exits 70 with
+    /// its message (removing the files made so far) when it fails.
+    private static func openssl(_ arguments: [String], input: String = "", writer: NewFiles) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = arguments
-        let errors = Pipe()
+        let (standardInput, standardOutput, errors) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = standardInput
+        process.standardOutput = standardOutput
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
-            CommandOptions.exit("cannot run /usr/bin/openssl: \(error.localizedDescription)", status: 70)
+            writer.fail("cannot run /usr/bin/openssl: \(error.localizedDescription)", status: 70)
         }
+        // Small both ways (a request, a key, a certificate): far below a pipe's buffer.
+        standardInput.fileHandleForWriting.write(Data(input.utf8))
+        try? standardInput.fileHandleForWriting.close()
+        let output = String(decoding: standardOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            CommandOptions.exit("openssl \(arguments[0]) failed: \(message.trimmingCharacters(in: .whitespacesAndNewlines))", status: 70)
+        guard process.terminationStatus == 0, !output.isEmpty else {
+            writer.fail("openssl \(arguments[0]) failed: \(message.trimmingCharacters(in: .whitespacesAndNewlines))", status: 70)
         }
+        return output
+    }
+}
+
+/// The files one provisioning makes, each created new; a failure removes them all, so that a half-made
+/// set of credentials is never left behind.
+private final class NewFiles {
+    private(set) var written: [String] = []
+
+    /// Creates `path` with `text` (mode 0600); exits 73 when it cannot.
+    func create(_ path: String, _ text: String) {
+        do {
+            try RegularFile.create(path, with: Array(text.utf8))
+        } catch {
+            fail(error.description, status: 73)
+        }
+        written.append(path)
+    }
+
+    /// Removes what was made and exits with `message`.
+    func fail(_ message: String, status: Int32) -> Never {
+        for path in written { unlink(path) }
+        CommandOptions.exit(message, status: status)
     }
 }
