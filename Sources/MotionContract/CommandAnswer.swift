@@ -12,6 +12,9 @@ public struct CommandAnswer: Sendable, Equatable {
     /// For a configuration document (`{base}/config/set`): the ``ConfigurationReport/version`` in force
     /// after it was applied.
     public var version: UInt64?
+    /// What the fleet should know about an applied command (since contract 1.6): a configuration document
+    /// kept in memory only, because the device cannot write its state file.
+    public var warning: String?
 
     /// How much of a refused payload the answer quotes, bytes.
     public static let quotedCommandLength = 200
@@ -20,21 +23,29 @@ public struct CommandAnswer: Sendable, Equatable {
     public static let accepted = CommandAnswer(ok: true)
 
     /// Creates an answer.
-    public init(ok: Bool, service: MotionService? = nil, error: String? = nil, command: String? = nil, version: UInt64? = nil) {
+    public init(
+        ok: Bool, service: MotionService? = nil, error: String? = nil, command: String? = nil, version: UInt64? = nil,
+        warning: String? = nil
+    ) {
         self.ok = ok
         self.service = service
         self.error = error
         self.command = command
         self.version = version
+        self.warning = warning
     }
 
-    /// The answer of an applied configuration document: `{"ok":true,"version":n}`.
-    public static func accepted(version: UInt64) -> CommandAnswer { CommandAnswer(ok: true, version: version) }
+    /// The answer of an applied configuration document: `{"ok":true,"version":n[,"warning":…]}` (the warning
+    /// cut at ``ContractText/maximumReasonLength``).
+    public static func accepted(version: UInt64, warning: String? = nil) -> CommandAnswer {
+        CommandAnswer(ok: true, version: version, warning: warning.map { ContractText.sanitized($0, limit: ContractText.maximumReasonLength) })
+    }
 
-    /// The answer refusing `payload` for `service` (`nil`: a configuration document) because of `reason`.
+    /// The answer refusing `payload` for `service` (`nil`: a configuration document) because of `reason`,
+    /// made printable and cut at ``ContractText/maximumReasonLength`` (a reason may quote the document).
     public static func refusal(_ reason: String, service: MotionService?, payload: [UInt8]) -> CommandAnswer {
         CommandAnswer(
-            ok: false, service: service, error: reason,
+            ok: false, service: service, error: ContractText.sanitized(reason, limit: ContractText.maximumReasonLength),
             command: String(decoding: payload.prefix(quotedCommandLength), as: UTF8.self))
     }
 
@@ -47,6 +58,7 @@ public struct CommandAnswer: Sendable, Equatable {
         if let error { writer.field("error", error) }
         if let command { writer.field("command", command) }
         if let version { writer.field("version", version) }
+        if let warning { writer.field("warning", warning) }
         return writer.finished()
     }
 
@@ -63,6 +75,6 @@ public struct CommandAnswer: Sendable, Equatable {
         }
         self.init(
             ok: try root.required("ok", root.bool), service: service, error: try root.string("error"),
-            command: try root.string("command"), version: try root.count("version"))
+            command: try root.string("command"), version: try root.count("version"), warning: try root.string("warning"))
     }
 }

@@ -1,5 +1,9 @@
 /// Text handling the contract's messages share.
 public enum ContractText {
+    /// The longest reason a payload carries, UTF-8 bytes (so at most as many characters): an answer's
+    /// `error`, a service status's `error`, a health report's service `error` (the schemas' `maxLength`).
+    public static let maximumReasonLength = 300
+
     /// Text from outside (a command, a topic, a file's content) made safe for one log line or answer:
     /// control, format and line- or paragraph-separator characters (which could forge or reorder lines,
     /// or hide text) become `\u{…}` escapes, and the result is at most `limit` UTF-8 bytes, cut with

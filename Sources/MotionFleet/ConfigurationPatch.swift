@@ -8,8 +8,9 @@ import MotionContract
 /// string, so that text needs no quotes; `null` hands the setting back to the device's file.
 public enum ConfigurationPatch {
     /// The document of `assignments`.
-    /// - Throws: ``ConfigurationPatchError`` for an argument without `=`, an empty key level, or a key
-    ///   given twice or inside another key's value.
+    /// - Throws: ``ConfigurationPatchError`` for an argument without `=`, an empty key level, a key given
+    ///   twice, a key inside another key's value (`health_interval=2 health_interval.x=1`) or a value for a
+    ///   key that already has keys inside it.
     public static func document(from assignments: [String]) throws(ConfigurationPatchError) -> [String: JSONValue] {
         var root: [String: JSONValue] = [:]
         for assignment in assignments {
@@ -22,31 +23,53 @@ public enum ConfigurationPatch {
             }
             let text = String(assignment[assignment.index(after: equals)...])
             let value = (try? JSONValue.parse(Array(text.utf8))) ?? .string(text)
-            guard let updated = set(value, at: path[...], in: root) else {
-                throw ConfigurationPatchError(argument: assignment, reason: "\(path.joined(separator: ".")) is given twice")
+            do throws(Conflict) {
+                root = try set(value, at: path[...], in: root)
+            } catch {
+                let key = path.joined(separator: ".")
+                let reason = switch error {
+                    case .givenTwice: "\(key) is given twice"
+                    case .insideAValue(let depth):
+                        "\(path.prefix(depth).joined(separator: ".")) is given a value, which cannot hold \(key)"
+                    case .holdsKeys: "\(key) already has keys inside it (\(key).…): give the value or its keys, not both"
+                    }
+                throw ConfigurationPatchError(argument: assignment, reason: reason)
             }
-            root = updated
         }
         return root
     }
 
-    /// `members` with `value` at `path`, or nil when something is already there.
-    private static func set(_ value: JSONValue, at path: ArraySlice<String>, in members: [String: JSONValue]) -> [String: JSONValue]? {
+    /// Why a key cannot be set.
+    private enum Conflict: Error {
+        /// The same key was given before.
+        case givenTwice
+        /// The key's first `depth` levels were given a value that is not an object.
+        case insideAValue(depth: Int)
+        /// The key was given keys inside it before.
+        case holdsKeys
+    }
+
+    /// `members` with `value` at `path`.
+    private static func set(
+        _ value: JSONValue, at path: ArraySlice<String>, in members: [String: JSONValue], depth: Int = 1
+    ) throws(Conflict) -> [String: JSONValue] {
         var members = members
         let key = path.first!
         if path.count == 1 {
-            guard members[key] == nil else { return nil }
-            members[key] = value
+            switch members[key] {
+            case nil: members[key] = value
+            case .object?: throw .holdsKeys
+            default: throw .givenTwice
+            }
             return members
         }
         let nested: [String: JSONValue]
         switch members[key] {
         case nil: nested = [:]
         case .object(let existing): nested = existing
-        default: return nil
+        default: throw .insideAValue(depth: depth)
         }
-        guard let updated = set(value, at: path.dropFirst(), in: nested) else { return nil }
-        members[key] = .object(updated)
+        members[key] = .object(try set(value, at: path.dropFirst(), in: nested, depth: depth + 1))
         return members
     }
 }

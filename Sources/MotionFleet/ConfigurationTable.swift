@@ -7,12 +7,12 @@ public enum ConfigurationTable {
     /// The report of `deviceID` as text.
     public static func render(_ report: ConfigurationReport, deviceID: String) -> String {
         var lines = [
-            "device \(deviceID)  version \(report.version)  hash \(report.hash.prefix(12))  since \(UTCDateTime(unixTime: report.ts).iso8601())"
+            DeviceText.escaped("device \(DeviceText.id(deviceID))  version \(report.version)  hash \(DeviceText.text(report.hash.prefix(12)))  since \(UTCDateTime(unixTime: report.ts).iso8601())")
         ]
-        if let error = report.error { lines.append("remote configuration not in force: \(error)") }
+        if let error = report.error { lines.append("remote configuration not in force: \(DeviceText.text(error, limit: 300))") }
         var rows = [["SETTING", "VALUE", "SOURCE"]]
         for (path, value) in leaves(report.settings, path: "") {
-            rows.append([path, text(value), source(of: path, in: report)])
+            rows.append([DeviceText.text(path), DeviceText.text(text(value)), source(of: path, in: report)])
         }
         return lines.joined(separator: "\n") + "\n" + TextTable.render(rows)
     }

@@ -43,14 +43,16 @@ public struct FleetEventLog: Sendable {
     }
 
     /// The entry a message is, or nil for another topic, a device the pattern does not match, a removed
-    /// state (an empty payload) or a payload that does not decode (a publisher outside the contract).
+    /// state (an empty payload), a payload that does not decode (a publisher outside the contract) or an
+    /// event of a type this version does not know (the contract: skip it).
     public func entry(topic: String, payload: [UInt8]) -> Entry? {
         guard let deviceID = TopicLayout.deviceID(inTopic: topic, prefix: prefix), pattern.matches(deviceID), !payload.isEmpty else {
             return nil
         }
         switch TopicLayout(prefix: prefix, deviceID: deviceID).kind(ofTopic: topic) {
         case .events?:
-            return (try? MotionEventPayload(payload: payload)).map { .event(deviceID: deviceID, $0) }
+            guard let event = try? MotionEventPayload(payload: payload), event.eventType != nil else { return nil }
+            return .event(deviceID: deviceID, event)
         case .state(let name)? where includesStates:
             return (try? MotionStatePayload(payload: payload, name: name)).map { .state(deviceID: deviceID, $0) }
         default:
@@ -60,7 +62,8 @@ public struct FleetEventLog: Sendable {
 
     /// `TIME  DEVICE  WHAT  VALUE`: the time (UTC, ms) it began, the device, the event type or state
     /// name, and its value with unit:
-    /// `2026-12-02T14:31:05.402Z  crate-1  free_fall    1.00 m in 0.452 s`.
+    /// `2026-12-02T14:31:05.402Z  crate-1  free_fall    1.00 m in 0.452 s`. What the device sent is
+    /// escaped (``DeviceText``).
     public static func text(_ entry: Entry) -> String {
         let (ts, what, value): (Double, String, String)
         switch entry {
@@ -69,13 +72,13 @@ public struct FleetEventLog: Sendable {
         }
         let time = UTCDateTime(unixTime: ts).iso8601(fractionalDigits: 3)
         let padded = what + String(repeating: " ", count: max(0, 11 - what.count))
-        return "\(time)  \(entry.deviceID)  \(padded)  \(value)"
+        return DeviceText.escaped("\(time)  \(DeviceText.id(entry.deviceID))  \(padded)  \(value)")
     }
 
     /// An event's magnitude with its unit and its duration: `1.00 m in 0.452 s`, `18.6 g in 0.035 s`.
     public static func describe(_ event: MotionEventPayload) -> String {
         let digits = event.unit == "m" ? 2 : 1
-        return "\(event.magnitude.fixedDecimal(places: digits)) \(event.unit) in \(event.duration.fixedDecimal(places: 3)) s"
+        return "\(event.magnitude.fixedDecimal(places: digits)) \(DeviceText.text(event.unit, limit: 32)) in \(event.duration.fixedDecimal(places: 3)) s"
     }
 
     /// A state's value in words: `still`, `face_up`, `tilted 34.2°`, `running 0.421 g`,
@@ -83,10 +86,10 @@ public struct FleetEventLog: Sendable {
     public static func describe(_ value: MotionStatePayload.Value) -> String {
         switch value {
         case .moving(let moving): moving ? "moving" : "still"
-        case .orientation(let orientation): orientation
+        case .orientation(let orientation): DeviceText.text(orientation, limit: 32)
         case .tilt(let tilted, let angle): "\(tilted ? "tilted" : "level") \(angle.fixedDecimal(places: 1))°"
         case .vibration(let running, let bands): "\(running ? "running" : "stopped") \((bands.first?.rms ?? 0).fixedDecimal(places: 3)) g"
-        case .activity(let activity, let confidence): "\(activity) (\(confidence) confidence)"
+        case .activity(let activity, let confidence): "\(DeviceText.text(activity, limit: 32)) (\(DeviceText.text(confidence, limit: 32)) confidence)"
         }
     }
 

@@ -12,9 +12,12 @@ public enum FleetTable {
         var rows = [header]
         for device in devices {
             rows.append([
-                device.deviceID, device.state.rawValue, device.started.map(shortTime) ?? "-",
-                device.lastSeen.map { age(now - $0) } ?? "-", device.agentVersion ?? "-",
-                device.imu.map { text in device.sampleRateHz.map { "\(text) @ \(number($0)) Hz" } ?? text } ?? "-",
+                DeviceText.id(device.deviceID), device.state.rawValue, device.started.map(shortTime) ?? "-",
+                device.lastSeen.map { age(now - $0) } ?? "-", device.agentVersion.map { DeviceText.text($0, limit: 32) } ?? "-",
+                device.imu.map { imu in
+                    let text = DeviceText.text(imu, limit: 60)
+                    return device.sampleRateHz.map { "\(text) @ \(number($0)) Hz" } ?? text
+                } ?? "-",
                 device.services.map(describe).joined(separator: "  "),
                 device.health.map(describe) ?? "-",
             ])
@@ -48,7 +51,7 @@ public enum FleetTable {
 
     private static func describe(_ health: DeviceSummary.Health) -> String {
         var parts: [String] = []
-        if let fault = health.fault { parts.append("fault: \(fault)") }
+        if let fault = health.fault { parts.append("fault: \(DeviceText.text(fault, limit: 80))") }
         if health.faults > 0 { parts.append("\(health.faults) faults") }
         if health.reconnects > 0 { parts.append("\(health.reconnects) reconnects") }
         if health.queueDepth > 0 { parts.append("\(health.queueDepth) buffered") }
@@ -56,11 +59,16 @@ public enum FleetTable {
         return parts.isEmpty ? "ok" : parts.joined(separator: ", ")
     }
 
-    /// `2026-12-01T15:31:53Z` as `12-01 15:31:53`.
-    private static func shortTime(_ iso8601: String) -> String {
-        guard iso8601.count >= 19 else { return iso8601 }
-        let characters = Array(iso8601)
-        return String(characters[5..<10]) + " " + String(characters[11..<19])
+    /// `2026-12-01T15:31:53Z` (or with a fraction or an offset) as `12-01 15:31:53`; anything else the
+    /// device sent as `?`, so that a table cell cannot carry it.
+    static func shortTime(_ iso8601: String) -> String {
+        let characters = Array(iso8601.utf8.prefix(20))
+        let digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+        let separators: [(Int, UInt8)] = [(4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":"))]
+        guard characters.count >= 19, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(characters[$0]) }),
+              separators.allSatisfy({ characters[$0.0] == $0.1 })
+        else { return "?" }
+        return String(decoding: characters[5..<10], as: UTF8.self) + " " + String(decoding: characters[11..<19], as: UTF8.self)
     }
 
     /// An age in the largest unit that keeps it short: `4s ago`, `12m ago`, `3h ago`, `2d ago`.
@@ -72,8 +80,10 @@ public enum FleetTable {
         return "\(Int(value / 86_400))d ago"
     }
 
-    /// A rate without needless decimals: `50`, `49.8`, `0.5`.
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    /// A rate without needless decimals: `50`, `49.8`, `0.5`; `?` for one that is not a finite number
+    /// (a status claiming an interval of 1e-320 s).
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "?" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

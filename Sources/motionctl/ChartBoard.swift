@@ -1,4 +1,5 @@
 import MotionContract
+import MotionFleet
 import Synchronization
 
 /// What `motionctl watch DEVICE [SERVICE]` shows: one service of one device as scrolling charts, one per
@@ -56,7 +57,7 @@ final class ChartBoard: Sendable {
     func receive(topic: String, payload: [UInt8], arrival: Double) {
         switch topics.kind(ofTopic: topic) {
         case .availability?:
-            state.withLock { $0.availability = String(decoding: payload, as: UTF8.self) }
+            state.withLock { $0.availability = DeviceText.text(String(decoding: payload, as: UTF8.self), limit: 16) }
         case .status(let service)? where service == self.service:
             if let status = try? ServiceStatus(payload: payload) { state.withLock { $0.status = status } }
         case .data(let service)? where service == self.service:
@@ -84,7 +85,7 @@ final class ChartBoard: Sendable {
         let snapshot = state.withLock { $0 }
         let rate = Double(snapshot.arrivals.filter { $0 >= now - 2 }.count) / 2
         let status = snapshot.status.map { status in
-            !status.available ? "unavailable: \(status.error ?? "?")" : status.active ? "active @ \(TextChart.format(status.publishedRateHz)) Hz" : "stopped"
+            !status.available ? "unavailable: \(DeviceText.text(status.error ?? "?", limit: 80))" : status.active ? "active @ \(TextChart.format(status.publishedRateHz)) Hz" : "stopped"
         } ?? "no status"
         var lines = [
             "\(topics.base) [\(snapshot.availability)]  \(service.topicName): \(status)",
@@ -96,7 +97,8 @@ final class ChartBoard: Sendable {
             lines += TextChart(title: chart.name, unit: chart.unit, window: window)
                 .render(snapshot.series[index], now: now, width: width, height: chartHeight)
         }
-        return lines.map { String($0.prefix(width)) }.joined(separator: "\n") + "\n"
+        // What the device sent (its availability, a status error) is escaped: it cannot move the cursor.
+        return lines.map { String(DeviceText.escaped($0).prefix(width)) }.joined(separator: "\n") + "\n"
     }
 
     /// A data message's `seq`, its samples as (board time, three values) and, for device motion, the

@@ -53,7 +53,7 @@ public final class WatchBoard: Sendable {
             var device = devices[deviceID] ?? DeviceView()
             switch kind {
             case .availability:
-                device.status = String(decoding: payload, as: UTF8.self)
+                device.status = DeviceText.text(String(decoding: payload, as: UTF8.self), limit: 16)
             case .info:
                 device.deviceDescription = (try? InfoPayload(payload: payload)).map(Self.describe) ?? ""
             case .data(let service):
@@ -72,7 +72,8 @@ public final class WatchBoard: Sendable {
             case .state(let name):
                 device.states[name] = payload.isEmpty ? nil : (try? MotionStatePayload(payload: payload, name: name))?.value
             case .events:
-                if let event = try? MotionEventPayload(payload: payload) { device.lastEvent = (event, arrival) }
+                // The contract: a subscriber skips an event type it does not know.
+                if let event = try? MotionEventPayload(payload: payload), event.eventType != nil { device.lastEvent = (event, arrival) }
             case .health, .error, .control, .configuration, .configurationControl:
                 break
             }
@@ -80,7 +81,8 @@ public final class WatchBoard: Sendable {
         }
     }
 
-    /// The table: one block per device, one line per service.
+    /// The table: one block per device, one line per service. Whatever a device sent is escaped
+    /// (``DeviceText``): no line of it can draw another device's row or move the cursor.
     /// - Parameter now: the current time on the clock used for arrivals, s.
     public func render(now: Double) -> String {
         let snapshot = devices.withLock { $0 }
@@ -88,7 +90,7 @@ public final class WatchBoard: Sendable {
         var lines: [String] = []
         for deviceID in snapshot.keys.sorted() {
             let device = snapshot[deviceID]!
-            lines.append("\(prefix)/\(deviceID)  [\(device.status)]  \(device.deviceDescription)")
+            lines.append("\(prefix)/\(DeviceText.id(deviceID))  [\(device.status)]  \(device.deviceDescription)")
             lines.append(Self.pad("service", 15) + Self.pad("status", 30) + Self.pad("msg/s", 8) + "latest values")
             for service in MotionService.allCases {
                 let view = device.services[service] ?? ServiceView()
@@ -106,7 +108,7 @@ public final class WatchBoard: Sendable {
             }
             lines.append("")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(DeviceText.escaped).joined(separator: "\n") + "\n"
     }
 
     // MARK: - Formatting
@@ -140,7 +142,8 @@ public final class WatchBoard: Sendable {
             return (message.sequence, text)
         case .activity:
             guard let message = try? SamplePayloadDecoder.activity(payload), let sample = message.samples.last else { return nil }
-            return (message.sequence, "\(sample.activity) (\(sample.confidence)) for \(Int(max(0, sample.timestamp - sample.since))) s")
+            let duration = (sample.timestamp - sample.since).isFinite ? Int(max(0, min(sample.timestamp - sample.since, 1e9))) : 0
+            return (message.sequence, "\(DeviceText.text(sample.activity, limit: 32)) (\(DeviceText.text(sample.confidence, limit: 32))) for \(duration) s")
         case .altitude:
             guard let message = try? SamplePayloadDecoder.altitude(payload), let sample = message.samples.last else { return nil }
             return (message.sequence, String(format: "%+.2f m  %.3f kPa  (%.0f m standard atmosphere)", sample.relativeAltitude, sample.pressure, sample.absoluteAltitude))
@@ -159,12 +162,12 @@ public final class WatchBoard: Sendable {
     }
 
     private static func describe(_ status: ServiceStatus) -> String {
-        guard status.available else { return "unavailable: \(status.error ?? "?")" }
+        guard status.available else { return "unavailable: \(DeviceText.text(status.error ?? "?", limit: 80))" }
         return status.active ? String(format: "active @ %g Hz", status.publishedRateHz) : "stopped"
     }
 
     private static func describe(_ info: InfoPayload) -> String {
         let rate = info.device.sampleRateHz ?? .nan
-        return "\(info.device.chip ?? info.device.specification) at \(String(format: "%g", rate)) Hz, agent \(info.version)"
+        return "\(DeviceText.text(info.device.chip ?? info.device.specification, limit: 60)) at \(String(format: "%g", rate)) Hz, agent \(DeviceText.text(info.version, limit: 32))"
     }
 }

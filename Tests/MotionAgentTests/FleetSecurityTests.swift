@@ -76,10 +76,10 @@ extension AgentEndToEndTests {
             #expect(watcher.messages(on: victim.data(.gyro)).count > late, "the victim's gyro still publishes")
             // The operator commands the victim; the intruder, subscribed to the victim's commands, sees nothing.
             var command = MQTTMessage(topic: victim.control(.accelerometer), string: #"{"interval":0.1}"#, qos: .atLeastOnce)
-            command.responseTopic = "motionctl/operator/replies/1"
+            command.responseTopic = "motionctl/operator/replies/\(victim.base.split(separator: "/").last!)/1"
             command.correlationData = [7]
             try watcher.client.publish(command)
-            let answer = watcher.waitForMessage(on: "motionctl/operator/replies/1", timeout: .seconds(5))
+            let answer = watcher.waitForMessage(on: command.responseTopic!, timeout: .seconds(5))
             #expect(answer.flatMap { RunningAgent.object($0.message)?["ok"] as? Bool } == true, "the operator's command was answered: \(agent.log)")
             #expect(answer?.message.correlationData == [7])
             #expect(intruderRecorder.messages(on: victim.control(.accelerometer)).isEmpty, "the intruder read the victim's command")
@@ -90,7 +90,7 @@ extension AgentEndToEndTests {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             var provisionOutput = ""
             for id in ["dev-a", "dev-b", "operator"] {
-                provisionOutput += try Self.provision([id, "--password", "--output", directory])
+                provisionOutput += try Self.provision([id, "--password", "--output", directory] + (id == "operator" ? ["--operator"] : []))
             }
             let lines = try ["dev-a", "dev-b", "operator"].map { try String(contentsOfFile: "\(directory)/\($0).passwd", encoding: .utf8) }
             try lines.joined().write(toFile: "\(directory)/passwd", atomically: true, encoding: .utf8)
@@ -162,7 +162,8 @@ extension AgentEndToEndTests {
                 extraConfiguration: ["use_identity_as_username true", "acl_file \(directory)/test.acl"], tls: .requireClientCertificate))
             let certificates = try #require(broker.certificates)
             for id in ["dev-a", "dev-b", "operator"] {
-                _ = try Self.provision([id, "--ca-cert", certificates.caCertificatePath, "--ca-key", certificates.caKeyPath, "--output", directory])
+                _ = try Self.provision([id, "--ca-cert", certificates.caCertificatePath, "--ca-key", certificates.caKeyPath, "--output", directory]
+                    + (id == "operator" ? ["--operator"] : []))
             }
             func tls(_ id: String) -> MQTTTLSConfiguration {
                 MQTTTLSConfiguration(caFile: certificates.caCertificatePath, certificateFile: "\(directory)/\(id).crt", keyFile: "\(directory)/\(id).key")

@@ -37,6 +37,21 @@ import MotionContract
         board.receive(topic: "motion/crate/events", payload: Array(#"{"seq":1,"type":"impact","timestamp":5,"ts":6,"duration":0.035,"magnitude":18.6,"unit":"g"}"#.utf8), arrival: 10)
         board.receive(topic: "motion/crate/state/tilt", payload: [], arrival: 11)  // switched off: removed
         #expect(board.render(now: 13).contains("detectors      still · face_up   last event impact 18.6 g in 0.035 s, 3 s ago"), "\(board.render(now: 13))")
+        board.receive(topic: "motion/crate/events", payload: Array(#"{"seq":2,"type":"levitation","timestamp":5,"ts":6,"duration":1,"magnitude":1,"unit":"m"}"#.utf8), arrival: 12)
+        #expect(board.render(now: 13).contains("last event impact"), "an event type this version does not know is skipped, as the contract says")
+    }
+
+    /// Issue 29, F2: a device's status, info, service status, states and events reach the terminal escaped.
+    @Test func whatADeviceSendsIsEscaped() {
+        let board = WatchBoard(prefix: "motion", rateWindow: 1)
+        let hostile = "\u{1b}]0;owned\u{07}\r\nmotion/dev-b  [online]"
+        board.receive(topic: "motion/evil\u{1b}[2J/status", payload: Array(hostile.utf8), arrival: 0)
+        board.receive(topic: "motion/evil\u{1b}[2J/gyro/status",
+                      payload: Array(#"{"available":false,"active":false,"interval":0.1,"rate_hz":10,"error":"x\n\u001b[1A"}"#.utf8), arrival: 0)
+        board.receive(topic: "motion/evil\u{1b}[2J/state/orientation", payload: Array(#"{"timestamp":1,"ts":2,"orientation":"up\r\u001b[K"}"#.utf8), arrival: 0)
+        let table = board.render(now: 1)
+        #expect(!table.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\r" || $0 == "\u{07}" }, "\(table)")
+        #expect(!table.split(separator: "\n").contains { $0.hasPrefix("motion/dev-b") }, "a forged device line: \(table)")
     }
 }
 

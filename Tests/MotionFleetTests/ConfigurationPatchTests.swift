@@ -25,9 +25,16 @@ import Testing
         #expect(throws: ConfigurationPatchError.self) { try ConfigurationPatch.document(from: [argument]) }
     }
 
-    @Test func aKeyGivenTwiceOrInsideAValueIsRefused() {
-        #expect(throws: ConfigurationPatchError.self) { try ConfigurationPatch.document(from: ["health_interval=1", "health_interval=2"]) }
-        #expect(throws: ConfigurationPatchError.self) { try ConfigurationPatch.document(from: ["services.gyro=null", "services.gyro.qos=1"]) }
+    /// Issue 29, F14: `health_interval=2 health_interval.x=1` was refused as "given twice".
+    @Test func aKeyGivenTwiceOrInsideAValueIsRefusedSayingWhich() {
+        for (arguments, reason) in [
+            (["health_interval=1", "health_interval=2"], "health_interval=2: health_interval is given twice"),
+            (["services.gyro=null", "services.gyro.qos=1"], "services.gyro.qos=1: services.gyro is given a value, which cannot hold services.gyro.qos"),
+            (["health_interval=2", "health_interval.x=1"], "health_interval.x=1: health_interval is given a value, which cannot hold health_interval.x"),
+            (["services.gyro.qos=1", "services.gyro=null"], "services.gyro=null: services.gyro already has keys inside it (services.gyro.…): give the value or its keys, not both"),
+        ] {
+            #expect { try ConfigurationPatch.document(from: arguments) } throws: { ($0 as? ConfigurationPatchError)?.description == reason }
+        }
     }
 
     @Test func theTableShowsEverySettingWithItsSource() {

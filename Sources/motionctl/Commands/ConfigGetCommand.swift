@@ -23,7 +23,7 @@ enum ConfigGetCommand {
         let connection = BrokerCommandOptions(options)
         let topics = TopicLayout(prefix: connection.prefix, deviceID: deviceID)
         let token = String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
-        let sync = CommandRound.responseTopic(token: token, account: connection.username)
+        let sync = CommandRound.synchronizationTopic(token: token, account: connection.username)
         let received = Mutex<(report: [UInt8]?, synced: Bool)>((nil, false))
         let client = connection.subscriber(
             to: [topics.configuration, sync], command: "config",

@@ -5,7 +5,7 @@ import MQTT
 import Synchronization
 
 /// The shell around ``CommandRound`` for `start`, `stop`, `set` and `config set`: finds the devices matching the
-/// pattern from their retained status, sends each the command with the round's response topic and
+/// pattern from their retained status, sends each the command with its own response topic and
 /// correlation data (QoS 1), waits for the answers, prints the results and exits: 0 when every device
 /// confirmed, 1 naming those that did not, 2 when no device matches, 69 when the broker is unreachable.
 enum FleetCommandRound {
@@ -42,21 +42,22 @@ enum FleetCommandRound {
 
     static func run(_ request: Request) -> Never {
         let token = String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
-        let replies = CommandRound.responseTopic(token: token, account: request.connection.username)
-        let syncData = Array("sync/\(token)".utf8)
+        let account = request.connection.username
+        let sync = CommandRound.synchronizationTopic(token: token, account: account)
+        let answers = CommandRound.answerFilter(token: token, account: account)
         let state = Mutex(State(ledger: FleetLedger(prefix: request.connection.prefix)))
         let client = request.connection.subscriber(
-            to: ["\(request.connection.prefix)/+/status", replies], command: "command",
+            to: ["\(request.connection.prefix)/+/status", answers, sync], command: "command",
             onSubscribed: { client in
-                // Comes back after the retained statuses the subscription above delivers.
-                _ = try? client.publish(MQTTMessage(topic: replies, payload: [], qos: .atMostOnce, correlationData: syncData))
+                // Comes back after the retained statuses the subscriptions above deliver.
+                _ = try? client.publish(MQTTMessage(topic: sync, payload: [], qos: .atMostOnce))
             }
         ) { message in
             state.withLock { state in
-                if message.topic == replies {
-                    if message.correlationData == syncData { state.discovered = true } else {
-                        state.round?.receive(answer: message.payload, correlationData: message.correlationData)
-                    }
+                if message.topic == sync {
+                    state.discovered = true
+                } else if message.topic.hasPrefix(CommandRound.repliesTree(account: account) + "/") {
+                    state.round?.receive(answer: message.payload, topic: message.topic, correlationData: message.correlationData)
                 } else {
                     state.ledger.receive(topic: message.topic, payload: message.payload, retained: message.retain, arrival: 0)
                 }
@@ -68,7 +69,7 @@ enum FleetCommandRound {
         }
         let round = state.withLock { state in
             let devices = state.ledger.summaries(matching: request.pattern, now: 0, listened: 0)
-            state.round = CommandRound(token: token, devices: devices.map { ($0.deviceID, $0.state != .offline) })
+            state.round = CommandRound(token: token, account: account, devices: devices.map { ($0.deviceID, $0.state != .offline) })
             return state.round!
         }
         guard !round.outcomes.isEmpty else {
@@ -79,7 +80,7 @@ enum FleetCommandRound {
             let topic = request.target.topic(TopicLayout(prefix: request.connection.prefix, deviceID: deviceID))
             do {
                 _ = try client.publish(MQTTMessage(
-                    topic: topic, payload: request.payload, qos: .atLeastOnce, responseTopic: replies,
+                    topic: topic, payload: request.payload, qos: .atLeastOnce, responseTopic: round.responseTopic(for: deviceID),
                     correlationData: round.correlationData(for: deviceID)))
             } catch {
                 state.withLock { $0.round?.sendFailed(deviceID, reason: "\(error)") }
