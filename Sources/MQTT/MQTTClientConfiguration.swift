@@ -11,6 +11,12 @@ public struct MQTTClientConfiguration: Sendable {
     public var failoverBrokers: [MQTTBrokerAddress] = []
     /// ``broker`` and the ``failoverBrokers``, in the order they are tried.
     public var brokers: [MQTTBrokerAddress] { [broker] + failoverBrokers }
+
+    /// The durable buffer's owner: its configured ``MQTTDurableOfflineBuffer/owner``, else the client id and
+    /// the brokers (`CLIENT_ID at HOST:PORT, HOST:PORT`).
+    public var bufferOwner: String {
+        durableOfflineBuffer?.owner ?? "\(clientID) at \(brokers.map { "\($0.host):\($0.port)" }.joined(separator: ", "))"
+    }
     /// The MQTT client identifier. Empty means "let the library generate one" (needs `cleanSession`).
     public var clientID: String
     /// Keep-alive interval in seconds, at least 5 (libmosquitto rejects less); 30 by default.

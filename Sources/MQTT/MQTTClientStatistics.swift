@@ -12,6 +12,11 @@ public struct MQTTClientStatistics: Sendable, Equatable {
     /// Whether the offline buffer is kept on disk now (a ``MQTTClientConfiguration/durableOfflineBuffer``
     /// that could be opened and has not failed to write).
     public var offlineBufferIsDurable = false
+    /// Messages in the durable buffer's file that belong to another owner (``MQTTDurableOfflineBuffer/owner``):
+    /// kept there for it, not sent.
+    public var offlineBufferOthersMessages = 0
+    /// The newest problem the durable buffer reported (``MQTTClientEvent/offlineBufferProblem(_:)``), or `nil`.
+    public var offlineBufferProblem: String?
     /// Buffered messages dropped (oldest first) because the buffer was full, or a message too large for it.
     public var droppedFromBuffer = 0
     /// Buffered messages whose MQTT 5 message expiry ran out before they could be sent (not sent).

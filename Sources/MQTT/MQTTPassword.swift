@@ -31,17 +31,23 @@ public struct MQTTPassword: Sendable, CustomStringConvertible, CustomDebugString
 
     /// Reads the password from the first line of a file; a trailing `\n` (or `\r\n`) is not part of it.
     /// - Parameter path: the file, for example `/etc/motion-agent/mqtt-password` (mode 0600 or 0640).
-    /// - Throws: ``LoadError`` naming `path` when the file cannot be read, other users may read it
-    ///   (``SecretFilePermissions``), or its first line is empty or longer than ``maximumLength``.
+    /// - Throws: ``LoadError`` naming `path` when the file cannot be read or is not a regular file (a FIFO
+    ///   would block the reader until someone writes it; it is refused without waiting), other users may
+    ///   read it (``SecretFilePermissions``), or its first line is empty or longer than ``maximumLength``.
     public init(contentsOfFile path: String) throws(LoadError) {
         if let problem = SecretFilePermissions.problem(with: path) {
             throw LoadError(description: "MQTT password file \(problem)")
         }
-        let descriptor = open(path, O_RDONLY)
+        // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, forever.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw LoadError(description: "cannot read MQTT password file \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw LoadError(description: "MQTT password file \(path) is not a regular file")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !bytes.contains(UInt8(ascii: "\n")) {

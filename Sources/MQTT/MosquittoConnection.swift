@@ -167,7 +167,7 @@ final class MosquittoConnection: Sendable {
         self.backoff = configuration.reconnectBackoff
         self.events = events
         let journal = configuration.durableOfflineBuffer.map {
-            OfflineMessageJournal(configuration: $0, limits: configuration.offlineBuffer)
+            OfflineMessageJournal(configuration: $0, limits: configuration.offlineBuffer, defaultOwner: configuration.bufferOwner)
         }
         self.journal = journal
         var initial = State(buffer: OfflineMessageBuffer(limits: configuration.offlineBuffer), protocolVersion: configuration.protocolVersion)
@@ -343,6 +343,8 @@ final class MosquittoConnection: Sendable {
             statistics.bufferedMessages = state.buffer.count
             statistics.bufferedBytes = state.buffer.bytes
             statistics.offlineBufferIsDurable = journal?.isDurable ?? false
+            statistics.offlineBufferOthersMessages = journal?.othersMessages ?? 0
+            statistics.offlineBufferProblem = journal?.lastProblem
             return statistics
         }
     }

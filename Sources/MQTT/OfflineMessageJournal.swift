@@ -8,15 +8,20 @@ import Darwin
 #endif
 
 /// The on-disk mirror of the offline buffer (see ``MQTTDurableOfflineBuffer``): an SQLite table of the
-/// messages the client still owes the broker, keyed by a number that grows with every message.
+/// messages the client still owes the broker, keyed by a number that grows with every message, each row
+/// marked with its owner (``MQTTDurableOfflineBuffer/owner``).
 ///
 /// The client records what happens to its buffer (``insert(_:_:)`` when a message is kept, ``delete(_:)``
 /// when it is acknowledged or dropped); the journal batches those changes and commits them on its own
 /// queue at most every commit interval, merging an insert and a delete of the same key into nothing.
 ///
+/// Rows of another owner (another device, or another broker, that used the same file) are kept for it and
+/// never handed to this client. The journal watches its file: one replaced, truncated or overwritten while
+/// in use is set aside and written again from what the journal holds, every row of it (`+Integrity`).
+///
 /// **Threads.** `insert`, `delete` and `close` may be called from any thread; only `close` waits for the
-/// disk. The database and its statements are touched only on ``writer`` (and in
-/// `init`, before the queue exists for anyone else).
+/// disk. The database, its statements and the file watch are touched only on ``writer`` (and in `init`,
+/// before the queue exists for anyone else).
 final class OfflineMessageJournal: Sendable {
     /// A message kept by an earlier run, with its key.
     struct Recovered {
@@ -26,9 +31,18 @@ final class OfflineMessageJournal: Sendable {
         let storedAt: Double
     }
 
+    /// A row the file holds once the pending changes are committed.
+    struct Row {
+        let message: MQTTMessage
+        /// When it was published, Unix time, s.
+        let storedAt: Double
+        /// Whose it is (``MQTTDurableOfflineBuffer/owner``).
+        let owner: String
+    }
+
     /// What the journal was asked to do, in order.
     private enum Change {
-        case insert(MQTTMessage, storedAt: Double)
+        case insert(Row)
         case delete
     }
 
@@ -45,6 +59,9 @@ final class OfflineMessageJournal: Sendable {
         /// Transactions committed and rows written or deleted, since opening.
         var commits = 0
         var rowsChanged = 0
+        /// Every row the file holds once ``changes`` are committed: this client's and the others' (what a
+        /// damaged file is written again from).
+        var rows: [Int64: Row] = [:]
     }
 
     /// The messages the previous run left, oldest first (within the buffer's bounds), until taken.
@@ -55,76 +72,65 @@ final class OfflineMessageJournal: Sendable {
     let droppedAtOpen: Int
     /// The largest key in the file when it was opened (0 for none): new keys start above it.
     let largestKey: Int64
+    /// Messages in the file that belong to another owner: kept for it, not sent.
+    let othersMessages: Int
     /// The file in use.
     let path: String
+    /// Whose the rows this client writes are.
+    let owner: String
 
-    private let commitInterval: Double
+    let commitInterval: Double
     // Touched only on `writer` after `init` (see the type's comment); nil when the file is unusable or
     // closed (closing releases the exclusive lock, so the next client can open the file).
-    nonisolated(unsafe) private var database: SQLiteDatabase?
-    nonisolated(unsafe) private var insertStatement: SQLiteDatabase.Statement?
-    nonisolated(unsafe) private var deleteStatement: SQLiteDatabase.Statement?
-    private let writer = DispatchQueue(label: "MQTT.OfflineMessageJournal")
+    nonisolated(unsafe) var database: SQLiteDatabase?
+    nonisolated(unsafe) var insertStatement: SQLiteDatabase.Statement?
+    nonisolated(unsafe) var deleteStatement: SQLiteDatabase.Statement?
+    nonisolated(unsafe) var watch: FileWatch?
+    nonisolated(unsafe) var watchTimer: (any DispatchSourceTimer)?
+    let writer = DispatchQueue(label: "MQTT.OfflineMessageJournal")
     private let pending = Mutex(Pending())
-    private let problems: ProblemReporter
+    let problems: ProblemReporter
 
-    /// The layout this code writes (`PRAGMA user_version`).
-    private static let schemaVersion: Int64 = 1
-    private static let columns = "key, topic, payload, qos, retain, content_type, message_expiry, response_topic, correlation_data"
+    /// How often the file is looked at while nothing is written (a file damaged then is found before it
+    /// is needed), s.
+    static let watchInterval = 1.0
 
     /// Opens (or creates) the journal and reads what an earlier run left; a damaged file is set aside and
     /// replaced, an unusable one leaves the journal disabled. Problems are kept for ``startReporting(_:)``.
     /// - Parameters:
-    ///   - configuration: the file and commit interval.
+    ///   - configuration: the file, commit interval and owner.
     ///   - limits: the buffer's bounds; the oldest recovered messages beyond them are dropped.
-    init(configuration: MQTTDurableOfflineBuffer, limits: MQTTOfflineBufferLimits) {
+    ///   - defaultOwner: the owner when the configuration names none (the client id and brokers).
+    init(configuration: MQTTDurableOfflineBuffer, limits: MQTTOfflineBufferLimits, defaultOwner: String = "") {
         path = configuration.path
         commitInterval = configuration.commitInterval
-        let problems = ProblemReporter()
-        self.problems = problems
+        owner = configuration.owner ?? defaultOwner
+        problems = ProblemReporter()
         openedAt = Self.unixTime()
-        var database: SQLiteDatabase?
-        var recovered: [Recovered] = []
-        var dropped: [Int64] = []
-        var largestKey: Int64 = 0
-        // Opened and read in one step: a file whose rows cannot be read is as damaged as one that fails
-        // its check (keeping it would mix new keys with old rows).
-        func openAndLoad() throws(SQLiteError) {
-            let opened = try Self.open(configuration.path)
-            do throws(SQLiteError) {
-                (recovered, dropped, largestKey) = try Self.load(opened, limits: limits, problems: problems)
-            } catch {
-                throw SQLiteError(code: SQLITE_CORRUPT, operation: error.operation, message: error.message)
-            }
-            database = opened
-        }
-        do throws(SQLiteError) {
-            try openAndLoad()
-        } catch where error.meansDamagedFile {
-            let aside = Self.setAside(configuration.path)
-            problems.report("offline buffer \(configuration.path) is damaged (\(error.message)); "
-                + (aside.map { "set aside as \($0), starting with an empty one" } ?? "it could not be set aside"))
-            recovered = []
-            dropped = []
-            largestKey = 0
-            database = aside == nil ? nil : try? Self.open(configuration.path)
-            if database == nil { problems.report("offline buffer \(configuration.path) cannot be replaced: messages are kept in memory only") }
-        } catch {
-            problems.report("offline buffer \(configuration.path) cannot be used (\(error.message)): messages are kept in memory only")
-        }
-        self.recovered = Mutex(recovered)
-        droppedAtOpen = dropped.count
-        self.largestKey = largestKey
-        self.database = database
-        insertStatement = try? database?.prepare(
-            "INSERT OR REPLACE INTO messages(\(Self.columns), stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let opened = Self.openFile(path, owner: owner, limits: limits, problems: problems)
+        recovered = Mutex(opened.kept)
+        droppedAtOpen = opened.dropped.count
+        largestKey = opened.largestKey
+        othersMessages = opened.others.count
+        database = opened.database
+        insertStatement = try? database.map(Self.prepareInsert)
         deleteStatement = try? database?.prepare("DELETE FROM messages WHERE key = ?")
         if database != nil, insertStatement == nil || deleteStatement == nil {
-            problems.report("offline buffer \(configuration.path): cannot prepare its statements: messages are kept in memory only")
-            pending.withLock { $0.disabled = true }
+            problems.report("offline buffer \(path): cannot prepare its statements: messages are kept in memory only")
+            database = nil
         }
-        if database == nil { pending.withLock { $0.disabled = true } }
-        for key in dropped { delete(key) }
+        var rows: [Int64: Row] = opened.others
+        for kept in opened.kept { rows[kept.key] = Row(message: kept.message, storedAt: kept.storedAt, owner: owner) }
+        let usable = database != nil
+        pending.withLock { pending in
+            pending.disabled = !usable
+            pending.rows = rows
+        }
+        if usable {
+            watch = FileWatch(path: path)
+            startWatching()
+        }
+        for key in opened.dropped { delete(key) }
     }
 
     /// The messages the previous run left, oldest first; empty after the first call (the client owns
@@ -137,7 +143,7 @@ final class OfflineMessageJournal: Sendable {
     }
 
     /// Unix time now, s.
-    private static func unixTime() -> Double {
+    static func unixTime() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
@@ -149,6 +155,9 @@ final class OfflineMessageJournal: Sendable {
     /// Transactions committed and rows inserted or deleted since opening (the cost of durability).
     var writes: (commits: Int, rows: Int) { pending.withLock { ($0.commits, $0.rowsChanged) } }
 
+    /// The newest problem reported since opening, or `nil`.
+    var lastProblem: String? { problems.last }
+
     /// Hands every problem so far, and every later one, to `report` (from any thread).
     func startReporting(_ report: @escaping @Sendable (String) -> Void) {
         problems.start(report)
@@ -156,7 +165,7 @@ final class OfflineMessageJournal: Sendable {
 
     /// Records that `message` is kept under `key` (a key larger than every earlier one).
     func insert(_ key: Int64, _ message: MQTTMessage) {
-        record(key, .insert(message, storedAt: Self.unixTime()))
+        record(key, .insert(Row(message: message, storedAt: Self.unixTime(), owner: owner)))
     }
 
     /// Records that the message kept under `key` is gone (acknowledged, or dropped by the bounds).
@@ -167,6 +176,10 @@ final class OfflineMessageJournal: Sendable {
     private func record(_ key: Int64, _ change: Change) {
         let schedule: DispatchTime? = pending.withLock { pending in
             guard !pending.disabled, !pending.closed else { return nil }
+            switch change {
+            case .insert(let row): pending.rows[key] = row
+            case .delete: pending.rows[key] = nil
+            }
             switch (pending.changes[key], change) {
             case (.insert?, .delete):
                 pending.changes[key] = nil  // never written: nothing to do
@@ -189,15 +202,22 @@ final class OfflineMessageJournal: Sendable {
         pending.withLock { $0.closed = true }
         writer.sync {
             commit()
+            watchTimer?.cancel()
+            watchTimer = nil
             insertStatement = nil
             deleteStatement = nil
             database = nil
+            watch = nil  // after the database: its descriptor is closed last
         }
     }
 
-
-    /// On `writer`: one transaction with every pending change.
-    private func commit() {
+    /// On `writer`: one transaction with every pending change, after a look at the file (one damaged while
+    /// in use is written again whole instead).
+    func commit() {
+        if let damage = watch?.damage() {
+            rewrite(after: damage)
+            return
+        }
         let batch = pending.withLock { pending -> [(Int64, Change)] in
             defer {
                 pending.changes = [:]
@@ -213,19 +233,8 @@ final class OfflineMessageJournal: Sendable {
             try database.execute("BEGIN IMMEDIATE")
             for (key, change) in batch {
                 switch change {
-                case .insert(let message, let storedAt):
-                    insertStatement.reset()
-                    insertStatement.bind(1, key)
-                    insertStatement.bind(2, message.topic)
-                    insertStatement.bind(3, message.payload)
-                    insertStatement.bind(4, Int64(message.qos.rawValue))
-                    insertStatement.bind(5, Int64(message.retain ? 1 : 0))
-                    insertStatement.bind(6, message.contentType)
-                    if let expiry = message.messageExpiryInterval { insertStatement.bind(7, Int64(expiry)) } else { insertStatement.bind(7, nil as String?) }
-                    insertStatement.bind(8, message.responseTopic)
-                    insertStatement.bind(9, message.correlationData)
-                    insertStatement.bind(10, storedAt)
-                    try insertStatement.step()
+                case .insert(let row):
+                    try Self.insert(row, key: key, with: insertStatement)
                 case .delete:
                     deleteStatement.reset()
                     deleteStatement.bind(1, key)
@@ -233,125 +242,88 @@ final class OfflineMessageJournal: Sendable {
                 }
             }
             try database.execute("COMMIT")
+            watch?.noteWrites()
             pending.withLock { pending in
                 pending.commits += 1
                 pending.rowsChanged += batch.count
             }
         } catch {
             try? database.execute("ROLLBACK")
-            pending.withLock { $0.disabled = true }
-            problems.report("offline buffer \(path): writing failed (\(error.message)): messages are kept in memory only from now on")
+            disable("offline buffer \(path): writing failed (\(error.message)): messages are kept in memory only from now on")
         }
     }
 
-    // MARK: Opening
-
-    /// Opens the file and checks it: WAL, full sync, exclusive to this process, intact, our layout.
-    private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
-        let database = try SQLiteDatabase(path: path)
-        // Small pages for a new file: each commit appends the pages it changed to the WAL, and a batch of
-        // messages fills a few hundred bytes, so 1 KiB pages write a quarter of what SQLite's 4 KiB do
-        // (measured with Benchmarks/offline-buffer). Ignored for an existing file.
-        try database.execute("PRAGMA page_size=1024")
-        // Exclusive: a second client on the same file would send the same messages twice.
-        try database.execute("PRAGMA locking_mode=EXCLUSIVE")
-        guard try database.text("PRAGMA journal_mode=WAL")?.lowercased() == "wal" else {
-            throw SQLiteError(code: SQLITE_ERROR, operation: "set WAL mode in \(path)", message: "the journal mode could not be set to WAL")
-        }
-        try database.execute("PRAGMA synchronous=FULL")
-        let check = try database.text("PRAGMA quick_check") ?? ""
-        guard check == "ok" else {
-            throw SQLiteError(code: SQLITE_CORRUPT, operation: "check \(path)", message: "quick_check: \(check)")
-        }
-        switch try database.integer("PRAGMA user_version") {
-        case 0:
-            // A new file, or another program's database: that one is not ours to change.
-            guard try database.integer("SELECT count(*) FROM sqlite_master") == 0 else {
-                throw SQLiteError(code: SQLITE_CORRUPT, operation: "open \(path)", message: "it is another program's database")
-            }
-            try database.execute("""
-                CREATE TABLE IF NOT EXISTS messages(
-                    key INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload BLOB NOT NULL, qos INTEGER NOT NULL,
-                    retain INTEGER NOT NULL, content_type TEXT, message_expiry INTEGER, response_topic TEXT,
-                    correlation_data BLOB, stored_at REAL NOT NULL);
-                PRAGMA user_version = \(schemaVersion);
-                """)
-        case schemaVersion:
-            // The columns this code reads must all be there; a file without them is damaged.
-            do throws(SQLiteError) {
-                _ = try database.prepare("SELECT \(columns), stored_at FROM messages LIMIT 0")
-            } catch {
-                throw SQLiteError(code: SQLITE_CORRUPT, operation: error.operation, message: error.message)
-            }
-        case let other:
-            throw SQLiteError(code: SQLITE_CORRUPT, operation: "open \(path)", message: "unknown layout version \(other)")
-        }
-        return database
+    /// On `writer`: the buffer in memory only from now on, said once.
+    func disable(_ problem: String) {
+        watchTimer?.cancel()
+        watchTimer = nil
+        watch = nil
+        pending.withLock { $0.disabled = true }
+        problems.report(problem)
     }
 
-    /// Reads the kept messages, oldest first; rows that do not make a message are deleted and reported,
-    /// and the oldest beyond `limits` are returned to be deleted.
-    private static func load(_ database: SQLiteDatabase, limits: MQTTOfflineBufferLimits, problems: ProblemReporter)
-        throws(SQLiteError) -> (kept: [Recovered], dropped: [Int64], largestKey: Int64)
-    {
-        let statement = try database.prepare("SELECT \(columns), stored_at FROM messages ORDER BY key")
-        var messages: [Recovered] = []
-        var unusable: [Int64] = []
-        var largestKey: Int64 = 0
-        while try statement.step() {
-            let key = statement.integer(0)
-            largestKey = max(largestKey, key)
-            guard let topic = statement.text(1), !topic.isEmpty, let payload = statement.blob(2),
-                  let qos = MQTTQoS(rawValue: Int32(truncatingIfNeeded: statement.integer(3))), qos != .atMostOnce
-            else {
-                unusable.append(key)
-                continue
+    /// Every row the file should hold, by key, with the pending changes taken as written (for a rewrite).
+    func takeAllRows() -> [(key: Int64, row: Row)] {
+        pending.withLock { pending in
+            defer {
+                pending.changes = [:]
+                pending.order = []
+                pending.commitScheduled = false
+                pending.lastCommit = .now()
             }
-            let expiry = statement.isNull(6) ? nil : UInt32(exactly: statement.integer(6))
-            messages.append(Recovered(key: key, message: MQTTMessage(
-                topic: topic, payload: payload, qos: qos, retain: statement.integer(4) != 0,
-                contentType: statement.text(5), messageExpiryInterval: expiry, responseTopic: statement.text(7),
-                correlationData: statement.blob(8)), storedAt: statement.double(9)))
+            return pending.rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
-        if !unusable.isEmpty {
-            problems.report("offline buffer \(database.path): \(unusable.count) kept rows were not messages and are deleted")
-        }
-        // The bounds as in memory: the oldest go first.
-        var bytes = messages.reduce(0) { $0 + $1.message.bufferedSize }
-        var first = 0
-        while first < messages.count,
-              messages.count - first > limits.maximumMessages || bytes > limits.maximumBytes || !limits.isEnabled
-        {
-            bytes -= messages[first].message.bufferedSize
-            first += 1
-        }
-        return (Array(messages[first...]), unusable + messages[..<first].map(\.key), largestKey)
     }
 
-    /// Renames a damaged file (and its WAL and shared-memory files) out of the way.
-    /// - Returns: the new name, or `nil` when it could not be renamed.
-    private static func setAside(_ path: String) -> String? {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        var stamp = [CChar](repeating: 0, count: 32)
-        let length = strftime(&stamp, stamp.count, "%Y%m%dT%H%M%SZ", &parts)
-        let aside = "\(path).corrupt-\(String(decoding: stamp.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self))"
-        guard rename(path, aside) == 0 else { return nil }
-        for suffix in ["-wal", "-shm"] { _ = rename(path + suffix, aside + suffix) }
-        return aside
+    /// Looks at the file every ``watchInterval`` on `writer`, committing what is pending (usually nothing).
+    private func startWatching() {
+        let timer = DispatchSource.makeTimerSource(queue: writer)
+        timer.schedule(deadline: .now() + Self.watchInterval, repeating: Self.watchInterval, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.commit() }
+        watchTimer = timer
+        timer.resume()
+    }
+
+    static let columns = layout1Columns + ", owner"
+    private static let insertSQL = "INSERT OR REPLACE INTO messages(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+    /// Writes `row` under `key` with the prepared insert.
+    static func insert(_ row: Row, key: Int64, with statement: SQLiteDatabase.Statement) throws(SQLiteError) {
+        let message = row.message
+        statement.reset()
+        statement.bind(1, key)
+        statement.bind(2, message.topic)
+        statement.bind(3, message.payload)
+        statement.bind(4, Int64(message.qos.rawValue))
+        statement.bind(5, Int64(message.retain ? 1 : 0))
+        statement.bind(6, message.contentType)
+        if let expiry = message.messageExpiryInterval { statement.bind(7, Int64(expiry)) } else { statement.bind(7, nil as String?) }
+        statement.bind(8, message.responseTopic)
+        statement.bind(9, message.correlationData)
+        statement.bind(10, row.storedAt)
+        statement.bind(11, row.owner)
+        try statement.step()
+    }
+
+    /// Prepares the insert statement for a new database.
+    static func prepareInsert(_ database: SQLiteDatabase) throws(SQLiteError) -> SQLiteDatabase.Statement {
+        try database.prepare(insertSQL)
     }
 }
 
 /// Problems found before anyone listens are kept, then handed over in order with every later one, on a
 /// queue of their own: never on the journal's writer queue (a listener that closes the client there would
 /// wait for that queue on itself) nor on the thread that starts the client.
-private final class ProblemReporter: Sendable {
-    private let state = Mutex<(queued: [String], report: (@Sendable (String) -> Void)?)>(([], nil))
+final class ProblemReporter: Sendable {
+    private let state = Mutex<(queued: [String], report: (@Sendable (String) -> Void)?, last: String?)>(([], nil, nil))
     private let queue = DispatchQueue(label: "MQTT.OfflineMessageJournal.problems")
+
+    /// The newest problem, or `nil`.
+    var last: String? { state.withLock { $0.last } }
 
     func report(_ problem: String) {
         let report = state.withLock { state -> (@Sendable (String) -> Void)? in
+            state.last = problem
             if state.report == nil { state.queued.append(problem) }
             return state.report
         }
@@ -360,7 +332,10 @@ private final class ProblemReporter: Sendable {
 
     func start(_ report: @escaping @Sendable (String) -> Void) {
         let queued = state.withLock { state -> [String] in
-            defer { state = ([], report) }
+            defer {
+                state.queued = []
+                state.report = report
+            }
             return state.queued
         }
         queue.async { queued.forEach(report) }

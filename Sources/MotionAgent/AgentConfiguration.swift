@@ -41,6 +41,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var remoteConfiguration = RemoteConfigurationSettings()
     /// The on-board motion detectors: `{base}/events` and `{base}/state/…`.
     public var detectors = DetectorSettings()
+    /// The file this configuration was read from (``load(path:validating:)``); `nil` for one made otherwise.
+    public var sourceFile: String?
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
@@ -86,7 +88,10 @@ public struct AgentConfiguration: Sendable, Equatable {
         } catch {
             throw ConfigurationError(fieldPath: "", reason: "cannot read configuration file \(path): \(error)")
         }
-        return try parse(bytes, validating: validating)
+        var configuration = try parse(bytes, validating: false)
+        configuration.sourceFile = path
+        if validating { try configuration.validate() }
+        return configuration
     }
 
     /// Every top-level field of the configuration file.
@@ -180,7 +185,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Checks everything a start would refuse with ``ConfigurationError/exitStatus``, without side effects,
     /// so that `--check-config`, a start and a reload judge a file alike: the values options may also
     /// have set (device ID, prefix, device string, keepalive, services), the calibration file (read), the
-    /// recording's file (that it could be created) and the broker settings with their password source.
+    /// recording's file (that it could be created), that every file written is apart from every other file
+    /// named (``validateFileUses()``) and the broker settings with their password source.
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public func validate() throws(ConfigurationError) {
         if let deviceID, !DeviceIdentifier.isValid(deviceID) {
@@ -218,6 +224,7 @@ public struct AgentConfiguration: Sendable, Equatable {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }
         try validateRuntime()
+        try validateFileUses()
         _ = try clientConfiguration(will: nil)
     }
 
@@ -227,8 +234,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public func validateRuntime() throws(ConfigurationError) {
         for (service, settings) in services {
             let path = "services.\(service.topicName)"
-            if !(settings.rateHz > 0 && settings.rateHz <= 1_000) {
-                throw ConfigurationError(fieldPath: "\(path).rate_hz", reason: "must be a number in (0, 1000] Hz")
+            if !ServiceSettings.intervalRange.contains(settings.sampling.interval) {
+                throw ConfigurationError(fieldPath: "\(path).interval", reason: Self.intervalRangeText)
             }
             try settings.sampling.validate(fieldPrefix: "\(path).")
             if !(0...2).contains(settings.qos) {
@@ -255,7 +262,9 @@ public struct AgentConfiguration: Sendable, Equatable {
         try detectors.validate()
     }
 
-    /// The MQTT client configuration of these settings, checked as the client will check it.
+    /// The MQTT client configuration of these settings, checked as the client will check it. The durable
+    /// offline buffer's rows belong to this device at these brokers (`motion/ID at HOST:PORT`): another
+    /// device started on the same file, or this one pointed at another broker, leaves them there.
     /// - Parameters:
     ///   - will: the last will, or `nil`.
     ///   - environment: the process environment (where a password may come from).
@@ -263,8 +272,13 @@ public struct AgentConfiguration: Sendable, Equatable {
     public func clientConfiguration(
         will: MQTTMessage?, environment: [String: String] = MotionEngineEnvironment.processVariables()
     ) throws(ConfigurationError) -> MQTTClientConfiguration {
-        try broker.clientConfiguration(clientID: clientID, will: will, environment: environment)
+        var configuration = try broker.clientConfiguration(clientID: clientID, will: will, environment: environment)
+        let brokers = configuration.brokers.map { "\($0.host):\($0.port)" }.joined(separator: ", ")
+        configuration.durableOfflineBuffer?.owner = "\(topics.base) at \(brokers)"
+        return configuration
     }
+
+    private static let intervalRangeText = "must be 0.001…86400 seconds"
 
     private static func serviceSettings(
         _ service: MotionService, from entry: ConfigurationReader, base: ServiceSettings
@@ -281,11 +295,18 @@ public struct AgentConfiguration: Sendable, Equatable {
         if rate != nil && interval != nil {
             throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "give rate_hz or interval, not both")
         }
-        // The range of the rate is checked with the other values in `validate()`.
-        if let rate { settings.sampling.interval = 1 / rate }
+        // One range for both spellings: a rate is held to the intervals' range (1/86400 Hz is a day).
+        let range = ServiceSettings.intervalRange
+        if let rate {
+            guard rate >= 1 / range.upperBound, rate <= 1 / range.lowerBound else {
+                throw ConfigurationError(fieldPath: entry.fieldPath("rate_hz"), reason: "must be 1/86400…1000 Hz (an interval of 0.001…86400 seconds)")
+            }
+            // 1/rate may round a hair outside the range at its ends.
+            settings.sampling.interval = min(max(1 / rate, range.lowerBound), range.upperBound)
+        }
         if let interval {
-            guard interval >= 0.001 && interval <= 86_400 else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "must be 0.001…86400 seconds")
+            guard range.contains(interval) else {
+                throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: Self.intervalRangeText)
             }
             settings.sampling.interval = interval
         }

@@ -244,9 +244,9 @@ public struct BrokerSettings: Sendable, Equatable {
             }
             let commitInterval = try buffer.number("commit_interval")
             if let path = try buffer.string("path") {
-                if let problem = path.isEmpty ? "must name a file" : WritableFile.problem(path, requiringWritableDirectory: true) {
-                    throw ConfigurationError(fieldPath: buffer.fieldPath("path"), reason: "cannot keep the offline buffer in \(path): \(problem)")
-                }
+                // Whether the file can be used is not a configuration error: the buffer then stays in memory
+                // (``AgentConfiguration/storageWarnings`` says so before a start).
+                guard !path.isEmpty else { throw ConfigurationError(fieldPath: buffer.fieldPath("path"), reason: "must name a file") }
                 let interval = commitInterval ?? MQTTDurableOfflineBuffer(path: path).commitInterval
                 guard MQTTDurableOfflineBuffer.commitIntervalRange.contains(interval) else {
                     throw ConfigurationError(fieldPath: buffer.fieldPath("commit_interval"), reason: "must be 0…5 seconds")
@@ -271,8 +271,15 @@ public struct BrokerSettings: Sendable, Equatable {
         }
         for (name, path) in [("ca_file", tls.caFile), ("ca_directory", tls.caDirectory),
                              ("certificate_file", tls.certificateFile), ("key_file", tls.keyFile)] {
-            if let path, access(path, R_OK) != 0 {
+            guard let path else { continue }
+            if access(path, R_OK) != 0 {
                 throw ConfigurationError(fieldPath: "\(fieldPath).\(name)", reason: "cannot read \(path)")
+            }
+            // A FIFO would hang the TLS handshake in the library, on the network thread.
+            var status = stat()
+            let kind = stat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+            if kind != (name == "ca_directory" ? S_IFDIR : S_IFREG) {
+                throw ConfigurationError(fieldPath: "\(fieldPath).\(name)", reason: "\(path) is not a \(name == "ca_directory" ? "directory" : "regular file")")
             }
         }
         if let keyFile = tls.keyFile, let problem = SecretFilePermissions.problem(with: keyFile) {

@@ -25,6 +25,10 @@ struct HealthReport: Sendable {
     var services: [ServiceHealth] = []
     /// The motion detectors' state and event counts.
     var detectors: HealthPayload.Detectors?
+    /// Whether the offline buffer has a file (configured): its others' messages are then counted.
+    var hasBufferFile = false
+    /// Why remote configuration is kept in memory only, while it is.
+    var stateFileProblem: String?
 
     /// One service's throughput.
     struct ServiceHealth: Sendable {
@@ -42,7 +46,7 @@ struct HealthReport: Sendable {
 
     /// The contract's payload of this report.
     var payload: HealthPayload {
-        HealthPayload(
+        var payload = HealthPayload(
             uptime: uptime, ts: unixTime, interval: interval, connected: connected,
             device: HealthPayload.Device(
                 driver: diagnostics.driver, running: diagnostics.isRunning,
@@ -67,6 +71,10 @@ struct HealthReport: Sendable {
             magneticDisturbance: diagnostics.fusion.contains { $0.referenceFrame.usesMagnetometer }
                 ? diagnostics.fusion.contains(where: \.isMagneticallyDisturbed) : nil,
             detectors: detectors)
+        payload.mqtt.queueOthers = hasBufferFile ? broker.offlineBufferOthersMessages : nil
+        payload.mqtt.queueProblem = broker.offlineBufferProblem
+        payload.stateFileProblem = stateFileProblem
+        return payload
     }
 
     /// The JSON payload.

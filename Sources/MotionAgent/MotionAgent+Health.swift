@@ -32,10 +32,11 @@ extension MotionAgent {
 
     func publishHealth() {
         let counters = pipelineCounters()
-        let (client, services, last, interval) = state.withLock { state in
+        let (client, services, last, interval, hasBufferFile, store) = state.withLock { state in
             let last = state.lastHealth
             state.lastHealth = counters
-            return (state.client, state.services, last, state.configuration.healthInterval)
+            return (state.client, state.services, last, state.configuration.healthInterval,
+                    state.configuration.broker.durableOfflineBuffer != nil, state.remoteStore)
         }
         guard let client else { return }
         var report = HealthReport(
@@ -48,6 +49,8 @@ extension MotionAgent {
                 service: service, active: services[service]!.active, messages: count.messages, samples: count.samples,
                 messageRate: last.map { counters.messageRate(of: service, since: $0) }, error: services[service]!.error))
         }
+        report.hasBufferFile = hasBufferFile
+        report.stateFileProblem = store.problem.map(RemoteConfigurationStore.memoryOnly)
         report.detectors = HealthPayload.Detectors(
             running: detectorRun.withLock { $0 != nil }, events: eventCounts.withLock { $0 })
         // Retained (contract 1.1), so that a fleet tool joining late reads when the device last reported.

@@ -11,24 +11,15 @@ extension MotionAgent {
     /// The largest configuration document taken, bytes (every run-time field set is under 2 KiB).
     static let maximumConfigurationDocument = 64 * 1024
 
-    /// The remote state kept in `configuration`'s state file (empty without one), or why it cannot be read.
-    static func remoteState(of configuration: AgentConfiguration) -> (RemoteConfiguration, String?) {
-        guard let path = configuration.remoteConfiguration.stateFile else { return (RemoteConfiguration(), nil) }
-        do {
-            return (try RemoteConfiguration.load(stateFile: path) ?? RemoteConfiguration(), nil)
-        } catch {
-            return (RemoteConfiguration(), "state file \(path): \(error)")
-        }
-    }
-
     /// On the control queue: a document received on `{base}/config/set`. Checked, merged into the
     /// accepted ones and applied to the file's configuration; kept in the state file before anything
-    /// changes; then applied without reconnecting, reported on `{base}/config` and answered
-    /// `{"ok":true,"version":n}`. A document that fails any step is answered with the reason and changes
+    /// changes (or in memory only, when the file cannot be written: said in the log, in health and in the
+    /// answer's `warning`); then applied without reconnecting, reported on `{base}/config` and answered
+    /// `{"ok":true,"version":n}`. A document that fails any check is answered with the reason and changes
     /// nothing.
     func handleConfigurationDocument(_ message: MQTTMessage) {
         guard isAnswerable(message, service: nil) else { return }
-        let (file, remote, inForce) = state.withLock { ($0.fileConfiguration, $0.remote, $0.configuration) }
+        let (file, remote, inForce, store) = state.withLock { ($0.fileConfiguration, $0.remote, $0.configuration, $0.remoteStore) }
         guard inForce.remoteConfiguration.enabled else {
             return answerError("remote configuration is off on this device (remote_config.enabled)", service: nil, command: message)
         }
@@ -45,22 +36,20 @@ extension MotionAgent {
         } catch {
             return answerError(error.description, service: nil, command: message)
         }
-        if let path = inForce.remoteConfiguration.stateFile {
-            do {
-                try RegularFile.replace(path, with: next.stateFileBytes)
-            } catch {
-                return answerError("not applied: cannot keep it in the state file: \(error)", service: nil, command: message)
-            }
-        }
+        // The store changes on this queue only: its file is written outside the lock.
+        var keeping = store
+        let warning = keeping.keep(next)
+        if let warning { AgentLog.warning("remote configuration version \(next.version): \(warning)") }
         candidate.remoteConfiguration = inForce.remoteConfiguration
         state.withLock { state in
             state.remote = next
+            state.remoteStore = keeping
             state.remoteError = nil
         }
         let notes = apply(candidate, keepingCommandedStates: true)
         AgentLog.notice(
             "remote configuration version \(next.version) applied" + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")))
-        respond(to: message, with: CommandAnswer.accepted(version: next.version).json())
+        respond(to: message, with: CommandAnswer.accepted(version: next.version, warning: warning).json())
     }
 
     /// On the control queue: makes `new` the configuration in force without dropping the connection (the

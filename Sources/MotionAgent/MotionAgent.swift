@@ -71,6 +71,8 @@ public final class MotionAgent: Sendable {
         var fileConfiguration: AgentConfiguration
         /// The documents accepted on `{base}/config/set`.
         var remote: RemoteConfiguration
+        /// Where they are kept (the state file, or memory only with the reason).
+        var remoteStore: RemoteConfigurationStore
         /// Why ``remote`` is not in force, or nil.
         var remoteError: String?
         /// When the configuration in force came into force, Unix time, s.
@@ -103,15 +105,16 @@ public final class MotionAgent: Sendable {
         topics = configuration.topics
         encoder = SamplePayloadEncoder(
             wallClockOffset: WallClock.unixTime() - Double(MonotonicClock.now()) / 1e9)
-        let (remote, stateFileError) = Self.remoteState(of: configuration)
-        let (effective, overlayError) = stateFileError.map { (configuration, $0) } ?? configuration.inForce(with: remote)
+        let (store, remote, notes) = RemoteConfigurationStore.open(configuration.remoteConfiguration.stateFile)
+        notes.forEach { AgentLog.warning($0) }
+        let (effective, overlayError) = configuration.inForce(with: remote)
         if let overlayError {
             AgentLog.warning("\(overlayError); the file's values apply")
         } else if configuration.remoteConfiguration.enabled, !remote.overlay.isEmpty {
             AgentLog.notice("remote configuration version \(remote.version) applied on top of the file")
         }
         state = Mutex(State(
-            configuration: effective, fileConfiguration: configuration, remote: remote, remoteError: overlayError,
+            configuration: effective, fileConfiguration: configuration, remote: remote, remoteStore: store, remoteError: overlayError,
             configurationSince: WallClock.unixTime(),
             services: Dictionary(uniqueKeysWithValues: MotionService.allCases.map {
                 ($0, ServiceState(settings: effective.settings(for: $0)))

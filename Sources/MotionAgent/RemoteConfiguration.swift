@@ -15,8 +15,13 @@ public struct RemoteConfiguration: Sendable, Equatable {
 
     /// The merged documents: a JSON object with some of ``fields``, in the configuration file's form.
     public private(set) var overlay: [String: JSONValue]
-    /// How many documents were accepted (``ConfigurationReport/version``).
+    /// How many documents were accepted (``ConfigurationReport/version``), at most ``maximumVersion``.
     public private(set) var version: UInt64
+
+    /// The largest version, 2^53 − 1: the largest integer every JSON reader keeps exactly (a JavaScript
+    /// number, a Home Assistant template), far below what the state file's reader takes. Never reached at
+    /// any real rate of documents; a state file claiming more is damaged.
+    public static let maximumVersion: UInt64 = (1 << 53) - 1
 
     /// Creates the state; empty (nothing from the fleet) by default.
     public init(overlay: [String: JSONValue] = [:], version: UInt64 = 0) {
@@ -29,8 +34,12 @@ public struct RemoteConfiguration: Sendable, Equatable {
     /// counted up. Not validated against a configuration: see ``AgentConfiguration/applying(remote:)``.
     /// - Parameter document: the payload received, UTF-8 JSON.
     /// - Throws: ``ConfigurationError`` naming the field when the document is not a JSON object of
-    ///   run-time fields (the configuration file's names and paths).
+    ///   run-time fields (the configuration file's names and paths), or when the version is at
+    ///   ``maximumVersion``.
     public func accepting(_ document: [UInt8]) throws(ConfigurationError) -> RemoteConfiguration {
+        guard version < Self.maximumVersion else {
+            throw ConfigurationError(fieldPath: "", reason: "the configuration version is at its maximum (\(Self.maximumVersion)): no further document can be counted")
+        }
         let root = try ConfigurationReader(bytes: document)
         try Self.checkFields(of: root)
         var patch = root.members
@@ -53,7 +62,7 @@ public struct RemoteConfiguration: Sendable, Equatable {
             patch["services"] = .object(services)
         }
         let merged = JSONValue.object(overlay).mergePatched(with: .object(patch)).objectMembers ?? [:]
-        return RemoteConfiguration(overlay: Self.withoutEmptyObjects(merged), version: version &+ 1)
+        return RemoteConfiguration(overlay: Self.withoutEmptyObjects(merged), version: version + 1)
     }
 
     /// Refuses a field outside the run-time part, saying why (a file-only field is named as such).
@@ -159,45 +168,5 @@ extension AgentConfiguration {
         precondition(done == 1 && length == 32, "OpenSSL's SHA-256 failed")
         let hex = Array("0123456789abcdef".utf8)
         return String(decoding: digest.prefix(32).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
-    }
-}
-
-// MARK: - The state file
-
-extension RemoteConfiguration {
-    /// The largest state file read, bytes (an overlay of every run-time field is under 2 KiB).
-    static let maximumStateFileSize = 1 << 20
-
-    /// The state file's contents: `{"format":"motion-agent remote configuration","version":n,"config":{…}}`.
-    var stateFileBytes: [UInt8] {
-        var writer = JSONWriter()
-        writer.field("format", Self.stateFileFormat)
-        writer.field("version", version)
-        writer.field("config", JSONValue.object(overlay))
-        var bytes = writer.finishedBytes()
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
-    }
-
-    private static let stateFileFormat = "motion-agent remote configuration"
-
-    /// Reads the state file at `path`; `nil` when there is none yet.
-    /// - Throws: ``ConfigurationError`` naming the field of the state file that cannot be used.
-    static func load(stateFile path: String) throws(ConfigurationError) -> RemoteConfiguration? {
-        let bytes: [UInt8]
-        do {
-            bytes = try RegularFile.read(path, maximumSize: maximumStateFileSize)
-        } catch {
-            if case .unreadable = error, access(path, F_OK) != 0 { return nil }
-            throw ConfigurationError(fieldPath: "", reason: "cannot read \(path): \(error)")
-        }
-        let root = try ConfigurationReader(bytes: bytes)
-        try root.rejectUnknownKeys(["format", "version", "config"])
-        guard try root.string("format") == stateFileFormat else {
-            throw ConfigurationError(fieldPath: "format", reason: "must be \"\(stateFileFormat)\"")
-        }
-        let overlay = try root.required("config", root.object)
-        try checkFields(of: overlay)
-        return RemoteConfiguration(overlay: overlay.members, version: try root.required("version", root.count))
     }
 }

@@ -23,13 +23,12 @@ public struct RemoteConfigurationSettings: Sendable, Equatable {
         return RemoteConfigurationSettings(enabled: try entry.bool("enabled") ?? true, stateFile: try entry.string("state_file"))
     }
 
-    /// Checks that the state file could be written (and renamed into place) without creating it.
+    /// Checks that the state file is named. Whether it can be written is not a configuration error: a
+    /// directory that is missing now may be mounted later, and the agent keeps documents in memory meanwhile
+    /// (``RemoteConfigurationStore``; ``AgentConfiguration/storageWarnings`` says so before a start).
     /// - Throws: ``ConfigurationError`` for `remote_config.state_file`.
     func validate() throws(ConfigurationError) {
-        guard let stateFile else { return }
-        guard !stateFile.isEmpty else { throw ConfigurationError(fieldPath: "remote_config.state_file", reason: "must name a file") }
-        if let problem = WritableFile.problem(stateFile, requiringWritableDirectory: true) {
-            throw ConfigurationError(fieldPath: "remote_config.state_file", reason: "cannot keep the state in \(stateFile): \(problem)")
-        }
+        guard let stateFile, stateFile.isEmpty else { return }
+        throw ConfigurationError(fieldPath: "remote_config.state_file", reason: "must name a file")
     }
 }

@@ -42,6 +42,10 @@ public struct ServiceSettings: Sendable, Equatable {
     /// Messages per second, Hz.
     public var rateHz: Double { 1 / sampling.interval }
 
+    /// The intervals a service's topic may be configured for, s (1 kHz down to once a day), whether the
+    /// file or a remote document gives `interval` or `rate_hz` (which is held to 1/86400…1000 Hz).
+    public static let intervalRange: ClosedRange<Double> = 0.001...86_400
+
     /// The defaults of each service, all `latest` at QoS 0: 50 Hz for the motion topics, 20 Hz for the
     /// magnetometer; steps and activity looked at every second but published only when they change, and at
     /// least once a minute (deadband 0, heartbeat 60 s); altitude at 1 Hz.

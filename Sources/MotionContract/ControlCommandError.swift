@@ -5,7 +5,7 @@ public struct ControlCommandError: Error, Sendable, Equatable, CustomStringConve
 
     /// The longest message, characters: a refusal may quote the command (an unknown key, a frame name),
     /// and neither the answer nor the log line may grow with it.
-    public static let maximumLength = 300
+    public static let maximumLength = ContractText.maximumReasonLength
 
     /// Creates an error with a message, made printable and cut at ``maximumLength`` (see
     /// ``ContractText/sanitized(_:limit:)``).

@@ -78,6 +78,12 @@ public struct HealthPayload: Sendable, Equatable {
         public var queueDurable: Bool
         /// Commands dropped unhandled because too many were waiting.
         public var commandsDropped: Int
+        /// Messages in the buffer's file that another device (or this one at another broker) left there:
+        /// kept for it, not sent (since contract 1.6; `nil` without a file on disk, and from older agents).
+        public var queueOthers: Int? = nil
+        /// The newest problem of the buffer's file (damaged, changed while in use, not writable, holding
+        /// another device's messages), since the agent started (since contract 1.6).
+        public var queueProblem: String? = nil
 
         /// Creates the connection part.
         public init(
@@ -128,6 +134,9 @@ public struct HealthPayload: Sendable, Equatable {
     /// The motion detectors (contract 1.4): whether they run and the events published since the agent
     /// started, by type; nil from older agents.
     public var detectors: Detectors?
+    /// Why accepted remote configuration documents are kept in memory only (the state file cannot be
+    /// written), while that is so (since contract 1.6).
+    public var stateFileProblem: String? = nil
 
     /// The motion detectors' counters.
     public struct Detectors: Sendable, Equatable {
@@ -209,6 +218,8 @@ public struct HealthPayload: Sendable, Equatable {
             entry.field("expired_in_buffer", mqtt.expiredInBuffer)
             entry.field("queue_durable", mqtt.queueDurable)
             entry.field("commands_dropped", mqtt.commandsDropped)
+            if let others = mqtt.queueOthers { entry.field("queue_others", others) }
+            if let problem = mqtt.queueProblem { entry.field("queue_problem", ContractText.sanitized(problem, limit: ContractText.maximumReasonLength)) }
         }
         writer.object("services") { entries in
             for health in services {
@@ -217,7 +228,7 @@ public struct HealthPayload: Sendable, Equatable {
                     entry.field("messages", health.messages)
                     entry.field("samples", health.samples)
                     if let rate = health.rateHz { entry.field("rate_hz", (rate * 10).rounded() / 10) }
-                    if let error = health.error { entry.field("error", error) }
+                    if let error = health.error { entry.field("error", ContractText.sanitized(error, limit: ContractText.maximumReasonLength)) }
                 }
             }
         }
@@ -233,6 +244,9 @@ public struct HealthPayload: Sendable, Equatable {
             }
         }
         if let magneticDisturbance { writer.field("magnetic_disturbance", magneticDisturbance) }
+        if let stateFileProblem {
+            writer.field("state_file_problem", ContractText.sanitized(stateFileProblem, limit: ContractText.maximumReasonLength))
+        }
         if let detectors {
             writer.object("detectors") { entry in
                 entry.field("running", detectors.running)
@@ -274,6 +288,19 @@ public struct HealthPayload: Sendable, Equatable {
             for type in counts.members.keys { events[type] = try counts.required(type, counts.count) }
             detectors = Detectors(running: try entry.required("running", entry.bool), events: events)
         }
+        var connection = Connection(
+            protocolVersion: try mqtt.string("protocol"), published: try mqtt.required("published", mqtt.integer),
+            publishErrors: try mqtt.required("publish_errors", mqtt.integer),
+            reconnects: try mqtt.required("reconnects", mqtt.integer),
+            queueDepth: try mqtt.required("queue_depth", mqtt.integer),
+            queuedBytes: try mqtt.required("queued_bytes", mqtt.integer),
+            droppedFromBuffer: try mqtt.required("dropped_from_buffer", mqtt.integer),
+            droppedWhileDisconnected: try mqtt.required("dropped_while_disconnected", mqtt.integer),
+            expiredInBuffer: try mqtt.integer("expired_in_buffer") ?? 0,
+            queueDurable: try mqtt.bool("queue_durable") ?? false,
+            commandsDropped: try mqtt.integer("commands_dropped") ?? 0)
+        connection.queueOthers = try mqtt.integer("queue_others")
+        connection.queueProblem = try mqtt.string("queue_problem")
         self.init(
             uptime: try root.required("uptime", root.number), ts: try root.number("ts"), interval: try root.number("interval"),
             connected: try root.required("connected", root.bool),
@@ -283,18 +310,9 @@ public struct HealthPayload: Sendable, Equatable {
                 achievedRateHz: try device.required("achieved_rate_hz", device.number),
                 samples: try device.required("samples", device.count), faults: try device.required("faults", device.integer),
                 fault: try device.string("fault")),
-            mqtt: Connection(
-                protocolVersion: try mqtt.string("protocol"), published: try mqtt.required("published", mqtt.integer),
-                publishErrors: try mqtt.required("publish_errors", mqtt.integer),
-                reconnects: try mqtt.required("reconnects", mqtt.integer),
-                queueDepth: try mqtt.required("queue_depth", mqtt.integer),
-                queuedBytes: try mqtt.required("queued_bytes", mqtt.integer),
-                droppedFromBuffer: try mqtt.required("dropped_from_buffer", mqtt.integer),
-                droppedWhileDisconnected: try mqtt.required("dropped_while_disconnected", mqtt.integer),
-                expiredInBuffer: try mqtt.integer("expired_in_buffer") ?? 0,
-                queueDurable: try mqtt.bool("queue_durable") ?? false,
-                commandsDropped: try mqtt.integer("commands_dropped") ?? 0),
+            mqtt: connection,
             services: serviceEntries, fusion: fusionEntries, magneticDisturbance: try root.bool("magnetic_disturbance"),
             detectors: detectors)
+        stateFileProblem = try root.string("state_file_problem")
     }
 }

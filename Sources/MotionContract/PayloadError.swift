@@ -7,8 +7,8 @@ public struct PayloadError: JSONFieldFailure, Sendable, Equatable, CustomStringC
 
     /// Creates an error (both texts made safe for a log line, at most 300 bytes each).
     public init(fieldPath: String, reason: String) {
-        self.fieldPath = ContractText.sanitized(fieldPath, limit: 300)
-        self.reason = ContractText.sanitized(reason, limit: 300)
+        self.fieldPath = ContractText.sanitized(fieldPath, limit: ContractText.maximumReasonLength)
+        self.reason = ContractText.sanitized(reason, limit: ContractText.maximumReasonLength)
     }
 
     /// For example `samples[2].timestamp: must be a number`.

@@ -40,7 +40,7 @@ public struct ServiceStatus: Sendable, Equatable {
         writer.field("interval", interval)
         writer.field("rate_hz", publishedRateHz)
         if let referenceFrame { writer.field("frame", referenceFrame) }
-        if let error { writer.field("error", error) }
+        if let error { writer.field("error", ContractText.sanitized(error, limit: ContractText.maximumReasonLength)) }
         return writer.finished()
     }
 

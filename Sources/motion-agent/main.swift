@@ -82,6 +82,8 @@ do {
 // here starts.
 if commandLine.checkOnly {
     print("configuration OK: device \(configuration.device), broker \(configuration.broker.address), base topic \(configuration.topics.base)")
+    // Not errors: the agent starts and keeps these in memory, but the operator should know now.
+    for warning in configuration.storageWarnings { print("warning: \(warning)") }
     exit(0)
 }
 

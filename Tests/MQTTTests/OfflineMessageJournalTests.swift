@@ -168,3 +168,95 @@ struct OfflineMessageJournalTests {
         #expect(journal().takeRecovered().map(\.key) == [1])
     }
 }
+
+/// Issue 29, F3 and F10: whose the rows are, and a file changed while the journal uses it.
+extension OfflineMessageJournalTests {
+    private func journal(owner: String, name: String = "offline.db") -> OfflineMessageJournal {
+        OfflineMessageJournal(configuration: .init(path: "\(directory)/\(name)", commitInterval: 0.05, owner: owner), limits: .default)
+    }
+
+    /// F3: agent `sb` started on `sa`'s file published 77 of `sa`'s messages as its own.
+    @Test("another owner's rows are kept for it, counted and reported, never handed over")
+    func anotherOwnersRowsStayInTheFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = journal(owner: "motion/sa at 127.0.0.1:1883")
+        for key in 1...3 { first.insert(Int64(key), Self.message(key)) }
+        first.close()
+
+        let problems = Problems()
+        let second = journal(owner: "motion/sb at 127.0.0.1:1883")
+        problems.attach(to: second)
+        #expect(second.takeRecovered().isEmpty, "sa's messages are not sb's to send")
+        #expect(second.othersMessages == 3 && second.largestKey == 3)
+        #expect(problems.list.contains { $0.contains("holds 3 messages of \"motion/sa at 127.0.0.1:1883\"") && $0.contains("not sent") },
+                "\(problems.list)")
+        #expect(second.lastProblem?.contains("motion/sa") == true)
+        second.insert(4, Self.message(4))
+        second.close()
+
+        let again = journal(owner: "motion/sa at 127.0.0.1:1883")
+        #expect(again.takeRecovered().map(\.key) == [1, 2, 3], "sa gets its own back, in order")
+        #expect(again.othersMessages == 1)
+        again.close()
+        #expect(journal(owner: "motion/sa at 127.0.0.1:1884").takeRecovered().isEmpty, "the same device at another broker is another owner")
+    }
+
+    @Test("a file of layout 1 (no owners) is migrated: its rows are the opener's, as that version sent them")
+    func aLayout1FileIsMigrated() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let old = try SQLiteDatabase(path: "\(directory)/offline.db")
+        try old.execute("""
+            CREATE TABLE messages(key INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload BLOB NOT NULL, qos INTEGER NOT NULL,
+                retain INTEGER NOT NULL, content_type TEXT, message_expiry INTEGER, response_topic TEXT,
+                correlation_data BLOB, stored_at REAL NOT NULL);
+            INSERT INTO messages VALUES (7, 'motion/d/gyro', x'7b7d', 1, 0, NULL, NULL, NULL, NULL, 1.5);
+            PRAGMA user_version = 1;
+            """)
+        _ = old
+        let journal = journal(owner: "motion/d at b:1")
+        #expect(journal.takeRecovered().map(\.key) == [7] && journal.othersMessages == 0)
+        journal.close()
+        #expect(self.journal(owner: "motion/d at b:1").takeRecovered().map(\.key) == [7], "layout 2 now, with the owner")
+    }
+
+    /// F10: health kept queue_durable true, and at the restart the file was set aside with the outage's
+    /// messages in it.
+    @Test("a file replaced, removed, cut short or overwritten while in use is set aside and written again whole",
+          arguments: ["overwritten", "replaced", "removed", "truncated"])
+    func aFileChangedWhileInUseIsWrittenAgain(kind: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/offline.db"
+        let problems = Problems()
+        let journal = journal(owner: "me")
+        problems.attach(to: journal)
+        for key in 1...50 { journal.insert(Int64(key), Self.message(key)) }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while journal.writes.rows < 50 && ContinuousClock.now < deadline { usleep(1_000) }
+        switch kind {
+        case "overwritten":
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.write(contentsOf: Data(repeating: 0x41, count: 4_096))
+            try handle.close()
+        case "replaced":
+            try Data("not a database".utf8).write(to: URL(fileURLWithPath: "\(directory)/other"))
+            #expect(rename("\(directory)/other", path) == 0)
+        case "removed":
+            #expect(unlink(path) == 0)
+        default:
+            #expect(truncate(path, 0) == 0)
+        }
+        // Found within the watch interval, with nothing more written.
+        let found = ContinuousClock.now + .seconds(3)
+        while !problems.list.contains(where: { $0.contains("changed while in use") }) && ContinuousClock.now < found { usleep(10_000) }
+        let report = problems.list.joined(separator: "\n")
+        #expect(report.contains("changed while in use") && report.contains("the 50 messages it holds written to a new file"), "\(kind): \(report)")
+        #expect(journal.isDurable, "on disk again")
+        journal.delete(1)
+        journal.insert(51, Self.message(51))
+        journal.close()
+        #expect(self.journal(owner: "me").takeRecovered().map(\.key) == Array(2...51).map(Int64.init), "\(kind): nothing the outage kept is lost")
+        if kind != "removed" {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).contains { $0.hasPrefix("offline.db.corrupt-") })
+        }
+    }
+}

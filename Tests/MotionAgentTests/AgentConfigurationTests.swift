@@ -115,7 +115,7 @@ import Testing
         expectError(#"{"broker":{"keepalive":2}}"#, field: "broker.keepalive", reasonContains: "5 and 65535")
         expectError(#"{"broker":{"keepalive":"30"}}"#, field: "broker.keepalive", reasonContains: "number")
         expectError(#"{"services":{"gyroscope":{}}}"#, field: "services.gyroscope", reasonContains: "unknown field")
-        expectError(#"{"services":{"gyro":{"rate_hz":0}}}"#, field: "services.gyro.rate_hz", reasonContains: "(0, 1000]")
+        expectError(#"{"services":{"gyro":{"rate_hz":0}}}"#, field: "services.gyro.rate_hz", reasonContains: "1/86400…1000 Hz")
         expectError(#"{"home_assistant":{"discovery":"yes"}}"#, field: "home_assistant.discovery", reasonContains: "")
         expectError(#"{"home_assistant":{"discovery_prefix":"ha/#"}}"#, field: "home_assistant.discovery_prefix", reasonContains: "wildcards")
         expectError(#"{"home_assistant":{"prefix":"ha"}}"#, field: "home_assistant.prefix", reasonContains: "unknown")
@@ -308,7 +308,6 @@ import Testing
             (#"{"record":{"file":""}}"#, "record.file", "must name a file"),
             (#"{"record":{"file":"/tmp/x.csv","seconds":0}}"#, "record.seconds", "above 0"),
             (#"{"record":{"file":"/tmp/x.csv","minutes":3}}"#, "record.minutes", "unknown field"),
-            (#"{"remote_config":{"state_file":"/no/such/dir/state.json"}}"#, "remote_config.state_file", "no directory /no/such/dir"),
             (#"{"remote_config":{"state_file":""}}"#, "remote_config.state_file", "must name a file"),
             (#"{"remote_config":{"enabled":"yes"}}"#, "remote_config.enabled", "true or false"),
             (#"{"remote_config":{"file":"x"}}"#, "remote_config.file", "unknown field"),
@@ -322,5 +321,14 @@ import Testing
                 return error.fieldPath == field && error.reason.contains(reason)
             }
         }
+    }
+
+    /// Issue 29, F12: a state file or buffer the agent cannot write now is a warning, not exit 78.
+    @Test func unwritableStorageIsAWarningNotAnError() throws {
+        let configuration = try parse(#"{"remote_config":{"state_file":"/no/such/dir/state.json"},"broker":{"offline_buffer":{"path":"/no/such/dir/b.db"}}}"#)
+        #expect(configuration.storageWarnings == [
+            "broker.offline_buffer.path: cannot keep the offline buffer in /no/such/dir/b.db (no directory /no/such/dir): it will be kept in memory only",
+            "remote_config.state_file: cannot keep the state in /no/such/dir/state.json (no directory /no/such/dir): remote documents will be kept in memory only",
+        ])
     }
 }

@@ -18,6 +18,11 @@ import Testing
             _ = FileManager.default.createFile(atPath: path, contents: Data("secret\n".utf8))
             chmod(path, mode_t(mode))
         }
+        // A FIFO (opening it for reading would wait for a writer) and a link to the password file.
+        mkfifo(directory.appendingPathComponent("fifo").path, 0o600)
+        try? FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("link-to-password").path,
+            withDestinationPath: directory.appendingPathComponent("private-password").path)
         return directory
     }()
 
@@ -55,7 +60,7 @@ import Testing
         (#"{"record":{"file":"$DIR"}}"#, "record.file", "not a writable regular file"),
         (#"{"record":{"file":"$DIR/field.csv","seconds":1e300}}"#, "record.seconds", "a week"),
         (#"{"services":{"gyroscope":{}}}"#, "services.gyroscope", "unknown field"),
-        (#"{"services":{"gyro":{"rate_hz":0}}}"#, "services.gyro.rate_hz", "(0, 1000]"),
+        (#"{"services":{"gyro":{"rate_hz":0}}}"#, "services.gyro.rate_hz", "1/86400…1000 Hz"),
         (#"{"services":{"gyro":{"rate_hz":10,"interval":0.1}}}"#, "services.gyro.interval", "not both"),
         (#"{"services":{"gyro":{"qos":3}}}"#, "services.gyro.qos", "0, 1 or 2"),
         (#"{"services":{"gyro":{"qos":1.5}}}"#, "services.gyro.qos", "whole number"),
@@ -93,6 +98,25 @@ import Testing
          "broker.tls.key_file", "chmod o-rwx"),
         (#"{"broker":{"reconnect":{"min_delay":0}}}"#, "broker.reconnect.min_delay", "min_delay"),
         (#"{"broker":{"offline_buffer":{"max_messages":-1}}}"#, "broker.offline_buffer.max_messages", "0…"),
+        // Issue 29, F7: a FIFO as password file hung --check-config and the start forever.
+        (#"{"broker":{"username":"u","password_file":"$DIR/fifo"}}"#, "broker.password_file", "not a regular file"),
+        (#"{"broker":{"tls":{"ca_file":"$DIR/fifo"}}}"#, "broker.tls.ca_file", "not a regular file"),
+        // F8: a rate below once a day gave an interval of 1e300 s (the interval itself is held to 86400 s).
+        (#"{"services":{"gyro":{"rate_hz":1e-300}}}"#, "services.gyro.rate_hz", "1/86400…1000 Hz"),
+        (#"{"services":{"gyro":{"rate_hz":1e-320}}}"#, "services.gyro.rate_hz", "1/86400…1000 Hz"),
+        (#"{"services":{"gyro":{"rate_hz":1001}}}"#, "services.gyro.rate_hz", "1/86400…1000 Hz"),
+        // F6: a file the agent writes is a file it reads, or another it writes (by name, link or companion).
+        (#"{"remote_config":{"state_file":"$DIR/private-password"},"broker":{"username":"u","password_file":"$DIR/private-password"}}"#,
+         "remote_config.state_file", "is also broker.password_file"),
+        (#"{"remote_config":{"state_file":"$DIR/link-to-password"},"broker":{"username":"u","password_file":"$DIR/private-password"}}"#,
+         "remote_config.state_file", "the agent would overwrite a file it reads"),
+        (#"{"remote_config":{"state_file":"$DIR/buffer.db"},"broker":{"offline_buffer":{"path":"$DIR/buffer.db"}}}"#,
+         "remote_config.state_file", "each needs a file of its own"),
+        (#"{"remote_config":{"state_file":"$DIR/buffer.db-wal"},"broker":{"offline_buffer":{"path":"$DIR/buffer.db"}}}"#,
+         "remote_config.state_file", "is also broker.offline_buffer.path"),
+        (#"{"record":{"file":"$DIR/ca.pem"},"broker":{"tls":{"ca_file":"$DIR/ca.pem"}}}"#, "record.file", "is also broker.tls.ca_file"),
+        (#"{"broker":{"username":"u","password_file":"$DIR/private-password","offline_buffer":{"path":"$DIR/../\#(directory.lastPathComponent)/private-password"}}}"#,
+         "broker.offline_buffer.path", "is also broker.password_file"),
     ]
 
     private static func write(_ json: String) throws -> String {

@@ -82,25 +82,4 @@ import Testing
         // The hash is SHA-256 of the canonical settings: anyone can check it.
         #expect(AgentConfiguration.sha256(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
-
-    @Test func theStateFileIsWrittenWholeAndReadBack() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("remote.json").path
-        #expect(try RemoteConfiguration.load(stateFile: path) == nil, "no file yet: nothing from the fleet")
-        let state = try accept(#"{"health_interval":60}"#, #"{"services":{"magnetometer":{"enabled":false}}}"#)
-        try RegularFile.replace(path, with: state.stateFileBytes)
-        #expect(try RemoteConfiguration.load(stateFile: path) == state)
-        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"), "no temporary file left")
-        // A replacement that cannot be written leaves the old file as it was.
-        try FileManager.default.createDirectory(atPath: path + ".tmp", withIntermediateDirectories: false)
-        #expect(throws: RegularFile.WriteError.self) { try RegularFile.replace(path, with: Array("{}".utf8)) }
-        #expect(try RemoteConfiguration.load(stateFile: path) == state)
-        // A damaged or foreign file is an error naming the field, not an empty state.
-        try #"{"format":"something else","version":1,"config":{}}"#.write(toFile: path, atomically: false, encoding: .utf8)
-        #expect { try RemoteConfiguration.load(stateFile: path) } throws: { ($0 as? ConfigurationError)?.fieldPath == "format" }
-        try "{\"format\":\"motion-agent remote".write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(throws: ConfigurationError.self) { try RemoteConfiguration.load(stateFile: path) }
-    }
 }

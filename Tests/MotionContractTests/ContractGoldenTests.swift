@@ -198,7 +198,7 @@ import Testing
         #expect(topics.kind(ofTopic: "motion/pi-5/gyro") == nil)
         #expect(TopicLayout.deviceID(inTopic: "motion/pi-4/gyro", prefix: "motion") == "pi-4")
         #expect(TopicLayout.deviceID(inTopic: "other/pi-4/gyro", prefix: "motion") == nil)
-        #expect(ContractVersion.text == "1.5")
+        #expect(ContractVersion.text == "1.6")
     }
 }
 
