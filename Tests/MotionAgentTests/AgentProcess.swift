@@ -9,8 +9,13 @@ final class AgentProcess: @unchecked Sendable {
     let logURL: URL
     let standardOutput = Pipe()
 
-    /// The directory holding the built executables: the test bundle's own directory.
+    /// The directory holding the executables run: `MOTIONBRIDGE_PRODUCTS` when set (the black-box suites
+    /// run against another build that way: an older commit's, to see a regression test fail before its
+    /// fix), else the test bundle's own directory.
     static let productsDirectory: URL = {
+        if let products = ProcessInfo.processInfo.environment["MOTIONBRIDGE_PRODUCTS"], !products.isEmpty {
+            return URL(fileURLWithPath: products, isDirectory: true)
+        }
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var directory = testBinary.deletingLastPathComponent()
         while directory.path != "/" && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("motion-agent").path) {
