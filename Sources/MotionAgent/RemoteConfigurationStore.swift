@@ -50,11 +50,16 @@ struct RemoteConfigurationStore: Sendable, Equatable {
                 }
             }
         }
-        if store.problem == nil, let problem = WritableFile.problem(path, requiringWritableDirectory: true) {
-            store.problem = "cannot write \(path): \(problem)"
-        }
+        if store.problem == nil { store.problem = obstacle(path) }
         if let problem = store.problem { notes.append(Self.memoryOnly(problem)) }
         return (store, remote, notes)
+    }
+
+    /// What keeps the file at `path` from being written now: a file there that cannot be read (what it
+    /// keeps would be lost), or one that, or a directory that, cannot be written.
+    private static func obstacle(_ path: String) -> String? {
+        if access(path, F_OK) == 0, access(path, R_OK) != 0 { return "cannot read \(path): \(String(cString: strerror(errno)))" }
+        return WritableFile.problem(path, requiringWritableDirectory: true).map { "cannot write \(path): \($0)" }
     }
 
     /// Keeps `remote` in the file (nothing without one). After a failure the store is in memory only until
@@ -62,9 +67,9 @@ struct RemoteConfigurationStore: Sendable, Equatable {
     /// - Returns: why it is in memory only, or `nil` when it is on disk (or no file is configured).
     mutating func keep(_ remote: RemoteConfiguration) -> String? {
         guard let path else { return nil }
-        if problem != nil, let unusable = WritableFile.problem(path, requiringWritableDirectory: true) {
-            problem = "cannot write \(path): \(unusable)"
-            return Self.memoryOnly(problem!)
+        if problem != nil, let obstacle = Self.obstacle(path) {
+            problem = obstacle
+            return Self.memoryOnly(obstacle)
         }
         do {
             try RegularFile.replace(path, with: Self.encode(remote))

@@ -49,13 +49,19 @@ public func fuzzPayloads(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     ledger.receive(topic: topic, payload: payload, retained: selector & 1 == 0, arrival: 1_796_000_000)
     ledger.receive(topic: topic, payload: payload, retained: false, arrival: 1_796_000_001)
     precondition(ledger.summaries(now: 1_796_000_002, listened: 1).count <= 1)
-    _ = FleetTable.render(ledger.summaries(now: 1_796_000_002, listened: 1), now: 1_796_000_002)
+    // Whatever a device sends reaches the operator's terminal escaped (issue 29, F2).
+    let table = FleetTable.render(ledger.summaries(now: 1_796_000_002, listened: 1), now: 1_796_000_002)
+    precondition(!table.unicodeScalars.contains { $0 != "\n" && [.control, .format].contains($0.properties.generalCategory) },
+                 "a device's text reached the table unescaped")
 
-    // A command round: the payload as an answer with its own first bytes as correlation data, and with the round's.
+    // A command round: the payload as an answer with its own first bytes as correlation data, on a topic made
+    // of it, and on the device's own response topic with its secret; a second answer is never taken.
     var round = CommandRound(token: "t", devices: [("fuzz", true)])
-    round.receive(answer: payload, correlationData: Array(payload.prefix(8)))
-    round.receive(answer: payload, correlationData: round.correlationData(for: "fuzz"))
-    precondition(round.receive(answer: payload, correlationData: round.correlationData(for: "fuzz")) == nil, "a second answer taken")
+    let ownTopic = round.responseTopic(for: "fuzz")
+    precondition(round.receive(answer: payload, topic: ownTopic, correlationData: Array(payload.prefix(8))) == nil, "an answer without the secret taken")
+    round.receive(answer: payload, topic: String(decoding: payload.prefix(64), as: UTF8.self), correlationData: round.correlationData(for: "fuzz"))
+    round.receive(answer: payload, topic: ownTopic, correlationData: round.correlationData(for: "fuzz"))
+    precondition(round.receive(answer: payload, topic: ownTopic, correlationData: round.correlationData(for: "fuzz")) == nil, "a second answer taken")
     return 0
 }
 
