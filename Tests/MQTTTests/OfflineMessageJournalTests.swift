@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import MotionTestSupport
 import Testing
 
 @testable import MQTT
@@ -230,8 +231,7 @@ extension OfflineMessageJournalTests {
         let journal = journal(owner: "me")
         problems.attach(to: journal)
         for key in 1...50 { journal.insert(Int64(key), Self.message(key)) }
-        let deadline = ContinuousClock.now + .seconds(2)
-        while journal.writes.rows < 50 && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(eventually(within: .seconds(2)) { journal.writes.rows == 50 })
         switch kind {
         case "overwritten":
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -246,8 +246,7 @@ extension OfflineMessageJournalTests {
             #expect(truncate(path, 0) == 0)
         }
         // Found within the watch interval, with nothing more written.
-        let found = ContinuousClock.now + .seconds(3)
-        while !problems.list.contains(where: { $0.contains("changed while in use") }) && ContinuousClock.now < found { usleep(10_000) }
+        #expect(eventually(within: .seconds(3)) { problems.list.contains { $0.contains("changed while in use") } })
         let report = problems.list.joined(separator: "\n")
         #expect(report.contains("changed while in use") && report.contains("the 50 messages it holds written to a new file"), "\(kind): \(report)")
         #expect(journal.isDurable, "on disk again")

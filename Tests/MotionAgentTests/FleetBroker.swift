@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import MotionTestSupport
 import PrivateBroker
 
 /// A real mosquitto running the repository's fleet configuration (`Deploy/mosquitto/fleet.conf` and
@@ -57,11 +58,11 @@ final class FleetBroker: @unchecked Sendable {
         configuration += "\nlog_type debug\n" + (getuid() == 0 ? "user root\n" : "")
         try configuration.write(toFile: "\(directory)/mosquitto.conf", atomically: true, encoding: .utf8)
         pid = try CommandLineTool.spawn(MosquittoBroker.executablePath, ["-c", "\(directory)/mosquitto.conf"], outputPath: "\(directory)/mosquitto.out")
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !(log().contains("port \(operatorPort)") && log().contains("port \(devicePort)") && log().contains("port \(certificatePort)")) {
-            guard ContinuousClock.now < deadline else { throw Failure(description: "fleet broker did not start: \(log())") }
-            usleep(10_000)
+        let listening = eventually(within: .seconds(5)) {
+            let text = self.log()
+            return [operatorPort, devicePort, certificatePort].allSatisfy { text.contains("port \($0)") }
         }
+        guard listening else { throw Failure(description: "fleet broker did not start: \(log())") }
     }
 
     deinit {
