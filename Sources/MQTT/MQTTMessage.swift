@@ -94,7 +94,8 @@ public struct MQTTMessage: Sendable, Equatable {
 
     /// Bytes the message occupies in the offline buffer: topic, payload and property values, in bytes.
     var bufferedSize: Int {
-        topic.utf8.count + payload.count + (contentType?.utf8.count ?? 0) + (responseTopic?.utf8.count ?? 0)
-            + (correlationData?.count ?? 0) + (messageExpiryInterval == nil ? 0 : 4)
+        // In steps: Swift 6.0 cannot type-check the whole sum as one expression in reasonable time.
+        let properties: Int = (contentType?.utf8.count ?? 0) + (responseTopic?.utf8.count ?? 0) + (correlationData?.count ?? 0)
+        return topic.utf8.count + payload.count + properties + (messageExpiryInterval == nil ? 0 : 4)
     }
 }

@@ -61,7 +61,11 @@ extension MotionAgent {
         }
         let vectors = samples.compactMap { if case .vector(let reading) = $0 { reading } else { nil } }
         guard let (client, qos, expiry, format) = readyToPublish(service) else { return }
-        let (messages, batched) = pipelines.withLock { $0.add(vectors, to: service) }
+        // Not `let (messages, batched) = pipelines.withLock { … }`: Swift 6.0.3's SILGen crashes on a labeled
+        // tuple returned through Mutex.withLock ("Remangling failed").
+        var messages: [ServicePipeline<VectorSample>.Message] = []
+        var batched = false
+        pipelines.withLock { pipelines in (messages, batched) = pipelines.add(vectors, to: service) }
         for message in messages {
             publish(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched, format: format),
                     to: topics.data(service), qos: qos, expiry: expiry, format: format, on: client)

@@ -14,7 +14,14 @@ public enum IMUDeliveryQueue {
         return queue
     }()
 
+    // DispatchSpecificKey is Sendable in the Dispatch of Swift 6.1 and later, not in 6.0's (Debian 13's
+    // Swift 6.0.3, the arm64 toolchain): there the constant needs nonisolated(unsafe), which 6.1 and later
+    // refuse on a Sendable type. Safe either way: the key is written once, by its initializer.
+    #if compiler(>=6.1)
     private static let key = DispatchSpecificKey<Bool>()
+    #else
+    nonisolated(unsafe) private static let key = DispatchSpecificKey<Bool>()
+    #endif
 
     /// Whether the caller runs on ``root`` or on a queue that targets it.
     public static var isCurrent: Bool {

@@ -285,7 +285,8 @@ import Testing
     @Test func mountMatrixAndRecordingAreRead() throws {
         let configuration = try parse(
             #"{"mount_matrix":"0, 1, 0; -1, 0, 0; 0, 0, 1","record":{"file":"/tmp/field.csv","seconds":30}}"#)
-        #expect(configuration.mountMatrix == (try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")))
+        let expected = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
+        #expect(configuration.mountMatrix == expected)
         #expect(configuration.recording == RecordingSettings(file: "/tmp/field.csv", seconds: 30))
         let defaults = try parse(#"{"record":{"file":"/tmp/field.csv"}}"#)
         #expect(defaults.mountMatrix == nil && defaults.recording?.seconds == 600)

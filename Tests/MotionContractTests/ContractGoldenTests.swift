@@ -22,7 +22,9 @@ import Testing
         newer.services = MotionService.allCases.map { service in
             .init(service: service, topic: "motion/golden/\(service.topicName)", units: InfoPayload.units(of: service), mode: "latest")
         }
-        let sensorEntries = try #require(recorded.range(of: #""services":{"#).map { recorded[$0.lowerBound...] }?.components(separatedBy: #"},"started""#).first)
+        // Found first, then required: Swift Testing 6.0's #require cannot take the optional chain itself.
+        let found = recorded.range(of: #""services":{"#).map { recorded[$0.lowerBound...] }?.components(separatedBy: #"},"started""#).first
+        let sensorEntries = try #require(found)
         #expect(newer.json().contains(sensorEntries + #","steps":{"topic":"motion/golden/steps""#))
         #expect(try InfoPayload(payload: Array(newer.json().utf8)) == newer)
         // Without an open device the description is the specification alone.

@@ -4,7 +4,8 @@ import Testing
 @Suite struct GeodeticLocationTests {
     @Test func parsesTheTextFormAndChecksEachRange() throws {
         let berlin = try GeodeticLocation(parsing: " 52.52, 13.40 ,34")
-        #expect(berlin == (try GeodeticLocation(latitude: 52.52, longitude: 13.40, altitude: 34)))
+        let expected = try GeodeticLocation(latitude: 52.52, longitude: 13.40, altitude: 34)
+        #expect(berlin == expected)
         #expect(try GeodeticLocation(parsing: "-33.9,151.2").altitude == 0)
         #expect(try GeodeticLocation(latitude: 0, longitude: 359).longitude == 359, "east longitudes as 0…360")
         for (text, component) in [

@@ -14,11 +14,21 @@ extension JSONValue {
     /// payload does not back.
     /// - Throws: ``SyntaxError`` saying what is wrong and at which byte offset.
     public static func parse(cbor bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
+        // A Result, not a typed throw through the closure: Swift 6.0's withUnsafeBufferPointer rethrows
+        // untyped errors.
+        let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<JSONValue, SyntaxError> in
             var reader = CBORItemReader(buffer: buffer)
-            let value = try reader.item(depth: 0)
-            guard reader.offset == buffer.count else { throw reader.failure("bytes after the end of the item") }
-            return value
+            do throws(SyntaxError) {
+                let value = try reader.item(depth: 0)
+                guard reader.offset == buffer.count else { throw reader.failure("bytes after the end of the item") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch parsed {
+        case .success(let value): return value
+        case .failure(let error): throw error
         }
     }
 
@@ -137,8 +147,10 @@ private struct CBORItemReader {
         callbacks.negint16 = { context, value in record(context, .negative(UInt64(value))) }
         callbacks.negint32 = { context, value in record(context, .negative(UInt64(value))) }
         callbacks.negint64 = { context, value in record(context, .negative(value)) }
+        // Lengths are size_t in libcbor 0.8 (Debian 12) and uint64_t in 0.10 (Debian 13): Int(clamping:)
+        // takes either (a length beyond Int is beyond the bytes anyway, and refused by the reader).
         callbacks.string = { context, data, length in
-            let utf8 = UnsafeBufferPointer(start: data, count: length)
+            let utf8 = UnsafeBufferPointer(start: data, count: Int(clamping: length))
             let text = utf8.contains(0) ? nil : String(validating: utf8, as: UTF8.self)
             record(context, .text(text))
         }
@@ -147,8 +159,8 @@ private struct CBORItemReader {
         callbacks.float8 = { context, value in record(context, .number(value)) }
         callbacks.boolean = { context, value in record(context, .bool(value)) }
         callbacks.null = { context in record(context, .null) }
-        callbacks.array_start = { context, count in record(context, .array(count)) }
-        callbacks.map_start = { context, count in record(context, .map(count)) }
+        callbacks.array_start = { context, count in record(context, .array(Int(clamping: count))) }
+        callbacks.map_start = { context, count in record(context, .map(Int(clamping: count))) }
         callbacks.byte_string = { context, _, _ in record(context, .unsupported("a byte string")) }
         callbacks.byte_string_start = { context in record(context, .unsupported("an indefinite byte string")) }
         callbacks.string_start = { context in record(context, .unsupported("an indefinite text string")) }

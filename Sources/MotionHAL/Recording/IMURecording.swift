@@ -81,9 +81,15 @@ public struct IMURecording: Sendable {
     public static func parse(csv: [UInt8], source: String) throws(IMURecordingError) -> IMURecording {
         var text = csv
         text.append(0)  // strtod needs a terminated buffer
-        return try text.withUnsafeBufferPointer { (buffer) throws(IMURecordingError) -> IMURecording in
+        // A Result, not a typed throw through the closure: Swift 6.0's withUnsafeBufferPointer rethrows
+        // untyped errors.
+        let parsed = text.withUnsafeBufferPointer { buffer -> Result<IMURecording, IMURecordingError> in
             var parser = IMURecordingParser(buffer: buffer, source: source)
-            return try parser.parse()
+            do throws(IMURecordingError) { return .success(try parser.parse()) } catch { return .failure(error) }
+        }
+        switch parsed {
+        case .success(let recording): return recording
+        case .failure(let error): throw error
         }
     }
 }

@@ -101,8 +101,11 @@ struct IMURecordingParser {
             accelerometer: [try required("acc_x"), try required("acc_y"), try required("acc_z")],
             magnetometer: group("mag", ["x", "y", "z"]), quaternion: group("quat", ["w", "x", "y", "z"]),
             movement: index("movement"), names: names)
-        let used = [columns.time] + columns.gyroscope + columns.accelerometer + (columns.magnetometer ?? [])
-            + (columns.quaternion ?? []) + (columns.movement.map { [$0] } ?? [])
+        // In steps: Swift 6.0 cannot type-check the sum as one expression in reasonable time.
+        var used = [columns.time] + columns.gyroscope + columns.accelerometer
+        used += columns.magnetometer ?? []
+        used += columns.quaternion ?? []
+        if let movement = columns.movement { used.append(movement) }
         columns.isUsed = names.indices.map { used.contains($0) }
         return columns
     }

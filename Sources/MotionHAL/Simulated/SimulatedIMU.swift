@@ -32,7 +32,12 @@ public final class SimulatedIMU: IMUDevice {
     public let info: IMUDeviceInfo
 
     private let queue = DispatchQueue(label: "MotionHAL.SimulatedIMU", target: IMUDeliveryQueue.root)
+    // Not Sendable in Swift 6.0's Dispatch (see IMUDeliveryQueue.key): set once, never changed.
+    #if compiler(>=6.1)
     private let onQueueKey = DispatchSpecificKey<Bool>()
+    #else
+    nonisolated(unsafe) private let onQueueKey = DispatchSpecificKey<Bool>()
+    #endif
     private let state = Mutex(RunState())
 
     /// Creates a simulated device.

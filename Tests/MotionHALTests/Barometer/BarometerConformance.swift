@@ -1,6 +1,7 @@
 import Foundation
 import MotionHAL
 import Synchronization
+import MotionTestSupport
 import Testing
 
 /// The contract every ``BarometerDevice`` must keep (see its doc comment), checked the same way for every
@@ -103,7 +104,7 @@ enum BarometerConformance {
 
         // A rate the device cannot run at is refused, not silently changed.
         for unsupported in [info.supportedSampleRates.upperBound * 2 + 1, info.supportedSampleRates.lowerBound / 2, .nan] {
-            let error = #expect(throws: IMUDeviceError.self, sourceLocation: sourceLocation) {
+            let error = expectError(IMUDeviceError.self, sourceLocation: sourceLocation) {
                 try device.start(sampleRate: unsupported) { _ in }
             }
             if case .unsupportedSampleRate = error {} else { Issue.record("\(unsupported) Hz: \(String(describing: error))", sourceLocation: sourceLocation) }
@@ -196,7 +197,7 @@ enum BarometerConformance {
         #expect(recorder.eventCount == eventsAtGone, "events after .unavailable", sourceLocation: sourceLocation)
         #expect(recorder.faults.filter { if case .unavailable = $0 { true } else { false } }.count == 1, sourceLocation: sourceLocation)
         device.stop()
-        let error = #expect(throws: IMUDeviceError.self, sourceLocation: sourceLocation) {
+        let error = expectError(IMUDeviceError.self, sourceLocation: sourceLocation) {
             try device.start(sampleRate: rate) { _ in }
         }
         if case .unavailable = error {} else { Issue.record("start while gone: \(String(describing: error))", sourceLocation: sourceLocation) }

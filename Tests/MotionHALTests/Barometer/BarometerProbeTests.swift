@@ -38,13 +38,13 @@ import Testing
     @Test func aChipOfNoKnownIdentityIsUnavailable() throws {
         // 0xB3 is the LPS22HH's WHO_AM_I: same registers, a chip this driver does not know.
         let bench = BarometerTestBench(chip: EmulatedSTPressureSensor(whoAmI: 0xB3), at: 0x5C)
-        let error = #expect(throws: IMUDeviceError.self) { try bench.device() }
+        let error = expectError(IMUDeviceError.self) { try bench.device() }
         #expect(error == .unavailable("the chip at 0x5c on emulated-i2c is none of the supported barometers (bmp280, bme280, lps22hb, lps22df)"))
     }
 
     @Test func anAddressWithoutAcknowledgeIsUnavailable() throws {
         let bus = EmulatedI2CBus()
-        let error = #expect(throws: IMUDeviceError.self) {
+        let error = expectError(IMUDeviceError.self) {
             try I2CBarometer(openingBus: { bus }, busName: bus.name, address: 0x76)
         }
         #expect(error == .unavailable("no chip answers at address 0x76 on emulated-i2c"))
@@ -53,7 +53,7 @@ import Testing
     @Test func aNamedChipIsTheOnlyOneAccepted() throws {
         let bench = BarometerTestBench(.bmp280)
         #expect(try bench.device(BarometerChipModel.models(named: "bmp280")).model.name == "bmp280")
-        let error = #expect(throws: IMUDeviceError.self) { try bench.device(BarometerChipModel.models(named: "lps22hb")) }
+        let error = expectError(IMUDeviceError.self) { try bench.device(BarometerChipModel.models(named: "lps22hb")) }
         #expect(error == .unavailable("the chip at 0x76 on emulated-i2c is none of the supported barometers (lps22hb)"))
         #expect(throws: IMUDeviceError.invalidSpecification("unknown barometer chip 'bmp390' (known chips: bmp280, bme280, lps22hb, lps22df)")) {
             try BarometerChipModel.models(named: "bmp390")
@@ -73,7 +73,7 @@ import Testing
         let bench = BarometerTestBench(.bmp280)
         let device = try bench.device()
         bench.bus.attach(EmulatedBoschBarometer(model: .bme280), at: 0x76)
-        let error = #expect(throws: IMUDeviceError.self) { try device.start(sampleRate: 25) { _ in } }
+        let error = expectError(IMUDeviceError.self) { try device.start(sampleRate: 25) { _ in } }
         #expect(error == .unavailable("the chip at 0x76 on emulated-i2c is none of the supported barometers (bmp280)"))
     }
 }

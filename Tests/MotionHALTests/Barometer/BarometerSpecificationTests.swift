@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Testing
 
 /// Barometer strings: each form, the simulator's options, errors that name the bad part, and
@@ -74,7 +75,7 @@ import Testing
         try tree.addDevice(name: "bmp280", channels: [], attributes: ["in_pressure_input": "100"])
         let iio = try #require(try BarometerSpecification.iio(name: "bmp280", sysfsRoot: tree.discovery.sysfsRoot).makeDevice() as? IIOBarometer)
         #expect(iio.info.chip == "bmp280 (iio:device0)")
-        let error = #expect(throws: IMUDeviceError.self) { try BarometerSpecification(parsing: "i2c:/nonexistent/i2c-9@0x76").makeDevice() }
+        let error = expectError(IMUDeviceError.self) { try BarometerSpecification(parsing: "i2c:/nonexistent/i2c-9@0x76").makeDevice() }
         if case .unavailable(let why) = error { #expect(why.hasPrefix("cannot open I2C bus /nonexistent/i2c-9")) } else { Issue.record("\(String(describing: error))") }
     }
 }

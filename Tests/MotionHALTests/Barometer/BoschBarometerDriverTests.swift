@@ -156,7 +156,7 @@ import Testing
         var trimming = BoschCompensation.datasheetExample
         trimming.p1 = 0
         let bench = BarometerTestBench(chip: EmulatedBoschBarometer(trimming: trimming), at: 0x76)
-        let error = #expect(throws: IMUDeviceError.self) { try bench.driver().start(sampleRate: 25) }
+        let error = expectError(IMUDeviceError.self) { try bench.driver().start(sampleRate: 25) }
         #expect(error == .readFailed("BMP280 at 0x76 on emulated-i2c: the trimming registers 0x88…0x9F hold no calibration (dig_T1 or dig_P1 is 0)"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Testing
 
 /// The IIO barometer on fake sysfs trees: processed and raw values, temperature or none, rates.
@@ -69,7 +70,7 @@ import Testing
     @Test func aDeviceWithoutPressureIsUnavailable() throws {
         let tree = try IIOFakeTree()
         try tree.addDevice(name: "mpu6050", channels: IIOFakeChannel.sixAxis)
-        let error = #expect(throws: IMUDeviceError.self) { try IIOBarometer(device: "mpu6050", discovery: tree.discovery) }
+        let error = expectError(IMUDeviceError.self) { try IIOBarometer(device: "mpu6050", discovery: tree.discovery) }
         #expect(error == .unavailable("IIO device mpu6050 (iio:device0) has no pressure channel (in_pressure_input or in_pressure_raw)"))
         #expect(throws: IMUDeviceError.self) { try IIOBarometer(device: "bmp280", discovery: tree.discovery) }
     }

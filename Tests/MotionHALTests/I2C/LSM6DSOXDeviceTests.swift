@@ -23,7 +23,7 @@ import Testing
         device.stop()
 
         if removed == 0x6A {
-            let error = #expect(throws: IMUDeviceError.self) { try device.start(sampleRate: 208) { _ in } }
+            let error = expectError(IMUDeviceError.self) { try device.start(sampleRate: 208) { _ in } }
             #expect(error == .unavailable("no chip answers at address 0x6a on emulated-i2c"))
         }
         bench.bus.attach(detached, at: removed)

@@ -42,7 +42,7 @@ import Testing
         // 0x6B is the LSM6DSR/ISM330DHCX's WHO_AM_I: same addresses, different chip.
         let bench = LSM6DSOXTestBench(whoAmI: 0x6B)
         #expect(try I2CChipModel.lsm6dsox.probe(bench.bus, bench.address) == nil)
-        let error = #expect(throws: IMUDeviceError.self) { try bench.device(.lsm6dsox) }
+        let error = expectError(IMUDeviceError.self) { try bench.device(.lsm6dsox) }
         #expect(error == .unavailable("the chip at 0x6a on emulated-i2c is none of the supported chips (lsm6dsox)"))
     }
 
@@ -55,7 +55,7 @@ import Testing
 
     @Test func anEmptyAddressIsUnavailable() throws {
         let bus = EmulatedI2CBus()
-        let error = #expect(throws: IMUDeviceError.self) {
+        let error = expectError(IMUDeviceError.self) {
             try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x6A, models: [.lsm6dsox])
         }
         #expect(error == .unavailable("no chip answers at address 0x6a on emulated-i2c"))

@@ -160,7 +160,7 @@ import Testing
         try driver.start(sampleRate: 833)  // 1666 words a second: 512 take 0.31 s
         Thread.sleep(forTimeInterval: 0.4)
         #expect(bench.chip.fifoCount == 512)
-        let error = #expect(throws: IMUDeviceError.self) { try driver.readSamples() }
+        let error = expectError(IMUDeviceError.self) { try driver.readSamples() }
         #expect(error == .readFailed(
             "FIFO overflow on the LSM6DSOX at 0x6a on emulated-i2c: more than 512 words were waiting; "
                 + "the FIFO was reset and the samples in it dropped"))
@@ -182,7 +182,7 @@ import Testing
         try driver.start(sampleRate: 208)
         Thread.sleep(forTimeInterval: 0.03)
         corrupting.corruptNextTag()
-        let error = #expect(throws: IMUDeviceError.self) { try driver.readSamples() }
+        let error = expectError(IMUDeviceError.self) { try driver.readSamples() }
         #expect(error == .readFailed(
             "LSM6DSOX at 0x6a on emulated-i2c: FIFO word with tag 0xd0 (TAG_SENSOR 0x1a is undefined); the FIFO was reset"))
         let samples = try collectSamples(from: driver, for: 0.1)

@@ -36,7 +36,8 @@ import Testing
     @Test func composesMountings() throws {
         let quarterTurn = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
         let halfTurn = quarterTurn * quarterTurn
-        #expect(halfTurn == (try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")))
+        let expected = try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")
+        #expect(halfTurn == expected)
         let vector = SIMD3(0.3, -0.7, 2.0)
         #expect(halfTurn.apply(vector) == quarterTurn.apply(quarterTurn.apply(vector)))
         #expect(quarterTurn * .identity == quarterTurn)
