@@ -77,6 +77,15 @@ extension MosquittoConnection {
     }
 
     func didDisconnect(reasonCode: Int32, systemErrno: Int32) {
+        // libmosquitto 2.0.11 reports a 3.1.1 broker's refusal of MQTT 5 (a CONNACK without properties,
+        // `20 02 00 01`) as "unsupported protocol version" (0x84). 2.0.21 (Debian 13) fails to read that
+        // CONNACK instead: its check for it expects MOSQ_ERR_PROTOCOL, but reading the missing properties
+        // now gives MOSQ_ERR_MALFORMED_PACKET, and the connection ends with no CONNACK callback. Before any
+        // CONNACK, over MQTT 5, that is the same refusal, reported and handled (fallback) as 2.0.11 did.
+        if reasonCode == Int32(MOSQ_ERR_MALFORMED_PACKET.rawValue),
+           state.withLock({ $0.connackReasonCode == nil && $0.protocolVersion == .v5 }) {
+            didConnect(reasonCode: ReconnectPolicy.unsupportedProtocolVersion, flags: 0)
+        }
         let (libraryError, refusedBeforeConnack) = state.withLockBroadcasting { state in
             state.sessionUp = false
             state.connected = false

@@ -54,7 +54,9 @@ struct MQTTAuthenticationTests {
             configure: { $0.tls = MQTTTLSConfiguration(caFile: certificates.otherCACertificatePath) }, events: events)
         #expect(events.wait(for: "disconnected"))
         if case .disconnected(let code, let reason)? = events.all.first {
-            #expect(code == 8)  // MOSQ_ERR_TLS
+            // MOSQ_ERR_TLS from libmosquitto 2.0.11 (Debian 12), MOSQ_ERR_ERRNO from 2.0.21 (Debian 13): the
+            // reason carries OpenSSL's words either way.
+            #expect(code == 8 || code == 14, "\(code): \(reason)")
             #expect(reason.contains("certificate verify failed"), "\(reason)")
         }
         #expect(!untrusting.waitUntilConnected(timeout: .milliseconds(200)))

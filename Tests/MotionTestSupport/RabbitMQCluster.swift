@@ -32,6 +32,13 @@ public final class RabbitMQCluster: Sendable {
     /// Whether Debian's rabbitmq-server is installed.
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/lib/rabbitmq/bin/rabbitmq-server") }
 
+    /// The installed RabbitMQ's major version (3 on Debian 12, 4 on Debian 13), from dpkg; nil when unknown.
+    public static var majorVersion: Int? {
+        guard let result = try? CommandLineTool.run("/usr/bin/dpkg-query", ["-W", "-f=${Version}", "rabbitmq-server"]), result.status == 0
+        else { return nil }
+        return Int(result.output.prefix { $0.isNumber })
+    }
+
     /// The nodes; `nodes[0]` is the one the others joined.
     public let nodes: [Node]
     /// The temporary directory with the cookie, the configuration and every node's data and logs.
