@@ -14,21 +14,45 @@
 # it (linked by .gnu_debuglink, for gdb, valgrind and for symbolising a crash report). Prints the path
 # of each executable, one a line.
 #
-# usage: Deploy/build-release.sh [PRODUCT…]   (default: motion-agent; the package adds motionctl, which
-#        gets the same treatment, the order file naming only the agent's functions)
-# Scratch path: SCRATCH (default .build/static). SWIFT_SDK: a Swift SDK to cross-build with (swift sdk
-# list; see README "Deployment"), e.g. aarch64-unknown-linux-gnu for a 64-bit ARM board.
+# usage: Deploy/build-release.sh [--arch arm64] [PRODUCT…]   (default: motion-agent; the package adds
+#        motionctl, which gets the same treatment, the order file naming only the agent's functions)
+#   --arch arm64   for a 64-bit ARM board: cross-built in the Debian 13 toolchain of Deploy/cross-sdk.sh
+#                  (made first when missing), with Swift 6.0.3 and the SDK aarch64-trixie; the result needs
+#                  Debian 13 (glibc 2.38) on the board. Scratch path .build/arm64.
+# Scratch path: SCRATCH (default .build/static). SWIFT_SDK: another Swift SDK to cross-build with (swift
+# sdk list; see README "Deployment").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source Deploy/install-deps.sh
+arch=
+if [[ "${1:-}" == "--arch" ]]; then arch=$2; shift 2; fi
+case "$arch" in
+    ""|"$(dpkg --print-architecture)") arch= ;;
+    arm64) ;;
+    *) echo "build-release: unsupported architecture $arch (this machine's or arm64)" >&2; exit 64 ;;
+esac
 
 products=("$@")
 ((${#products[@]})) || products=(motion-agent)
-scratch="${SCRATCH:-.build/static}"
+if [[ "$arch" == arm64 && -z "${MOTIONBRIDGE_IN_TRIXIE:-}" ]]; then
+    # The toolchain first (cached), then this script again inside it, where the rest below runs.
+    Deploy/cross-sdk.sh >/dev/null
+    exec Deploy/in-trixie.sh env MOTIONBRIDGE_IN_TRIXIE=1 Deploy/build-release.sh --arch arm64 "${products[@]}"
+fi
+tools=
+if [[ "$arch" == arm64 ]]; then
+    # In the trixie chroot: the arm64 libraries' pkg-config files, the arm64 libstdc++, aarch64 binutils.
+    export SWIFT_SDK=aarch64-trixie PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig
+    scratch="${SCRATCH:-.build/arm64}"
+    archive=/usr/lib/gcc/aarch64-linux-gnu/14/libstdc++.a
+    tools=aarch64-linux-gnu-
+else
+    source Deploy/install-deps.sh
+    scratch="${SCRATCH:-.build/static}"
+    archive=$(clang -print-file-name=libstdc++.a)
+fi
 order="$PWD/Deploy/motion-agent.order"
 # `-lstdc++` (from the Swift driver) finds the static archive first in a directory that holds only it.
 static_cxx="$scratch/static-libstdc++"
-archive=$(clang -print-file-name=libstdc++.a)
 [ -f "$archive" ] || { echo "build-release: libstdc++.a not found (libstdc++-12-dev)" >&2; exit 1; }
 mkdir -p "$static_cxx" && ln -sf "$archive" "$static_cxx/libstdc++.a"
 
@@ -39,6 +63,7 @@ flags=(-c release --scratch-path "$scratch" --static-swift-stdlib
        -Xlinker --symbol-ordering-file="$order" -Xlinker --no-warn-symbol-ordering
        -Xlinker --no-export-dynamic)
 if [[ -n "${SWIFT_SDK:-}" ]]; then flags+=(--swift-sdk "$SWIFT_SDK"); fi
+if [[ "$arch" == arm64 ]]; then flags+=(--swift-sdks-path /opt/swift-sdks); fi
 bin="$(swift build "${flags[@]}" --show-bin-path)"
 deploy="$scratch/deploy"
 mkdir -p "$deploy"
@@ -49,10 +74,10 @@ for product in "${products[@]}"; do
     swift build "${flags[@]}" --product "$product" >&2
     if [[ ! -e "$deploy/$product" || "$built" -nt "$deploy/$product" ]]; then
         listed=$(grep -cv '^#' "$order" || true)
-        found=$(nm --defined-only "$built" | awk 'NR == FNR { if ($0 !~ /^#/) want[$0] = 1; next } ($3 in want) { if (!seen[$3]++) n++ } END { print n + 0 }' "$order" -)
+        found=$("${tools}nm" --defined-only "$built" | awk 'NR == FNR { if ($0 !~ /^#/) want[$0] = 1; next } ($3 in want) { if (!seen[$3]++) n++ } END { print n + 0 }' "$order" -)
         echo "build-release: $product: $found of $listed functions of the order file are in the executable" >&2
-        objcopy --only-keep-debug "$built" "$deploy/$product.debug"
-        objcopy --strip-all --add-gnu-debuglink="$deploy/$product.debug" "$built" "$deploy/$product.tmp"
+        "${tools}objcopy" --only-keep-debug "$built" "$deploy/$product.debug"
+        "${tools}objcopy" --strip-all --add-gnu-debuglink="$deploy/$product.debug" "$built" "$deploy/$product.tmp"
         mv "$deploy/$product.tmp" "$deploy/$product"
     fi
     echo "$(cd "$deploy" && pwd)/$product"

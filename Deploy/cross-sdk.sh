@@ -61,21 +61,22 @@ if ! done_step debootstrap; then
     mark debootstrap
 fi
 
-if ! done_step packages; then
+# amd64: the compiler, the project's libraries and packaging (dpkg-shlibdeps); arm64: the same libraries
+# for the target (Multi-Arch: same, beside the amd64 ones). What the test suite runs besides is
+# Deploy/test-trixie.sh's to add. The step runs again when this list changes.
+packages=(swiftlang libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev libssl-dev linux-libc-dev
+          libstdc++-14-dev pkg-config git file binutils-aarch64-linux-gnu dpkg-dev
+          libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libmosquitto-dev:arm64 libjansson-dev:arm64
+          libsqlite3-dev:arm64 libcbor-dev:arm64 libsystemd-dev:arm64 libssl-dev:arm64)
+list_stamp="packages-$(printf '%s\n' "${packages[@]}" | md5sum | cut -c1-12)"
+if ! done_step "$list_stamp"; then
     say "2/5 Swift 6.0.3 and the -dev packages in the chroot, amd64 and arm64 (about 2 minutes)"
     cp /etc/resolv.conf "$root/etc/resolv.conf"
     in_chroot dpkg --add-architecture arm64
     in_chroot apt-get update -qq
-    # amd64: the compiler, the project's libraries and what its test suite uses (Deploy/test-trixie.sh).
-    in_chroot apt-get install -y -qq --no-install-recommends \
-        swiftlang libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev libssl-dev linux-libc-dev \
-        libstdc++-14-dev pkg-config git file binutils-aarch64-linux-gnu \
-        mosquitto mosquitto-clients openssl python3-jsonschema python3-cbor2 python3-jinja2 procps >/dev/null
-    # arm64: the same libraries for the target (Multi-Arch: same, beside the amd64 ones).
-    in_chroot apt-get install -y -qq --no-install-recommends \
-        libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libmosquitto-dev:arm64 libjansson-dev:arm64 \
-        libsqlite3-dev:arm64 libcbor-dev:arm64 libsystemd-dev:arm64 libssl-dev:arm64 >/dev/null
-    mark packages
+    in_chroot apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+    rm -f "$stamps"/packages* "$stamps/sysroot"  # the sysroot's links are made again from what is there now
+    mark "$list_stamp"
 fi
 
 if ! done_step runtime; then
@@ -99,6 +100,8 @@ if ! done_step sysroot; then
     cp -al "$root/usr/include" "$sysroot/usr/include"
     cp -al "$root/usr/lib/aarch64-linux-gnu" "$sysroot/usr/lib/aarch64-linux-gnu"
     cp -al "$root/usr/lib/gcc/aarch64-linux-gnu" "$sysroot/usr/lib/gcc/aarch64-linux-gnu"
+    # trixie's linux-libc-dev keeps the kernel's headers there; include/<triplet>/asm links to them.
+    cp -al "$root/usr/lib/linux" "$sysroot/usr/lib/linux"
     ln -s usr/lib "$sysroot/lib"
     mark sysroot
 fi

@@ -11,12 +11,14 @@
 # port and check the alert rules with promtool; their system services are not left running), systemd (the tests
 # check Deploy/systemd/ with systemd-analyze), dpkg-dev and lintian (Deploy/package.sh computes the package's
 # dependencies with dpkg-shlibdeps; the package test checks it with lintian), rabbitmq-server (the cluster
-# tests start a two-node RabbitMQ with its MQTT plugin on loopback; its system service is not left running). Needs root (or sudo) only when something
-# is missing.
+# tests start a two-node RabbitMQ with its MQTT plugin on loopback; its system service is not left running), debootstrap and
+# qemu-user-static (Deploy/cross-sdk.sh makes the arm64 toolchain in a Debian 13 chroot; Deploy/test-arm64.sh runs
+# the arm64 agent and tests under emulation). Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
 packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
-          python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus dpkg-dev lintian rabbitmq-server)
+          python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus dpkg-dev lintian rabbitmq-server
+          debootstrap qemu-user-static)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

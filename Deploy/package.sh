@@ -14,8 +14,10 @@
 # Maintainer scripts: Deploy/debian/{postinst,prerm,postrm} (user, state directory, udev, unit).
 #
 # usage: Deploy/package.sh [--arch ARCH] [--version VERSION] [--output DIR] [--binaries DIR]
-#   --arch       Debian architecture (default: this machine's, dpkg --print-architecture); another one
-#                (arm64, armhf) cross-builds with the Swift SDK named by SWIFT_SDK (README "Deployment")
+#   --arch       Debian architecture (default: this machine's, dpkg --print-architecture). arm64: built and
+#                packaged in the Debian 13 toolchain of Deploy/cross-sdk.sh (made first when missing), the
+#                Depends computed against Debian 13's arm64 libraries: for Debian 13 and Raspberry Pi OS
+#                based on it. armhf: cross-builds with the Swift SDK named by SWIFT_SDK (README "Deployment")
 #   --version    package version (default: AgentVersion.current, Sources/MotionAgent/AgentVersion.swift)
 #   --output     where the .deb goes (default .build/package); prints its path
 #   --binaries   take motion-agent and motionctl from DIR instead of building them
@@ -23,6 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+arguments=("$@")
 arch=$(dpkg --print-architecture)
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/MotionAgent/AgentVersion.swift)
 output=.build/package
@@ -40,7 +43,14 @@ done
 [[ "$version" =~ ^[0-9][A-Za-z0-9.+~-]*$ ]] || { echo "package: version $version is not a Debian version" >&2; exit 64; }
 case "$arch" in
     "$(dpkg --print-architecture)") ;;
-    arm64|armhf)
+    arm64)
+        if [[ -z "${MOTIONBRIDGE_IN_TRIXIE:-}" ]]; then
+            # The toolchain first (cached), then this script again inside it: the arm64 libraries and their
+            # shlibs files, which dpkg-shlibdeps reads, are there.
+            Deploy/cross-sdk.sh >/dev/null
+            exec Deploy/in-trixie.sh env MOTIONBRIDGE_IN_TRIXIE=1 Deploy/package.sh "${arguments[@]}"
+        fi ;;
+    armhf)
         [[ -n "$binaries" || -n "${SWIFT_SDK:-}" ]] || {
             echo "package: --arch $arch needs SWIFT_SDK (a Swift SDK for the board, see README \"Deployment\") or --binaries DIR" >&2
             exit 64
@@ -52,7 +62,9 @@ for tool in dpkg-deb dpkg-shlibdeps gzip; do
 done
 
 if [[ -z "$binaries" ]]; then
-    binaries=$(dirname "$(Deploy/build-release.sh motion-agent motionctl | tail -n 1)")
+    build_arch=()
+    [[ "$arch" == arm64 ]] && build_arch=(--arch arm64)
+    binaries=$(dirname "$(Deploy/build-release.sh "${build_arch[@]}" motion-agent motionctl | tail -n 1)")
 fi
 for program in motion-agent motionctl; do
     [[ -x "$binaries/$program" ]] || { echo "package: $binaries/$program is missing" >&2; exit 66; }
@@ -100,7 +112,8 @@ echo /etc/motion-agent/agent.json > "$root/DEBIAN/conffiles"
 # Depends: the shared libraries the executables load, as Debian's shlibs files name their packages.
 mkdir -p "$stage/debian"
 printf 'Source: motion-agent\n\nPackage: motion-agent\nArchitecture: any\n' > "$stage/debian/control"
-depends=$(cd "$stage" && dpkg-shlibdeps -O -e"root/usr/bin/motion-agent" -e"root/usr/bin/motionctl" 2>/dev/null |
+# For another architecture, dpkg-architecture sets DEB_HOST_* so that the target's libraries are searched.
+depends=$(cd "$stage" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O -e"root/usr/bin/motion-agent" -e"root/usr/bin/motionctl" 2>/dev/null |
           sed -n 's/^shlibs:Depends=//p')
 [[ -n "$depends" ]] || { echo "package: dpkg-shlibdeps found no dependencies" >&2; exit 70; }
 installed_size=$(du -k -s --apparent-size --exclude=DEBIAN "$root" | cut -f1)

@@ -2,8 +2,11 @@
 # Runs the whole test suite: installs what is missing, builds everything with warnings as errors,
 # then runs every test target (unit tests, and integration tests that start a real mosquitto on a
 # free loopback port and the real motion-agent executable), then every fuzz target for a bounded time
-# (Fuzz/README.md), the fleet broker's configuration (Deploy/mosquitto/verify.sh) and the Debian
-# package (Deploy/package-test.sh: built, linted, installed with dpkg -i, run, purged).
+# (Fuzz/README.md), the fleet broker's configuration (Deploy/mosquitto/verify.sh), the Debian
+# package (Deploy/package-test.sh: built, linted, installed with dpkg -i, run, purged) and the arm64
+# build under emulation (Deploy/test-arm64.sh: the package, its agent under qemu against a real broker,
+# the suites that need no broker or program under qemu; the Debian 13 toolchain cached outside the
+# checkout, in /var/cache/motionbridge/cross).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Deploy/install-deps.sh
@@ -37,4 +40,14 @@ if (($# == 0)); then
         exit 1
     fi
     rm -f "$package_log"
+    # 64-bit ARM, under qemu (about 10 minutes with the toolchain cached, 2 more the first time).
+    arm64_log=$(mktemp)
+    if Deploy/test-arm64.sh > "$arm64_log" 2>&1; then
+        grep -E '^(test-arm64|  qemu-smoke):' "$arm64_log"
+        rm -f "$arm64_log"
+    else
+        cat "$arm64_log"
+        rm -f "$arm64_log"
+        exit 1
+    fi
 fi
