@@ -5,8 +5,7 @@
 # besides the compiler (mosquitto, the schema and CBOR validators, systemd-analyze, Prometheus and its MQTT
 # exporter, RabbitMQ), builds with warnings as errors (scratch path .build/trixie; lld links the test
 # bundle: the 6.0.3 test bundle does not link with bfd), and runs every test target. Arguments go to
-# `swift test` (a --filter, say). About 10 minutes; the whole CI run keeps to Debian 12 and runs this
-# before an issue is resolved (README, "Install on a Raspberry Pi").
+# `swift test` (a --filter, say). About 10 minutes from a clean checkout; Deploy/test.sh (CI) runs it last.
 #
 # usage: Deploy/test-trixie.sh [SWIFT TEST ARGUMENTS…]
 set -euo pipefail

@@ -6,7 +6,8 @@
 # package (Deploy/package-test.sh: built, linted, installed with dpkg -i, run, purged) and the arm64
 # build under emulation (Deploy/test-arm64.sh: the package, its agent under qemu against a real broker,
 # the suites that need no broker or program under qemu; the Debian 13 toolchain cached outside the
-# checkout, in /var/cache/motionbridge/cross).
+# checkout, in /var/cache/motionbridge/cross) and the whole test suite again, natively on Debian 13 with
+# Swift 6.0.3 in that toolchain's chroot (Deploy/test-trixie.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Deploy/install-deps.sh
@@ -48,6 +49,17 @@ if (($# == 0)); then
     else
         cat "$arm64_log"
         rm -f "$arm64_log"
+        exit 1
+    fi
+    # The whole suite on Debian 13: Swift 6.0.3, mosquitto 2.0.21, OpenSSL 3.5, RabbitMQ 4.0 (about 10 minutes).
+    trixie_log=$(mktemp)
+    if Deploy/test-trixie.sh > "$trixie_log" 2>&1; then
+        echo "Deploy/test-trixie.sh (Debian 13, Swift 6.0.3): $(grep -E '^✔ Test run with' "$trixie_log" | tail -n 1 | sed 's/^✔ //')"
+        rm -f "$trixie_log"
+    else
+        grep -E '✘|error:' "$trixie_log" | head -60
+        tail -n 5 "$trixie_log"
+        rm -f "$trixie_log"
         exit 1
     fi
 fi
