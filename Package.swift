@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CoreMotion", targets: ["CoreMotion"]),
         .library(name: "RemoteMotion", targets: ["RemoteMotion"]),
         .library(name: "MotionMath", targets: ["MotionMath"]),
+        .library(name: "MotionModel", targets: ["MotionModel"]),
         .library(name: "MotionContract", targets: ["MotionContract"]),
         .library(name: "MotionFleet", targets: ["MotionFleet"]),
         .library(name: "MotionEngine", targets: ["MotionEngine"]),
@@ -45,18 +46,21 @@ let package = Package(
         .target(name: "MotionCommandLine"),
         // Vectors, quaternions, 3×3 matrices, eigen decomposition, Euler angles, locations: no Foundation.
         .target(name: "MotionMath"),
+        // What motion is made of, for every layer: the sample values, services, reference frames and
+        // magnetic-field accuracies. No Foundation, no C, no wire format.
+        .target(name: "MotionModel", dependencies: ["MotionMath"]),
         .target(name: "MotionHAL", dependencies: ["CLinuxIO", "MotionMath"]),
-        .target(name: "MotionFusion", dependencies: ["MotionMath"]),
-        // The contract's vocabulary and wire format: topics, services, sample values, payload encoders and
-        // decoders. For publishers and subscribers alike: no HAL, no fusion, no Foundation.
-        .target(name: "MotionContract", dependencies: ["MotionMath", "CJansson", "CCBOR"]),
+        .target(name: "MotionFusion", dependencies: ["MotionMath", "MotionModel"]),
+        // The contract's wire format over the model: topics, payload encoders and decoders (JSON and CBOR).
+        // For publishers and subscribers alike: no HAL, no fusion, no Foundation.
+        .target(name: "MotionContract", dependencies: ["MotionMath", "MotionModel", "CJansson", "CCBOR"]),
         // The fleet's side of the contract: device patterns and the ledger of what a broker says about each device.
         .target(name: "MotionFleet", dependencies: ["MotionContract", "MotionMath"]),
         // The guided calibration (gyroscope still, six faces, turning for the magnetometer) as a state machine.
         .target(name: "MotionCalibration", dependencies: ["MotionFusion", "MotionHAL", "MotionMath"]),
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
-        .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
-        .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionContract"]),
+        .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionMath", "MotionModel"]),
+        .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionModel"]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite"]),
         // Apple's CMMotionManager for a board across the network: its topics on a broker as a motion source.
         .target(name: "RemoteMotion", dependencies: ["CoreMotion", "MotionContract", "MotionEngine", "MotionFusion", "MQTT"]),
@@ -85,6 +89,7 @@ let package = Package(
         .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL", "PrivateBroker"], path: "Tests/MotionTestSupport"),
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
+        .testTarget(name: "MotionModelTests", dependencies: ["MotionMath", "MotionModel"]),
         .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
         .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionContract", "MotionMath"]),
 
@@ -93,7 +98,7 @@ let package = Package(
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(
             name: "CoreMotionTests",
-            dependencies: ["CoreMotion", "MotionContract", "MotionEngine", "MotionHAL", "MotionMath", "MotionTestSupport"]),
+            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionMath", "MotionModel", "MotionTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",

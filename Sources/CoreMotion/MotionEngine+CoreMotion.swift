@@ -1,7 +1,7 @@
-import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionMath
+import MotionModel
 
 // The conversions between the engine's values and Apple's objects: CoreMotion is Apple's API over the
 // ``MotionEngine``, which knows nothing of Foundation or of `CMLogItem`.

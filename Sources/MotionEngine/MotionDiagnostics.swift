@@ -1,5 +1,5 @@
-import MotionContract
 import MotionFusion
+import MotionModel
 
 /// The health of the engine's device and its sensor fusion: a snapshot, for status reports.
 public struct MotionDiagnostics: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import MotionContract
 import MotionFusion
+import MotionModel
 
 /// The stream a subscription to the ``MotionEngine`` receives.
 public enum MotionStream: Sendable, Hashable {

@@ -1,4 +1,3 @@
-import MotionContract
 import Synchronization
 
 /// One running stream of one client of the ``MotionEngine`` (a CoreMotion manager's service, an agent's

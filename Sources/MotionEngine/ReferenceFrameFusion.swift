@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotionContract
 import MotionFusion
 import MotionMath
+import MotionModel
 
 /// The attitude filter of one reference frame (MotionFusion's ``FrameAttitudeEstimator``), fed at the full
 /// sensor rate, and the conversion of its state into a device-motion sample in Apple's units and signs.

@@ -1,7 +1,7 @@
-import MotionContract
 import MotionFusion
 import MotionHAL
 import MotionMath
+import MotionModel
 
 /// The engine's pure core: takes the device's samples, runs one attitude filter per reference frame in use
 /// at the full sensor rate, decimates each decimated subscription to its update interval and collects

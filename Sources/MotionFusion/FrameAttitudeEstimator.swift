@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import MotionMath
+import MotionModel
 
 /// An ``AttitudeFilter`` reporting the attitude in one ``AttitudeReferenceFrame``: 6-axis for
 /// ``AttitudeReferenceFrame/xArbitraryZVertical``, 9-axis for the others; the corrected arbitrary frame turns

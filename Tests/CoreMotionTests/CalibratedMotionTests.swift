@@ -1,9 +1,9 @@
 @testable import CoreMotion
 import Foundation
-import MotionContract
 import MotionEngine
 import MotionHAL
 import MotionMath
+import MotionModel
 import Testing
 
 #if canImport(Glibc)

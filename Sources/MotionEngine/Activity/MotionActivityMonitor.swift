@@ -1,4 +1,3 @@
-import MotionContract
 import MotionFusion
 import Synchronization
 

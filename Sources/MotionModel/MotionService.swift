@@ -19,12 +19,6 @@ public enum MotionService: String, CaseIterable, Sendable, Codable {
     /// detectors and the barometer make of them).
     public static let sensorServices: [MotionService] = [.accelerometer, .gyro, .magnetometer, .deviceMotion]
 
-    /// The topic segment of this service: `{base}/{topicName}`.
-    public var topicName: String { rawValue }
-
-    /// The service whose topic segment is `name`, if any.
-    public init?(topicName name: String) { self.init(rawValue: name) }
-
     /// Hashes the case rather than its raw string (the default for a `String`-backed enum): the agent
     /// looks services up in dictionaries for every message it publishes.
     public func hash(into hasher: inout Hasher) {
