@@ -3,19 +3,9 @@ import MotionFusion
 /// Something the board's motion detectors found at one moment: a free fall, an impact, a tap, a double tap
 /// or a shake (a Linux addition; Apple's CoreMotion has no such class). Immutable.
 open class CMLinuxMotionEvent: CMLogItem {
-    /// What happened.
-    public enum Kind: String, Sendable, CaseIterable {
-        /// The device fell freely; ``CMLinuxMotionEvent/magnitude`` is the height the fall implies, m.
-        case freeFall = "free_fall"
-        /// A blow; the magnitude is the peak specific force, g.
-        case impact
-        /// A tap; the magnitude is the peak user acceleration, g.
-        case tap
-        /// Two taps in quick succession; the magnitude is the larger peak, g.
-        case doubleTap = "double_tap"
-        /// The device was shaken; the magnitude is the peak user acceleration, g.
-        case shake
-    }
+    /// What happened: `freeFall`, `impact`, `tap`, `doubleTap`, `shake` (the detectors' own kinds,
+    /// ``MotionEventKind``; each names the unit of ``magnitude``).
+    public typealias Kind = MotionEventKind
 
     private let event: MotionEvent
 
@@ -25,7 +15,7 @@ open class CMLinuxMotionEvent: CMLogItem {
     }
 
     /// What happened.
-    open var kind: Kind { Kind(rawValue: event.kind.rawValue) ?? .impact }
+    open var kind: Kind { event.kind }
     /// How long it lasted, s (its start is ``timestamp``).
     open var duration: TimeInterval { event.duration }
     /// How strong it was, in the unit ``kind`` names.
@@ -53,17 +43,10 @@ open class CMLinuxMotionEvent: CMLogItem {
 
 /// A state the board's motion detectors keep, as it changed (a Linux addition). Immutable.
 open class CMLinuxMotionStateChange: CMLogItem {
-    /// Which state changed.
-    public enum Kind: String, Sendable, CaseIterable {
-        /// Rest or motion (``CMLinuxMotionStateChange/isActive``: moving).
-        case moving
-        /// Which way the device faces (``CMLinuxMotionStateChange/orientation``).
-        case orientation
-        /// Tilted beyond the threshold (``CMLinuxMotionStateChange/isActive``), with the angle in ``value``, rad.
-        case tilt
-        /// A machine vibrating (``CMLinuxMotionStateChange/isActive``), with the RMS level in ``value``, g.
-        case vibration
-    }
+    /// Which state changed: `moving`, `orientation`, `tilt`, `vibration` (the detectors' own kinds,
+    /// ``MotionStateKind``). Its `activity` is never delivered here: activity changes come as
+    /// `CMMotionActivity`, from `CMMotionActivityManager`.
+    public typealias Kind = MotionStateKind
 
     private let storedKind: Kind
     private let storedActive: Bool
@@ -109,7 +92,8 @@ open class CMLinuxMotionStateChange: CMLogItem {
         let kind = coder.decodeInteger(forKey: "kind")
         let orientations = DeviceOrientationDetector.Orientation.allCases.map(\.rawValue)
         let orientation = coder.containsValue(forKey: "orientation") ? coder.decodeInteger(forKey: "orientation") : nil
-        guard coder.containsValue(forKey: "kind"), Kind.allCases.indices.contains(kind), coder.containsValue(forKey: "active"),
+        guard coder.containsValue(forKey: "kind"), Kind.allCases.indices.contains(kind), Kind.allCases[kind] != .activity,
+            coder.containsValue(forKey: "active"),
             orientation.map(orientations.indices.contains) ?? true
         else { return nil }
         storedKind = Kind.allCases[kind]

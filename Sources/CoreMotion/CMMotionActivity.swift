@@ -54,8 +54,8 @@ open class CMMotionActivity: CMLogItem {
     /// Whether the device is in a bicycle (never on Linux).
     open var cycling: Bool { false }
 
-    /// The activities by their archived number.
-    private static let activities: [MotionActivityEstimate.Activity] = [.stationary, .walking, .running, .unknown]
+    /// The activities by their archived number (the model's order, which never changes).
+    private static let activities = MotionActivityKind.allCases
 
     /// Archives the activity: `timestamp`, `activity` (0 stationary, 1 walking, 2 running, 3 unknown),
     /// `confidence` (its raw value) and `startDate` (s since 1970).

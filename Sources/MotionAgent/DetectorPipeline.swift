@@ -128,7 +128,7 @@ struct DetectorPipeline: Sendable {
             for event in found.events {
                 sequence += 1
                 output.events.append(MotionEventPayload(
-                    seq: sequence, type: Self.eventType(event.kind), timestamp: event.timestamp, ts: event.timestamp + wallClockOffset,
+                    seq: sequence, type: event.kind, timestamp: event.timestamp, ts: event.timestamp + wallClockOffset,
                     duration: event.duration, magnitude: event.magnitude, attitude: attitude(at: event.timestamp), frame: frame))
             }
             for state in found.states { record(payload(state, at: sample.timestamp), at: sample.timestamp, in: &output) }
@@ -173,29 +173,10 @@ struct DetectorPipeline: Sendable {
         case .vibrating(let running, _):
             let levels = bank.vibration?.levels ?? []
             value = .vibration(running: running, bands: zip(bands, levels).map { .init(low: $0.lowerBound, high: $0.upperBound, rms: $1) })
-        case .activity(let estimate): value = .activity(estimate.activity.rawValue, confidence: Self.confidenceName(estimate.confidence))
+        case .activity(let estimate): value = .activity(estimate.activity.rawValue, confidence: estimate.confidence.name)
         }
         // An activity holds since its own start, the others since the sample that changed them.
         let since = if case .activity(let estimate) = state { estimate.since } else { timestamp }
         return MotionStatePayload(value: value, timestamp: since, ts: since + wallClockOffset)
-    }
-
-    private static func eventType(_ kind: MotionEvent.Kind) -> MotionEventPayload.EventType {
-        switch kind {
-        case .freeFall: .freeFall
-        case .impact: .impact
-        case .tap: .tap
-        case .doubleTap: .doubleTap
-        case .shake: .shake
-        }
-    }
-
-    /// The contract's name of an activity's confidence (`low`, `medium`, `high`).
-    static func confidenceName(_ confidence: MotionActivityEstimate.Confidence) -> String {
-        switch confidence {
-        case .low: "low"
-        case .medium: "medium"
-        case .high: "high"
-        }
     }
 }

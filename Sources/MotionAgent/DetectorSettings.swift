@@ -9,40 +9,8 @@ import MotionFusion
 /// The vibration bands are a list of `[low, high]` pairs in Hz; the tilt's reference is `"start"` or a
 /// gravity direction `[x, y, z]` in the device's axes.
 public struct DetectorSettings: Sendable, Equatable {
-    /// The detectors, by their configuration names.
-    public enum Detector: String, Sendable, CaseIterable, Hashable {
-        /// Free fall: `threshold` (g), `minimum_duration` (s).
-        case freeFall = "free_fall"
-        /// Impact: `threshold` (g).
-        case impact
-        /// Tap and double tap: `threshold` (g), `double_tap_window` (s).
-        case tap
-        /// Shake: `threshold` (g), `reversals`.
-        case shake
-        /// Orientation (face up, portrait, …): `hysteresis` (cosine).
-        case orientation
-        /// Tilt from a reference attitude: `threshold`, `hysteresis` (degrees), `reference` (`"start"` or the
-        /// reference's gravity direction).
-        case tilt
-        /// Rest ↔ motion: `acceleration` (g), `rotation` (rad/s), `confirm`, `settle` (s).
-        case moving
-        /// Vibration level and running state: `threshold` (g RMS), `confirm`, `stop` (s), `bands` (Hz).
-        case vibration
-        /// Activity (stationary, walking, running, unknown) from the steps: `running_cadence` (steps/s).
-        case activity
-
-        /// The state topic it keeps, or nil for a detector that only finds events.
-        public var state: MotionStateName? {
-            switch self {
-            case .freeFall, .impact, .tap, .shake: nil
-            case .orientation: .orientation
-            case .tilt: .tilt
-            case .moving: .moving
-            case .vibration: .vibration
-            case .activity: .activity
-            }
-        }
-    }
+    /// The detectors, by their configuration names (the model's ``MotionDetectorKind``).
+    public typealias Detector = MotionDetectorKind
 
     /// One threshold of a detector.
     public struct Parameter: Sendable {
@@ -141,5 +109,5 @@ public struct DetectorSettings: Sendable, Equatable {
     }
 
     /// The state topics of the detectors that run.
-    public var publishedStates: [MotionStateName] { Detector.allCases.filter(isOn).compactMap(\.state) }
+    public var publishedStates: [MotionStateName] { Detector.allCases.filter(isOn).compactMap(\.stateKind) }
 }

@@ -118,7 +118,7 @@ extension MotionAgent {
                     if pipelines.activityStart == nil { pipelines.activityStart = time }
                     return ActivitySample(
                         timestamp: time, activity: estimate?.activity.rawValue ?? MotionActivityEstimate.Activity.unknown.rawValue,
-                        confidence: DetectorPipeline.confidenceName(estimate?.confidence ?? .low),
+                        confidence: (estimate?.confidence ?? .low).name,
                         since: estimate?.since ?? pipelines.activityStart ?? time)
                 }
                 return (pipelines.activity.add(values), pipelines.activity.isBatched)

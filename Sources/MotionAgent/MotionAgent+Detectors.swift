@@ -172,14 +172,7 @@ extension MotionAgent {
     }
 
     /// The event types the detectors that run can find.
-    static func eventTypes(of settings: DetectorSettings) -> [MotionEventPayload.EventType] {
-        MotionEventPayload.EventType.allCases.filter { type in
-            switch type {
-            case .freeFall: settings.isOn(.freeFall)
-            case .impact: settings.isOn(.impact)
-            case .tap, .doubleTap: settings.isOn(.tap)
-            case .shake: settings.isOn(.shake)
-            }
-        }
+    static func eventTypes(of settings: DetectorSettings) -> [MotionEventKind] {
+        DetectorSettings.Detector.allCases.filter(settings.isOn).flatMap(\.eventKinds)
     }
 }

@@ -1,3 +1,5 @@
+import MotionModel
+
 /// One message of the `steps` service: the pedometer's totals since the service started, with the walk's
 /// current cadence and pace, in `CMPedometerData`'s names and units.
 public struct PedometerSample: Sendable, Equatable {
@@ -93,3 +95,14 @@ public struct AltitudeSample: Sendable, Equatable {
 extension PedometerSample: TimestampedSample {}
 extension ActivitySample: TimestampedSample {}
 extension AltitudeSample: TimestampedSample {}
+
+extension MotionActivityConfidence {
+    /// The contract's name of a confidence: `low`, `medium` or `high`.
+    public var name: String {
+        switch self {
+        case .low: "low"
+        case .medium: "medium"
+        case .high: "high"
+        }
+    }
+}

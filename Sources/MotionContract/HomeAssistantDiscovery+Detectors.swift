@@ -38,9 +38,9 @@ extension HomeAssistantDiscovery {
     }
 
     /// The orientation names `{base}/state/orientation` carries.
-    public static let orientations = ["face_up", "face_down", "portrait", "portrait_upside_down", "landscape_left", "landscape_right"]
+    public static let orientations = DeviceOrientation.allCases.map(\.rawValue)
     /// The activity names `{base}/state/activity` carries.
-    public static let activities = ["stationary", "walking", "running", "unknown"]
+    public static let activities = MotionActivityKind.allCases.map(\.rawValue)
 
     private func binarySensor(_ state: MotionStateName, name: String, field: String, deviceClass: String?) -> Sensor {
         entity("binary_sensor", state, objectID: state.topicName, name: name) { writer in

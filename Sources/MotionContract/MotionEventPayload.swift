@@ -1,4 +1,5 @@
 import MotionMath
+import MotionModel
 
 /// One message of `{base}/events` (contract 1.4): something the board's motion detectors found — a free
 /// fall, an impact, a tap, a double tap, a shake — with when it began, how long it lasted, how strong it
@@ -13,22 +14,8 @@ import MotionMath
 /// `type` is one of ``EventType``'s names; later minor versions may add types, so a subscriber skips a
 /// type it does not know (``type`` keeps the name, ``eventType`` is nil for it).
 public struct MotionEventPayload: Sendable, Equatable {
-    /// The kinds of event of this contract version.
-    public enum EventType: String, Sendable, CaseIterable {
-        /// The device fell freely; the magnitude is the height the fall's duration implies (g·t²/2), m.
-        case freeFall = "free_fall"
-        /// A blow; the magnitude is the peak specific force, g.
-        case impact
-        /// A single tap; the magnitude is the peak user acceleration, g.
-        case tap
-        /// Two taps in quick succession; the magnitude is the larger peak, g.
-        case doubleTap = "double_tap"
-        /// The device was shaken; the magnitude is the peak user acceleration, g.
-        case shake
-
-        /// The unit of the magnitude: `m` for a free fall, `g` for the others.
-        public var unit: String { self == .freeFall ? "m" : "g" }
-    }
+    /// The kinds of event of this contract version (the model's ``MotionEventKind``).
+    public typealias EventType = MotionEventKind
 
     /// Counts the messages of the topic from 1 for the life of the agent (a gap is a lost message).
     public var seq: UInt64
@@ -116,4 +103,9 @@ public struct MotionEventPayload: Sendable, Equatable {
         attitude = try root.attitude("attitude")
         frame = attitude == nil ? nil : try root.string("frame")
     }
+}
+
+extension MotionEventKind {
+    /// The unit of an event's magnitude as the contract writes it: `m` for a free fall, `g` for the others.
+    public var unit: String { self == .freeFall ? "m" : "g" }
 }

@@ -1,18 +1,10 @@
-/// The states the board's motion detectors keep, one retained topic each: `{base}/state/{name}`
-/// (contract 1.4).
-public enum MotionStateName: String, Sendable, CaseIterable, Hashable {
-    /// At rest or moving (significant motion).
-    case moving
-    /// Which way the device faces: `face_up`, `face_down`, `portrait`, `portrait_upside_down`,
-    /// `landscape_left`, `landscape_right` (Apple's `UIDeviceOrientation` names).
-    case orientation
-    /// Tilted beyond the configured angle from the reference attitude, or not.
-    case tilt
-    /// A machine running (vibrating above the configured level) or stopped, with the levels.
-    case vibration
-    /// What the wearer is doing: `stationary`, `walking`, `running`, `unknown`, with a confidence.
-    case activity
+import MotionModel
 
+/// The states the board's motion detectors keep, one retained topic each: `{base}/state/{name}`
+/// (contract 1.4); the model's ``MotionStateKind``.
+public typealias MotionStateName = MotionStateKind
+
+extension MotionStateKind {
     /// The topic segment after `{base}/state/`.
     public var topicName: String { rawValue }
 }

@@ -75,6 +75,18 @@ import Testing
         // A quaternion without a direction is no attitude; an unknown event type is no event.
         #expect(CMAttitude(coder: KeyedValues(["quaternion.w": 0.0, "quaternion.x": 0.0, "quaternion.y": 0.0, "quaternion.z": 0.0])) == nil)
         #expect(CMPedometerEvent(coder: KeyedValues(["date": 0.0, "type": 7])) == nil)
+        // Activity changes come as CMMotionActivity, never as a state change, archived or not.
+        #expect(CMLinuxMotionStateChange(coder: KeyedValues(["timestamp": 1.0, "kind": 4, "active": 1])) == nil)
+        #expect(CMLinuxMotionStateChange(coder: KeyedValues(["timestamp": 1.0, "kind": 3, "active": 1, "value": 0.2]))?.kind == .vibration)
+    }
+
+    @Test("every kind of event keeps its kind through Apple's class and its archive")
+    func everyEventKindSurvives() throws {
+        for kind in MotionEvent.Kind.allCases {
+            let event = CMLinuxMotionEvent(MotionEvent(kind: kind, timestamp: 1, duration: 0.1, magnitude: 2))
+            #expect(event.kind == kind)
+            #expect(try Self.roundTrip(event).kind == kind)
+        }
     }
 
     @Test func anIOSStyleSubclassArchives() throws {

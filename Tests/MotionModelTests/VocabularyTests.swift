@@ -43,4 +43,31 @@ import Testing
         #expect(samples.map(\.timestamp) == [1.5])
         #expect(AttitudeUncertaintyEstimate(heading: 3, inclination: 1) == AttitudeUncertaintyEstimate(heading: 3, inclination: 1))
     }
+
+    @Test("event, state and detector kinds carry the contract's and the configuration's names, in archive order")
+    func detectorVocabulary() {
+        #expect(MotionEventKind.allCases.map(\.rawValue) == ["free_fall", "impact", "tap", "double_tap", "shake"])
+        #expect(MotionStateKind.allCases.map(\.rawValue) == ["moving", "orientation", "tilt", "vibration", "activity"])
+        #expect(MotionDetectorKind.allCases.map(\.rawValue) == [
+            "free_fall", "impact", "tap", "shake", "orientation", "tilt", "moving", "vibration", "activity",
+        ])
+        #expect(DeviceOrientation.allCases.map(\.rawValue) == [
+            "face_up", "face_down", "portrait", "portrait_upside_down", "landscape_left", "landscape_right",
+        ])
+        #expect(MotionActivityKind.allCases.map(\.rawValue) == ["stationary", "walking", "running", "unknown"])
+        // CMMotionActivityConfidence: low 0, medium 1, high 2.
+        #expect(MotionActivityConfidence.allCases.map(\.rawValue) == [0, 1, 2])
+        #expect(MotionActivityConfidence.allCases == MotionActivityConfidence.allCases.sorted())
+    }
+
+    @Test("every event kind is found by exactly one detector, and every state kind is kept by exactly one")
+    func detectorsCoverTheVocabulary() {
+        let events = MotionDetectorKind.allCases.flatMap(\.eventKinds)
+        #expect(events.sorted { $0.rawValue < $1.rawValue } == MotionEventKind.allCases.sorted { $0.rawValue < $1.rawValue })
+        let states = MotionDetectorKind.allCases.compactMap(\.stateKind)
+        #expect(Set(states) == Set(MotionStateKind.allCases) && states.count == MotionStateKind.allCases.count)
+        // A detector finds events or keeps a state, never both.
+        #expect(MotionDetectorKind.allCases.allSatisfy { $0.eventKinds.isEmpty != ($0.stateKind == nil) })
+        #expect(MotionDetectorKind.tap.eventKinds == [.tap, .doubleTap])
+    }
 }

@@ -1,36 +1,13 @@
+import MotionModel
+
 /// The device's orientation from gravity, with hysteresis: face up, face down, portrait (top edge up),
 /// portrait upside down, landscape left (top edge to the left, so the right edge up) and landscape right
 /// (top edge to the right), as Apple's `UIDeviceOrientation` names them. The axis closest to vertical decides; the orientation changes
 /// only once another axis is closer to vertical by more than ``hysteresis`` (so a device held at 45°
 /// does not flicker). Pure value; gravity in g, device axes (Apple's: x right, y top, z out of the screen).
 public struct DeviceOrientationDetector: Sendable {
-    /// An orientation.
-    public enum Orientation: String, Sendable, CaseIterable {
-        /// Screen up (gravity along −z).
-        case faceUp = "face_up"
-        /// Screen down (gravity along +z).
-        case faceDown = "face_down"
-        /// Top edge up (gravity along −y).
-        case portrait
-        /// Top edge down (gravity along +y).
-        case portraitUpsideDown = "portrait_upside_down"
-        /// Top edge to the left, right edge up (gravity along −x): Apple's landscape left.
-        case landscapeLeft = "landscape_left"
-        /// Top edge to the right, left edge up (gravity along +x): Apple's landscape right.
-        case landscapeRight = "landscape_right"
-
-        /// The unit gravity vector of the exact orientation, device axes.
-        var gravity: SIMD3<Double> {
-            switch self {
-            case .faceUp: SIMD3(0, 0, -1)
-            case .faceDown: SIMD3(0, 0, 1)
-            case .portrait: SIMD3(0, -1, 0)
-            case .portraitUpsideDown: SIMD3(0, 1, 0)
-            case .landscapeLeft: SIMD3(-1, 0, 0)
-            case .landscapeRight: SIMD3(1, 0, 0)
-            }
-        }
-    }
+    /// An orientation (the model's ``DeviceOrientation``).
+    public typealias Orientation = DeviceOrientation
 
     /// How much closer to vertical (in cosine of the angle) another orientation must be to take over.
     /// Default 0.2 (about 12° around 45°).
@@ -57,5 +34,19 @@ public struct DeviceOrientationDetector: Sendable {
         if let current = orientation, best == current || alignment(best) < alignment(current) + hysteresis { return nil }
         orientation = best
         return best
+    }
+}
+
+extension DeviceOrientation {
+    /// The unit gravity vector of the exact orientation, device axes, g.
+    var gravity: SIMD3<Double> {
+        switch self {
+        case .faceUp: SIMD3(0, 0, -1)
+        case .faceDown: SIMD3(0, 0, 1)
+        case .portrait: SIMD3(0, -1, 0)
+        case .portraitUpsideDown: SIMD3(0, 1, 0)
+        case .landscapeLeft: SIMD3(-1, 0, 0)
+        case .landscapeRight: SIMD3(1, 0, 0)
+        }
     }
 }

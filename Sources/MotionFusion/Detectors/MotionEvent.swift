@@ -1,20 +1,9 @@
+import MotionModel
+
 /// Something a motion detector found at one moment: a free fall, an impact, a tap. Pure value.
 public struct MotionEvent: Sendable, Equatable {
-    /// What happened.
-    public enum Kind: String, Sendable, CaseIterable {
-        /// The device fell freely (specific force near zero); ``MotionEvent/magnitude`` is the height the
-        /// fall implies, m.
-        case freeFall = "free_fall"
-        /// A blow: a short peak of the specific force; ``MotionEvent/magnitude`` is the peak, g.
-        case impact
-        /// A single tap on the device; ``MotionEvent/magnitude`` is the peak of the user acceleration, g.
-        case tap
-        /// Two taps in quick succession; ``MotionEvent/magnitude`` is the larger peak, g.
-        case doubleTap = "double_tap"
-        /// The device was shaken (several quick reversals); ``MotionEvent/magnitude`` is the peak user
-        /// acceleration, g.
-        case shake
-    }
+    /// What happened (the model's ``MotionEventKind``).
+    public typealias Kind = MotionEventKind
 
     /// What happened.
     public var kind: Kind

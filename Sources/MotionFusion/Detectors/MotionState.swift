@@ -1,3 +1,5 @@
+import MotionModel
+
 /// A state a motion detector keeps, as it changes: the values `{base}/state/{name}` carries. Pure value.
 public enum MotionState: Sendable, Equatable {
     /// At rest (false) or moving (true): ``MotionActivityStateDetector``.
@@ -23,17 +25,6 @@ public enum MotionState: Sendable, Equatable {
         }
     }
 
-    /// The kinds of state.
-    public enum Kind: Sendable, Hashable, CaseIterable {
-        /// Rest or motion.
-        case moving
-        /// Face up, portrait, …
-        case orientation
-        /// Tilted or not.
-        case tilt
-        /// Vibrating or not.
-        case vibration
-        /// Stationary, walking, running, …
-        case activity
-    }
+    /// The kinds of state (the model's ``MotionStateKind``).
+    public typealias Kind = MotionStateKind
 }
