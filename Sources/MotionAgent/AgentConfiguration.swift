@@ -241,15 +241,10 @@ public struct AgentConfiguration: Sendable, Equatable {
             if !(0...2).contains(settings.qos) {
                 throw ConfigurationError(fieldPath: "\(path).qos", reason: "must be 0, 1 or 2")
             }
-            if let frame = settings.referenceFrame, !ReferenceFrameName.all.contains(frame) {
-                throw ConfigurationError(
-                    fieldPath: "\(path).frame",
-                    reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.joined(separator: ", ")))")
-            }
         }
         if magneticReference == nil,
            let service = services.keys.sorted(by: { $0.topicName < $1.topicName })
-               .first(where: { services[$0]?.referenceFrame == "xTrueNorthZVertical" })
+               .first(where: { services[$0]?.referenceFrame == .xTrueNorthZVertical })
         {
             throw ConfigurationError(
                 fieldPath: "services.\(service.topicName).frame",
@@ -317,7 +312,14 @@ public struct AgentConfiguration: Sendable, Equatable {
         settings.sampling.deadband = try entry.number("deadband") ?? settings.sampling.deadband
         settings.sampling.heartbeat = try entry.number("heartbeat") ?? settings.sampling.heartbeat
         settings.qos = try entry.integer("qos") ?? settings.qos
-        settings.referenceFrame = try entry.string("frame") ?? settings.referenceFrame
+        if let frame = try entry.string("frame") {
+            guard let known = AttitudeReferenceFrame(rawValue: frame) else {
+                throw ConfigurationError(
+                    fieldPath: entry.fieldPath("frame"),
+                    reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.joined(separator: ", ")))")
+            }
+            settings.referenceFrame = known
+        }
         if let format = try entry.string("format") {
             guard let known = PayloadFormat(rawValue: format) else {
                 throw ConfigurationError(fieldPath: entry.fieldPath("format"), reason: "must be \"json\" or \"cbor\"")

@@ -15,8 +15,8 @@ struct DetectorPipeline: Sendable {
         var states: [MotionStatePayload] = []
     }
 
-    /// The reference frame of the attitudes (Apple's case name).
-    let frame: String
+    /// The reference frame of the attitudes.
+    let frame: AttitudeReferenceFrame
     /// Unix time minus seconds-since-boot time, s.
     let wallClockOffset: Double
     private var bank: MotionDetectorBank
@@ -47,7 +47,7 @@ struct DetectorPipeline: Sendable {
     ///   - wallClockOffset: Unix time minus seconds since boot, s.
     ///   - sequence: the `seq` of the last event published (the topic's count goes on across restarts of
     ///     the pipeline).
-    init(settings: DetectorSettings, sampleRate: Double?, frame: String, wallClockOffset: Double, sequence: UInt64 = 0) {
+    init(settings: DetectorSettings, sampleRate: Double?, frame: AttitudeReferenceFrame, wallClockOffset: Double, sequence: UInt64 = 0) {
         self.frame = frame
         self.wallClockOffset = wallClockOffset
         self.sequence = sequence
@@ -129,7 +129,7 @@ struct DetectorPipeline: Sendable {
                 sequence += 1
                 output.events.append(MotionEventPayload(
                     seq: sequence, type: event.kind, timestamp: event.timestamp, ts: event.timestamp + wallClockOffset,
-                    duration: event.duration, magnitude: event.magnitude, attitude: attitude(at: event.timestamp), frame: frame))
+                    duration: event.duration, magnitude: event.magnitude, attitude: attitude(at: event.timestamp), frame: frame.rawValue))
             }
             for state in found.states { record(payload(state, at: sample.timestamp), at: sample.timestamp, in: &output) }
             // The first samples give every detector its state (a tilt's reference, an orientation).

@@ -75,7 +75,7 @@ extension MotionAgent {
             available: unavailableReason == nil,
             active: serviceState.active,
             interval: effectiveInterval(serviceState.settings.sampling.interval),
-            referenceFrame: service == .deviceMotion ? serviceState.settings.referenceFrame : nil,
+            referenceFrame: service == .deviceMotion ? serviceState.settings.referenceFrame?.rawValue : nil,
             error: unavailableReason)
     }
 

@@ -54,7 +54,7 @@ extension MotionAgent {
             let status = status(of: service)
             next = try state.withLock { $0.services[service]! }.applying(
                 command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
-                availableFrames: engine.deviceInfo == nil ? nil : Set(engine.availableFrames.map(\.rawValue)))
+                availableFrames: engine.deviceInfo == nil ? nil : Set(engine.availableFrames))
         } catch {
             answerError(error.description, service: service, command: message)
             return

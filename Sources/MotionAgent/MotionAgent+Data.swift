@@ -22,10 +22,9 @@ extension MotionAgent {
         case .gyro: stream = .gyroscope
         case .magnetometer: stream = .magnetometer
         case .deviceMotion:
-            let frameName = state.withLock { $0.services[.deviceMotion]!.settings.referenceFrame } ?? ReferenceFrameName.defaultFrame
-            let frame = AttitudeReferenceFrame(rawValue: frameName) ?? .xArbitraryZVertical
+            let frame = state.withLock { $0.services[.deviceMotion]!.settings.referenceFrame } ?? .defaultFrame
             guard engine.availableFrames.contains(frame) else {
-                state.withLock { $0.services[.deviceMotion]!.error = "reference frame \(frameName) is not available on this device" }
+                state.withLock { $0.services[.deviceMotion]!.error = "reference frame \(frame.rawValue) is not available on this device" }
                 return
             }
             stream = .deviceMotion(frame)

@@ -39,10 +39,10 @@ extension MotionAgent {
         guard DetectorSettings.Detector.allCases.contains(where: settings.isOn), state.withLock({ $0.deviceError == nil && !$0.shuttingDown }), detectorRun.withLock({ $0 == nil }),
             engine.hasSensors(for: .deviceMotion(.xArbitraryZVertical))
         else { return }
-        let requested = configuration.settings(for: .deviceMotion).referenceFrame.flatMap(AttitudeReferenceFrame.init(rawValue:))
+        let requested = configuration.settings(for: .deviceMotion).referenceFrame
         let frame = requested.map { engine.availableFrames.contains($0) ? $0 : .xArbitraryZVertical } ?? .xArbitraryZVertical
         let pipeline = DetectorPipeline(
-            settings: settings, sampleRate: engine.sampleRate, frame: frame.rawValue, wallClockOffset: encoder.wallClockOffset,
+            settings: settings, sampleRate: engine.sampleRate, frame: frame, wallClockOffset: encoder.wallClockOffset,
             sequence: lastEventSequence.load(ordering: .relaxed))
         if pipeline.bands != settings.bands, settings.isOn(.vibration) {
             // Clipping the default 20–100 Hz band to a 200 Hz device's 90 Hz is expected; a band lost is not.

@@ -138,7 +138,7 @@ extension AgentConfiguration {
             entry["deadband"] = settings.sampling.deadband.map(JSONValue.real)
             entry["heartbeat"] = settings.sampling.heartbeat.map(JSONValue.real)
             entry["message_expiry"] = settings.messageExpiry.map { .integer(Int64($0)) }
-            if service == .deviceMotion { entry["frame"] = settings.referenceFrame.map(JSONValue.string) }
+            if service == .deviceMotion { entry["frame"] = settings.referenceFrame.map { JSONValue.string($0.rawValue) } }
             entries[service.topicName] = .object(entry)
         }
         var settings: [String: JSONValue] = [

@@ -8,8 +8,8 @@ public struct ServiceSettings: Sendable, Equatable {
     public var sampling: TopicSamplingSettings
     /// MQTT quality of service of the data topic (0, 1 or 2).
     public var qos: Int
-    /// Device motion only: the reference frame, as Apple's case name (`xMagneticNorthZVertical`, …).
-    public var referenceFrame: String?
+    /// Device motion only: the reference frame (written as Apple's case name, `xMagneticNorthZVertical`, …).
+    public var referenceFrame: AttitudeReferenceFrame?
     /// MQTT 5 message expiry of data messages, s; `nil` for none (data older than this is not delivered
     /// to a subscriber that comes late or catches up after an outage).
     public var messageExpiry: UInt32?
@@ -21,10 +21,10 @@ public struct ServiceSettings: Sendable, Equatable {
     ///   - enabled: start the service with the agent.
     ///   - sampling: rate and reduction of the topic.
     ///   - qos: MQTT quality of service, 0…2.
-    ///   - referenceFrame: device motion's reference frame (Apple's case name), or `nil`.
+    ///   - referenceFrame: device motion's reference frame, or `nil`.
     ///   - messageExpiry: MQTT 5 message expiry of data messages, s, or `nil`.
     public init(
-        enabled: Bool = true, sampling: TopicSamplingSettings, qos: Int = 0, referenceFrame: String? = nil,
+        enabled: Bool = true, sampling: TopicSamplingSettings, qos: Int = 0, referenceFrame: AttitudeReferenceFrame? = nil,
         messageExpiry: UInt32? = nil
     ) {
         self.enabled = enabled
@@ -35,7 +35,7 @@ public struct ServiceSettings: Sendable, Equatable {
     }
 
     /// Creates settings for `latest` sampling at `rateHz` messages per second.
-    public init(enabled: Bool = true, rateHz: Double, qos: Int = 0, referenceFrame: String? = nil) {
+    public init(enabled: Bool = true, rateHz: Double, qos: Int = 0, referenceFrame: AttitudeReferenceFrame? = nil) {
         self.init(enabled: enabled, sampling: TopicSamplingSettings(interval: 1 / rateHz), qos: qos, referenceFrame: referenceFrame)
     }
 
@@ -53,7 +53,7 @@ public struct ServiceSettings: Sendable, Equatable {
         switch service {
         case .accelerometer, .gyro: ServiceSettings(rateHz: 50)
         case .magnetometer: ServiceSettings(rateHz: 20)
-        case .deviceMotion: ServiceSettings(rateHz: 50, referenceFrame: ReferenceFrameName.defaultFrame)
+        case .deviceMotion: ServiceSettings(rateHz: 50, referenceFrame: .defaultFrame)
         case .steps, .activity: ServiceSettings(sampling: TopicSamplingSettings(interval: 1, deadband: 0, heartbeat: 60))
         case .altitude: ServiceSettings(rateHz: 1)
         }

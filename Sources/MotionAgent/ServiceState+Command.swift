@@ -10,17 +10,16 @@ extension ServiceState {
     ///   - command: a command that ``ControlCommand/parse(_:for:)`` accepted.
     ///   - service: the service it is for.
     ///   - unavailableReason: why the service cannot deliver data now, or `nil` when it can.
-    ///   - availableFrames: the names of the reference frames the device can compute now
-    ///     (``ReferenceFrameName``), or `nil` while no device is open (then any known frame is accepted, and
-    ///     checked again when the service starts).
+    ///   - availableFrames: the reference frames the device can compute now, or `nil` while no device is
+    ///     open (then any frame is accepted, and checked again when the service starts).
     /// - Throws: ``ControlCommandError`` saying why the command is refused.
     public func applying(
-        _ command: ControlCommand, for service: MotionService, unavailableReason: String?, availableFrames: Set<String>?
+        _ command: ControlCommand, for service: MotionService, unavailableReason: String?, availableFrames: Set<AttitudeReferenceFrame>?
     ) throws(ControlCommandError) -> ServiceState {
         if let frame = command.referenceFrame, let availableFrames, !availableFrames.contains(frame) {
             throw ControlCommandError(
-                "reference frame \(frame) is not available on this device: "
-                    + (frame == "xTrueNorthZVertical"
+                "reference frame \(frame.rawValue) is not available on this device: "
+                    + (frame == .xTrueNorthZVertical
                         ? "it needs the magnetic declination (location or declination in the configuration)"
                         : "it needs a magnetometer"))
         }

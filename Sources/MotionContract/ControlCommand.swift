@@ -1,4 +1,5 @@
 import MotionMath
+import MotionModel
 
 /// A command received on `{base}/{service}/set`: `start`, `stop`, or a JSON object
 /// `{"active":bool,"interval":seconds,"frame":name}` (every field optional, `frame` for device motion only).
@@ -7,11 +8,11 @@ public struct ControlCommand: Sendable, Equatable {
     public var active: Bool?
     /// The new interval between messages, s; `nil` leaves it as it is.
     public var interval: Double?
-    /// Device motion only: the new reference frame (Apple's case name); `nil` leaves it as it is.
-    public var referenceFrame: String?
+    /// Device motion only: the new reference frame (written as Apple's case name); `nil` leaves it as it is.
+    public var referenceFrame: AttitudeReferenceFrame?
 
     /// Creates a command.
-    public init(active: Bool? = nil, interval: Double? = nil, referenceFrame: String? = nil) {
+    public init(active: Bool? = nil, interval: Double? = nil, referenceFrame: AttitudeReferenceFrame? = nil) {
         self.active = active
         self.interval = interval
         self.referenceFrame = referenceFrame
@@ -46,18 +47,19 @@ public struct ControlCommand: Sendable, Equatable {
             var known: Set<String> = ["active", "interval"]
             if service == .deviceMotion { known.insert("frame") }
             try fields.rejectUnknownKeys(known)
-            let command = ControlCommand(
-                active: try fields.bool("active"),
-                interval: try fields.number("interval"),
-                referenceFrame: try fields.string("frame"))
-            if let interval = command.interval, !intervalRange.contains(interval) {
+            let active = try fields.bool("active")
+            let interval = try fields.number("interval")
+            let frameName = try fields.string("frame")
+            if let interval, !intervalRange.contains(interval) {
                 throw PayloadError(
                     fieldPath: "interval",
                     reason: "must be between \(intervalRange.lowerBound) and \(intervalRange.upperBound) seconds")
             }
-            if let frame = command.referenceFrame, !ReferenceFrameName.all.contains(frame) {
-                throw PayloadError(fieldPath: "frame", reason: "unknown reference frame \"\(frame)\"")
+            let frame = frameName.flatMap(AttitudeReferenceFrame.init(rawValue:))
+            if let frameName, frame == nil {
+                throw PayloadError(fieldPath: "frame", reason: "unknown reference frame \"\(frameName)\"")
             }
+            let command = ControlCommand(active: active, interval: interval, referenceFrame: frame)
             if command == ControlCommand() {
                 throw PayloadError(fieldPath: "", reason: "command changes nothing")
             }
@@ -74,7 +76,7 @@ public struct ControlCommand: Sendable, Equatable {
         var writer = JSONWriter()
         if let active { writer.field("active", active) }
         if let interval { writer.field("interval", interval) }
-        if let referenceFrame { writer.field("frame", referenceFrame) }
+        if let referenceFrame { writer.field("frame", referenceFrame.rawValue) }
         return writer.finishedBytes()
     }
 }

@@ -13,6 +13,9 @@ public enum AttitudeReferenceFrame: String, CaseIterable, Sendable {
     /// x to true north, y west: magnetic north turned by the magnetic declination.
     case xTrueNorthZVertical
 
+    /// The frame device motion uses unless configured otherwise: magnetic north, z vertical.
+    public static let defaultFrame = AttitudeReferenceFrame.xMagneticNorthZVertical
+
     /// Whether the frame needs the magnetometer.
     public var usesMagnetometer: Bool { self != .xArbitraryZVertical }
 

@@ -127,8 +127,8 @@ public final class RemoteMotionSource: MotionSource {
 
     /// The start command for `subscription`'s stream: its interval and, for device motion, its frame.
     private func sendStart(_ subscription: MotionSubscription, on client: MQTTClient) {
-        var frame: String?
-        if case .deviceMotion(let referenceFrame) = subscription.service { frame = referenceFrame.rawValue }
+        var frame: AttitudeReferenceFrame?
+        if case .deviceMotion(let referenceFrame) = subscription.service { frame = referenceFrame }
         let command = ControlCommand(active: true, interval: subscription.interval, referenceFrame: frame)
         let service = subscription.service.service
         _ = try? client.publish(MQTTMessage(topic: topics.control(service), payload: command.payload(), qos: .atLeastOnce))

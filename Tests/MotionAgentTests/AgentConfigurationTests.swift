@@ -35,7 +35,7 @@ import Testing
         #expect(configuration.settings(for: .gyro).sampling == TopicSamplingSettings(interval: 0.02))
         #expect(configuration.settings(for: .accelerometer).rateHz == 50)
         #expect(configuration.settings(for: .magnetometer).rateHz == 20)
-        #expect(configuration.settings(for: .deviceMotion).referenceFrame == "xMagneticNorthZVertical")
+        #expect(configuration.settings(for: .deviceMotion).referenceFrame == .xMagneticNorthZVertical)
         #expect(MotionService.allCases.allSatisfy { configuration.settings(for: $0).qos == 0 })
     }
 
@@ -100,7 +100,7 @@ import Testing
         #expect(configuration.clientID == "c1")
         #expect(configuration.broker.keepAlive == 12)
         #expect(configuration.settings(for: .gyro) == ServiceSettings(enabled: false, rateHz: 12.5, qos: 1))
-        #expect(configuration.settings(for: .deviceMotion).referenceFrame == "xArbitraryZVertical")
+        #expect(configuration.settings(for: .deviceMotion).referenceFrame == .xArbitraryZVertical)
         #expect(configuration.settings(for: .deviceMotion).rateHz == 50)
     }
 

@@ -26,7 +26,7 @@ import Testing
         #expect(try parse(#"{"active":true,"interval":0.1}"#) == ControlCommand(active: true, interval: 0.1))
         #expect(try parse(#"{"interval":2}"#) == ControlCommand(interval: 2))
         #expect(try parse(#"{"frame":"xArbitraryZVertical"}"#, .deviceMotion)
-                == ControlCommand(referenceFrame: "xArbitraryZVertical"))
+                == ControlCommand(referenceFrame: .xArbitraryZVertical))
     }
 
     @Test func malformedCommandsAreRefusedWithAReason() {

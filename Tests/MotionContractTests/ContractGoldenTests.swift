@@ -177,7 +177,7 @@ import Testing
     @Test func commandsRoundTrip() throws {
         for command in [
             ControlCommand(active: true), ControlCommand(active: false), ControlCommand(interval: 0.05),
-            ControlCommand(active: true, interval: 0.1, referenceFrame: "xArbitraryZVertical"),
+            ControlCommand(active: true, interval: 0.1, referenceFrame: .xArbitraryZVertical),
         ] {
             #expect(try ControlCommand.parse(command.payload(), for: .deviceMotion) == command)
         }

@@ -25,7 +25,7 @@ enum FuseCommand {
         guard options.positional.isEmpty else { options.fail("fuse takes no positional arguments") }
         guard let input = options["--input"] else { options.fail("--input is required") }
         guard let output = options["--output"] else { options.fail("--output is required") }
-        let axes = options["--axes"].map { Int($0) ?? 0 } ?? (options["--frame"] == "xArbitraryZVertical" ? 6 : 9)
+        let axes = options["--axes"].map { Int($0) ?? 0 } ?? (options["--frame"] == AttitudeReferenceFrame.xArbitraryZVertical.rawValue ? 6 : 9)
         guard axes == 6 || axes == 9 else { options.fail("--axes must be 6 or 9") }
         let frame: AttitudeReferenceFrame
         if let name = options["--frame"] {

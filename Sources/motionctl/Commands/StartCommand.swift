@@ -16,13 +16,15 @@ enum StartCommand {
         guard options.positional.count == 2 else { options.fail("start needs PATTERN SERVICE") }
         let interval = options.number("--interval", atLeast: ControlCommand.intervalRange.lowerBound,
                                       atMost: ControlCommand.intervalRange.upperBound)
-        let frame = options["--frame"]
+        let frameName = options["--frame"]
         let request = FleetCommandRound.request(options, pattern: options.positional[0], service: options.positional[1]) { service in
-            if let frame {
+            var frame: AttitudeReferenceFrame?
+            if let frameName {
                 guard service == .deviceMotion else { options.fail("--frame is for device-motion only") }
-                guard ReferenceFrameName.all.contains(frame) else {
-                    options.fail("--frame: unknown frame \(frame) (one of \(ReferenceFrameName.all.joined(separator: ", ")))")
+                guard let known = AttitudeReferenceFrame(rawValue: frameName) else {
+                    options.fail("--frame: unknown frame \(frameName) (one of \(ReferenceFrameName.all.joined(separator: ", ")))")
                 }
+                frame = known
             }
             return ControlCommand(active: true, interval: interval, referenceFrame: frame).payload()
         }
