@@ -5,6 +5,9 @@ public struct InfoPayload: Sendable, Equatable {
     public var agent: String
     /// Its version.
     public var version: String
+    /// The contract version it speaks (``ContractVersion/text``, `major.minor`), so that a subscriber can
+    /// tell whether it reads this device's payloads; nil from agents before contract 1.7.
+    public var contract: String?
     /// The device id (the topic level).
     public var deviceID: String
     /// The IMU.
@@ -58,9 +61,15 @@ public struct InfoPayload: Sendable, Equatable {
     }
 
     /// Creates the message.
-    public init(agent: String, version: String, deviceID: String, device: Device, services: [Service], started: String) {
+    /// - Parameters:
+    ///   - contract: the contract version the agent speaks; this module's by default.
+    public init(
+        agent: String, version: String, deviceID: String, device: Device, services: [Service], started: String,
+        contract: String? = ContractVersion.text
+    ) {
         self.agent = agent
         self.version = version
+        self.contract = contract
         self.deviceID = deviceID
         self.device = device
         self.services = services
@@ -86,6 +95,7 @@ public struct InfoPayload: Sendable, Equatable {
         var writer = JSONWriter()
         writer.field("agent", agent)
         writer.field("version", version)
+        if let contract { writer.field("contract", contract) }
         writer.field("device_id", deviceID)
         writer.object("device") { entry in
             entry.field("spec", device.specification)
@@ -130,6 +140,6 @@ public struct InfoPayload: Sendable, Equatable {
             device: Device(
                 specification: try device.required("spec", device.string), driver: try device.string("driver"),
                 chip: try device.string("chip"), sampleRateHz: try device.number("sample_rate_hz")),
-            services: entries, started: try root.required("started", root.string))
+            services: entries, started: try root.required("started", root.string), contract: try root.string("contract"))
     }
 }

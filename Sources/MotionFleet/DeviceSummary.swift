@@ -72,6 +72,8 @@ public struct DeviceSummary: Sendable, Equatable {
     public var healthInterval: Double?
     /// The agent's version.
     public var agentVersion: String?
+    /// The contract version the agent speaks (`major.minor`; nil before contract 1.7).
+    public var contractVersion: String?
     /// The IMU: chip, else the device specification.
     public var imu: String?
     /// The device's sample rate, Hz.
@@ -89,6 +91,7 @@ public struct DeviceSummary: Sendable, Equatable {
         if let lastSeen { writer.field("last_seen", (lastSeen * 1_000).rounded() / 1_000) }
         if let healthInterval { writer.field("health_interval", healthInterval) }
         if let agentVersion { writer.field("agent_version", agentVersion) }
+        if let contractVersion { writer.field("contract", contractVersion) }
         if let imu { writer.field("imu", imu) }
         if let sampleRateHz { writer.field("sample_rate_hz", sampleRateHz) }
         writer.object("services") { entries in

@@ -125,7 +125,7 @@ public struct FleetLedger: Sendable {
         }
         return DeviceSummary(
             deviceID: deviceID, state: state, started: device.info?.started, lastSeen: lastSeen, healthInterval: interval,
-            agentVersion: device.info?.version, imu: device.info.map { $0.device.chip ?? $0.device.specification },
+            agentVersion: device.info?.version, contractVersion: device.info?.contract, imu: device.info.map { $0.device.chip ?? $0.device.specification },
             sampleRateHz: device.info?.device.sampleRateHz, services: services, health: health)
     }
 }

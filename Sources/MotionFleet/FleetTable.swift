@@ -13,7 +13,7 @@ public enum FleetTable {
         for device in devices {
             rows.append([
                 DeviceText.id(device.deviceID), device.state.rawValue, device.started.map(shortTime) ?? "-",
-                device.lastSeen.map { age(now - $0) } ?? "-", device.agentVersion.map { DeviceText.text($0, limit: 32) } ?? "-",
+                device.lastSeen.map { age(now - $0) } ?? "-", agent(device),
                 device.imu.map { imu in
                     let text = DeviceText.text(imu, limit: 60)
                     return device.sampleRateHz.map { "\(text) @ \(number($0)) Hz" } ?? text
@@ -23,6 +23,19 @@ public enum FleetTable {
             ])
         }
         return TextTable.render(rows)
+    }
+
+    /// The agent's version and the contract it speaks (`0.9.0, contract 1.7`), marked when its major
+    /// version is not this program's (its payloads may not read as documented here).
+    static func agent(_ device: DeviceSummary) -> String {
+        var text = device.agentVersion.map { DeviceText.text($0, limit: 32) } ?? "-"
+        if let contract = device.contractVersion {
+            text += ", contract \(DeviceText.text(contract, limit: 16))"
+            if contract.split(separator: ".").first.flatMap({ Int($0) }) != ContractVersion.major {
+                text += " (not \(ContractVersion.major).x)"
+            }
+        }
+        return text
     }
 
     /// The JSON form: `{"devices":[{…}, …]}` (see ``DeviceSummary/write(into:)``).

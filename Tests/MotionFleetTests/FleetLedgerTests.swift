@@ -1,5 +1,5 @@
 import MotionContract
-import MotionFleet
+@testable import MotionFleet
 import Testing
 
 /// The fleet ledger on messages as the contract writes them: availability with staleness, services,
@@ -99,12 +99,26 @@ import Testing
         let table = FleetTable.render(summaries, now: Self.now).split(separator: "\n").map(String.init)
         #expect(table.count == 3)
         #expect(table[0].hasPrefix("DEVICE  STATE    STARTED (UTC)"))
-        #expect(table[1].hasPrefix("fresh   online   12-01 15:00:00  25s ago    1.4.0  simulated 9-axis IMU @ 200 Hz  acc unknown  gyro 50/0"), "\(table[1])")
+        #expect(table[1].hasPrefix("fresh   online   12-01 15:00:00  25s ago    1.4.0, contract \(ContractVersion.text)  simulated 9-axis IMU @ 200 Hz  acc unknown  gyro 50/0"), "\(table[1])")
         #expect(table[1].contains("gyro 50/0") && table[1].hasSuffix("3 buffered"), "\(table[1])")
         #expect(table[2].hasPrefix("gone    offline") && table[2].contains("8m ago"), "\(table[2])")
         let json = FleetTable.json(summaries, now: Self.now)
-        #expect(json.hasPrefix(#"{"ts":1796139113.0,"devices":[{"device":"fresh","state":"online","started":"2026-12-01T15:00:00Z","last_seen":1796139088.0,"health_interval":10.0,"agent_version":"1.4.0""#), "\(json)")
+        #expect(json.hasPrefix(#"{"ts":1796139113.0,"devices":[{"device":"fresh","state":"online","started":"2026-12-01T15:00:00Z","last_seen":1796139088.0,"health_interval":10.0,"agent_version":"1.4.0","contract":"\#(ContractVersion.text)""#), "\(json)")
         #expect(json.contains(#""gyro":{"state":"active","configured_rate_hz":50.0,"measured_rate_hz":0.0,"lost":0}"#), "\(json)")
+    }
+
+    @Test("the agent column says which contract a device speaks, and marks another major version")
+    func contractVersions() {
+        var summary = DeviceSummary(
+            deviceID: "a", state: .online, started: nil, lastSeen: nil, healthInterval: nil, agentVersion: "0.9.0",
+            contractVersion: nil, imu: nil, sampleRateHz: nil, services: [], health: nil)
+        #expect(FleetTable.agent(summary) == "0.9.0")
+        summary.contractVersion = "\(ContractVersion.major).99"
+        #expect(FleetTable.agent(summary) == "0.9.0, contract \(ContractVersion.major).99")
+        summary.contractVersion = "\(ContractVersion.major + 1).0"
+        #expect(FleetTable.agent(summary) == "0.9.0, contract \(ContractVersion.major + 1).0 (not \(ContractVersion.major).x)")
+        summary.contractVersion = "1.7\u{1B}[2J"
+        #expect(!FleetTable.agent(summary).contains("\u{1B}"))
     }
 
     @Test("device patterns are shell globs over device ids, checked for characters no id has")
