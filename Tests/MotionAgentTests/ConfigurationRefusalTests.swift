@@ -20,6 +20,10 @@ import Testing
         }
         // A FIFO (opening it for reading would wait for a writer) and a link to the password file.
         mkfifo(directory.appendingPathComponent("fifo").path, 0o600)
+        // A calibration file whose gyroscope part has a misspelt key (issue 31: it was read as no bias).
+        let misspelt = #"{"format_version":1,"created":"2026-12-04T00:00:00Z","device":"sim","gyroscope":{"bias_rads":[0.01,0,0]}}"#
+        _ = FileManager.default.createFile(
+            atPath: directory.appendingPathComponent("misspelt-calibration.json").path, contents: Data(misspelt.utf8))
         try? FileManager.default.createSymbolicLink(
             atPath: directory.appendingPathComponent("link-to-password").path,
             withDestinationPath: directory.appendingPathComponent("private-password").path)
@@ -56,6 +60,7 @@ import Testing
         (#"{"location":{"latitude":91,"longitude":0}}"#, "location.latitude", "±90"),
         (#"{"location":{"latitude":1,"longitude":2},"declination":3}"#, "declination", "not both"),
         (#"{"calibration":"/nonexistent/calibration.json"}"#, "calibration", "/nonexistent/calibration.json"),
+        (#"{"calibration":"$DIR/misspelt-calibration.json"}"#, "calibration", "field gyroscope.bias_rads: is not a known key"),
         (#"{"record":{"file":"/nonexistent/dir/field.csv"}}"#, "record.file", "no directory /nonexistent/dir"),
         (#"{"record":{"file":"$DIR"}}"#, "record.file", "not a writable regular file"),
         (#"{"record":{"file":"$DIR/field.csv","seconds":1e300}}"#, "record.seconds", "a week"),

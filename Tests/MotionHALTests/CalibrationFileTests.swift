@@ -92,6 +92,11 @@ import Testing
             (try document(["format_version"], 2), "format_version"),
             (try document(["created"], "yesterday"), "created"),
             (try document(["device"], nil), "device"),
+            // A misspelt key is refused, not read as an absent part.
+            (try document(["magnetomter"], ["hard_iron_ut": [0, 0, 0]]), "magnetomter"),
+            (try document(["gyroscope", "bias_rads"], [0.01, 0, 0]), "gyroscope.bias_rads"),
+            (try document(["accelerometer", "residual"], 0.1), "accelerometer.residual"),
+            (try document(["magnetometer", "Quality"], "high"), "magnetometer.Quality"),
         ]
         for (text, expectedField) in cases {
             let error = loadError(text)
@@ -117,6 +122,12 @@ import Testing
         let negative = String(decoding: calibration.encoded(), as: UTF8.self).replacingOccurrences(of: "0.00017", with: "-0.00017")
         guard case .invalid(_, let field, _) = loadError(negative) else { Issue.record("a negative density was accepted"); return }
         #expect(field == "noise.gyroscope.noise_density")
+        let misspelt = String(decoding: calibration.encoded(), as: UTF8.self).replacingOccurrences(of: "bias_instability", with: "bias_instabilty")
+        guard case .invalid(_, let unknown, let reason) = loadError(misspelt) else { Issue.record("a misspelt key was accepted"); return }
+        #expect(unknown == "noise.gyroscope.bias_instabilty" && reason.contains("not a known key"), "\(unknown): \(reason)")
+        let extra = String(decoding: calibration.encoded(), as: UTF8.self).replacingOccurrences(of: "\"duration_s\"", with: "\"seconds\" : 1, \"duration_s\"")
+        guard case .invalid(_, let unknownPart, _) = loadError(extra) else { Issue.record("an unknown key was accepted"); return }
+        #expect(unknownPart == "noise.seconds")
     }
 
     @Test func unreadableAndMalformedFilesAreReported() throws {

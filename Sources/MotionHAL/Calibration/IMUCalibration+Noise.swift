@@ -24,6 +24,7 @@ extension IMUCalibration {
 
             /// Decodes the figures, refusing negative or non-finite ones.
             public init(from decoder: any Decoder) throws {
+                try decoder.rejectUnknownKeys(CodingKeys.self)
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 noiseDensity = try container.decode(SIMD3<Double>.self, forKey: .noiseDensity)
                 biasInstability = try container.decode(SIMD3<Double>.self, forKey: .biasInstability)
@@ -34,7 +35,7 @@ extension IMUCalibration {
                 }
             }
 
-            private enum CodingKeys: String, CodingKey {
+            private enum CodingKeys: String, CodingKey, CaseIterable {
                 case noiseDensity = "noise_density"
                 case biasInstability = "bias_instability"
             }
@@ -58,9 +59,18 @@ extension IMUCalibration {
             self.duration = duration
         }
 
-        private enum CodingKeys: String, CodingKey {
+        private enum CodingKeys: String, CodingKey, CaseIterable {
             case gyroscope, accelerometer
             case duration = "duration_s"
+        }
+
+        /// Decodes the part.
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            gyroscope = try container.decodeIfPresent(Sensor.self, forKey: .gyroscope)
+            accelerometer = try container.decodeIfPresent(Sensor.self, forKey: .accelerometer)
+            duration = try container.decode(Double.self, forKey: .duration)
         }
     }
 }

@@ -11,8 +11,14 @@ extension IMUCalibration {
             self.bias = bias
         }
 
-        private enum CodingKeys: String, CodingKey {
+        private enum CodingKeys: String, CodingKey, CaseIterable {
             case bias = "bias_rad_s"
+        }
+
+        /// Decodes the part.
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            bias = try decoder.container(keyedBy: CodingKeys.self).decode(SIMD3<Double>.self, forKey: .bias)
         }
     }
 
@@ -36,7 +42,7 @@ extension IMUCalibration {
             self.residual = residual
         }
 
-        private enum CodingKeys: String, CodingKey {
+        private enum CodingKeys: String, CodingKey, CaseIterable {
             case offset = "offset_m_s2"
             case scale
             case residual = "residual_m_s2"
@@ -44,6 +50,7 @@ extension IMUCalibration {
 
         /// Decodes the part, refusing a singular scale or a negative residual.
         public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             offset = try container.decode(SIMD3<Double>.self, forKey: .offset)
             scale = try container.decode(Matrix3.self, forKey: .scale)
@@ -94,7 +101,7 @@ extension IMUCalibration {
             self.quality = quality
         }
 
-        private enum CodingKeys: String, CodingKey {
+        private enum CodingKeys: String, CodingKey, CaseIterable {
             case hardIron = "hard_iron_ut"
             case softIron = "soft_iron"
             case fieldStrength = "field_strength_ut"
@@ -104,6 +111,7 @@ extension IMUCalibration {
 
         /// Decodes the part, refusing a singular soft iron and values out of range.
         public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             hardIron = try container.decode(SIMD3<Double>.self, forKey: .hardIron)
             softIron = try container.decode(Matrix3.self, forKey: .softIron)

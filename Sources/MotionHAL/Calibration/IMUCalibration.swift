@@ -102,13 +102,14 @@ public struct IMUCalibration: Sendable, Equatable, Codable {
         return corrected
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case formatVersion = "format_version"
         case created, device, gyroscope, accelerometer, magnetometer, noise
     }
 
     /// Decodes the JSON form (see the type's documentation); the version must be ``formatVersion``.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decode(Int.self, forKey: .formatVersion)
         guard version == Self.formatVersion else {
