@@ -151,7 +151,7 @@ public final class MotionEngine: Sendable {
         // A mount matrix that cannot be parsed means no device, as a device string that cannot: wrong axes
         // would be worse than none.
         let mountMatrix = environment.variables["MOTION_MOUNT_MATRIX"].map { try? MountMatrix(parsing: $0) } ?? .identity
-        if let mountMatrix, let device = try? IMUDeviceSpecification.open(specification) {
+        if let mountMatrix, let device = try? IMUDeviceSpecification.open(specification, detectingIn: environment.iioDiscovery) {
             lifecycle.device = mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix)
         }
     }

@@ -15,20 +15,26 @@ public struct MotionEngineEnvironment: Sendable {
     public var monotonicNanoseconds: @Sendable () -> UInt64
     /// Seconds since 1970-01-01T00:00:00Z, for the World Magnetic Model's date.
     public var unixTime: @Sendable () -> Double
+    /// Where the device `auto` (the default without `MOTION_DEVICE`) looks for the IMU the kernel offers:
+    /// the kernel's sysfs, or a fake tree in tests.
+    public var iioDiscovery: IIODeviceDiscovery
 
     /// Creates an environment.
     /// - Parameters:
     ///   - variables: environment variables by name.
     ///   - monotonicNanoseconds: the sample clock, ns.
     ///   - unixTime: the wall clock, s since 1970.
+    ///   - iioDiscovery: where `auto` looks for an IIO IMU.
     public init(
         variables: [String: String] = [:],
         monotonicNanoseconds: @escaping @Sendable () -> UInt64 = { MonotonicClock.now() },
-        unixTime: @escaping @Sendable () -> Double = { WallClock.unixTime() }
+        unixTime: @escaping @Sendable () -> Double = { WallClock.unixTime() },
+        iioDiscovery: IIODeviceDiscovery = IIODeviceDiscovery()
     ) {
         self.variables = variables
         self.monotonicNanoseconds = monotonicNanoseconds
         self.unixTime = unixTime
+        self.iioDiscovery = iioDiscovery
     }
 
     /// The process's environment and clocks.

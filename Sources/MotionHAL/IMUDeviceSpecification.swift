@@ -69,13 +69,17 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     public static let simulatedMotions = SimulatedMotion.named.map(\.name)
 
     /// Parses `specification` and opens the device it names.
-    /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
+    /// - Parameters:
+    ///   - specification: a device string, see ``IMUDeviceSpecification``.
+    ///   - discovery: where `auto` looks for the IMU the kernel offers (the kernel's sysfs by default).
     /// - Returns: the device, not yet started.
     /// - Throws: ``IMUDeviceError/invalidSpecification(_:)`` naming the bad part, or
     ///   ``IMUDeviceError/unavailable(_:)`` for a device that cannot be opened (an unreadable recording, an
     ///   IIO device that is missing or malformed, an I²C chip that does not answer).
-    public static func open(_ specification: String) throws(IMUDeviceError) -> any IMUDevice {
-        try parse(specification).makeDevice()
+    public static func open(
+        _ specification: String, detectingIn discovery: IIODeviceDiscovery = IIODeviceDiscovery()
+    ) throws(IMUDeviceError) -> any IMUDevice {
+        try parse(specification).makeDevice(detectingIn: discovery)
     }
 
     /// Parses a device string without opening anything.
@@ -120,13 +124,15 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     }
 
     /// Opens the device this specification names.
+    /// - Parameter discovery: where `auto` looks for the IMU the kernel offers (the kernel's sysfs by
+    ///   default; a fake tree in tests).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` for a device that cannot be opened.
-    public func makeDevice() throws(IMUDeviceError) -> any IMUDevice {
+    public func makeDevice(detectingIn discovery: IIODeviceDiscovery = IIODeviceDiscovery()) throws(IMUDeviceError) -> any IMUDevice {
         switch self {
         case .automatic:
-            guard let detected = IIODeviceDiscovery().detectedIMUSpecification() else {
+            guard let detected = discovery.detectedIMUSpecification() else {
                 throw .unavailable(
-                    "no IMU detected: no IIO device under \(IIODeviceDiscovery.defaultSysfsRoot) buffers an accelerometer "
+                    "no IMU detected: no IIO device under \(discovery.sysfsRoot) buffers an accelerometer "
                         + "and a gyroscope (name the device instead, e.g. i2c:/dev/i2c-1@0x68)")
             }
             return try Self.open(detected)

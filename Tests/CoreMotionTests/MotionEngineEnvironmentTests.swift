@@ -18,9 +18,13 @@ import Testing
         #expect(info?.defaultSampleRate == 500)
     }
 
-    @Test func withoutTheVariableOrAnIIOIMUThereIsNoDevice() {
-        guard IIODeviceDiscovery().detectedIMUSpecification() == nil else { return }  // a board with an IMU
-        #expect(engine([:]).deviceInfo == nil)
+    @Test func withoutTheVariableOrAnIIOIMUThereIsNoDevice() throws {
+        // An empty sysfs tree (never the host's, which may have an IMU).
+        var template = Array("/tmp/no-iio-XXXXXX".utf8CString)
+        let root = try #require(mkdtemp(&template).map { String(cString: $0) })
+        defer { rmdir(root) }
+        let environment = MotionEngineEnvironment(variables: [:], iioDiscovery: IIODeviceDiscovery(sysfsRoot: root, deviceDirectory: root))
+        #expect(MotionEngine(environment: environment).deviceInfo == nil)
     }
 
     @Test func anInvalidSpecificationMeansNoDevice() {

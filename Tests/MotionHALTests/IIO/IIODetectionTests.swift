@@ -29,13 +29,18 @@ import Testing
         #expect(throws: IMUDeviceError.invalidSpecification("driver auto takes no argument: 'auto'")) {
             try IMUDeviceSpecification.parse("auto:mpu6050")
         }
-        // This machine has no IIO IMU.
-        guard IIODeviceDiscovery().detectedIMUSpecification() == nil else { return }
+        // A tree without an IMU (never the host's sysfs, which may have one).
+        let tree = try IIOFakeTree()
         #expect {
-            _ = try IMUDeviceSpecification.open("auto")
+            _ = try IMUDeviceSpecification.open("auto", detectingIn: tree.discovery)
         } throws: { error in
             guard case .unavailable(let why) = error as? IMUDeviceError else { return false }
-            return why.hasPrefix("no IMU detected")
+            return why.hasPrefix("no IMU detected: no IIO device under \(tree.discovery.sysfsRoot)")
         }
+        // Once the kernel offers one, auto opens it.
+        try tree.addDevice(number: 0, name: "mpu6050", channels: IIOFakeChannel.sixAxis,
+                           attributes: ["in_accel_scale": "0.0006", "in_anglvel_scale": "0.001", "sampling_frequency": "100"])
+        let device = try IMUDeviceSpecification.open("auto", detectingIn: tree.discovery)
+        #expect(device.info.driver == "iio" && device.info.chip.contains("mpu6050"), "\(device.info)")
     }
 }
