@@ -4,8 +4,8 @@ import MotionMath
 /// A calibration of an IMU's sensors: the gyroscope's bias, the accelerometer's offset and scale, the
 /// magnetometer's hard and soft iron. Each part is optional; ``apply(to:)`` corrects what a part exists
 /// for and leaves the other readings as they are. Made by `motionctl calibrate`, stored as JSON, applied
-/// by ``CalibratedIMU`` (and so by the agent's `calibration` setting and CoreMotion's
-/// `MOTION_CALIBRATION`).
+/// by the engine to every sample before fusion (`MotionEngine.setCalibration`: the agent's `calibration`
+/// setting, CoreMotion's `MOTION_CALIBRATION`).
 ///
 /// The file (``load(contentsOf:)``, ``save(to:)``), UTF-8 JSON; every part may be left out:
 /// ```json
