@@ -80,3 +80,59 @@ import Testing
         #expect(try Self.imports(of: "MotionModel") == ["MotionMath"])
     }
 }
+
+/// The README's module table says what each module depends on and which Foundation it imports: checked
+/// against Package.swift and the sources, so that it stays true.
+@Suite struct ModuleTableTests {
+    /// The table's rows: module → (Foundation column, dependencies column).
+    static func readmeTable() throws -> [String: (foundation: String, dependencies: Set<String>)] {
+        let readme = try String(contentsOf: ModuleBoundaryTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        var rows: [String: (String, Set<String>)] = [:]
+        var inTable = false
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("| module | role | Foundation | depends on") {
+                inTable = true
+                continue
+            }
+            guard inTable else { continue }
+            if line.hasPrefix("|---") { continue }
+            guard line.hasPrefix("| `") else { break }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            // "", module, role, Foundation, depends on, ""
+            guard cells.count >= 6 else { continue }
+            let module = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let listed = cells[cells.count - 2]
+            let dependencies = listed == "nothing" ? [] : Set(listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            rows[module] = (cells[cells.count - 3], dependencies)
+        }
+        return rows
+    }
+
+    /// `Foundation`, `FoundationEssentials` or `none`: the widest the module's sources import.
+    static func foundation(of module: String) throws -> String {
+        let imported = try ModuleBoundaryTests.imports(of: module)
+        if imported.contains("Foundation") { return "Foundation" }
+        if imported.contains("FoundationEssentials") { return "FoundationEssentials" }
+        return "none"
+    }
+
+    @Test("every Swift module in Sources has a row, with Package.swift's dependencies and the Foundation it imports")
+    func tableIsTrue() throws {
+        let table = try Self.readmeTable()
+        let declared = try ModuleBoundaryTests.declaredDependencies()
+        let sources = try FileManager.default.contentsOfDirectory(
+            atPath: ModuleBoundaryTests.root.appendingPathComponent("Sources").path)
+        // The C targets (system libraries and shims) have no Swift sources.
+        let swiftModules = sources.filter { module in
+            let directory = ModuleBoundaryTests.root.appendingPathComponent("Sources").appendingPathComponent(module).path
+            return FileManager.default.enumerator(atPath: directory)?.contains { ($0 as? String)?.hasSuffix(".swift") == true } == true
+        }.sorted()
+        #expect(!table.isEmpty, "no module table in the README")
+        #expect(Set(table.keys) == Set(swiftModules), "rows \(table.keys.sorted()) against Sources \(swiftModules)")
+        for module in swiftModules {
+            guard let row = table[module] else { continue }
+            #expect(row.dependencies == declared[module], "\(module): README \(row.dependencies.sorted()), Package.swift \(declared[module].map { $0.sorted() } ?? [])")
+            #expect(row.foundation == (try Self.foundation(of: module)), "\(module): README says \(row.foundation)")
+        }
+    }
+}
