@@ -20,11 +20,12 @@ public func fuzzControlCommand(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
         }
         if let interval = command.interval { precondition(ControlCommand.intervalRange.contains(interval), "interval \(interval) accepted") }
         if let frame = command.referenceFrame {
-            precondition(service == .deviceMotion && ReferenceFrameName.all.contains(frame), "frame \(frame) accepted")
+            precondition(service == .deviceMotion, "frame \(frame.rawValue) accepted for \(service.topicName)")
         }
         precondition(command != ControlCommand(), "a command that changes nothing was accepted")
         precondition((try? ControlCommand.parse(payload, for: service)) == command, "parsing is not deterministic")
-        for (reason, frames) in [(nil, Set(["xArbitraryZVertical"])), ("the device is gone", nil) as (String?, Set<String>?)] {
+        precondition((try? ControlCommand.parse(command.payload(), for: service)) == command, "the command's own payload reads otherwise")
+        for (reason, frames) in [(nil, Set([AttitudeReferenceFrame.xArbitraryZVertical])), ("the device is gone", nil) as (String?, Set<AttitudeReferenceFrame>?)] {
             do {
                 let after = try before.applying(command, for: service, unavailableReason: reason, availableFrames: frames)
                 if let interval = command.interval { precondition(after.settings.sampling.interval == interval) }
