@@ -37,8 +37,17 @@ Deploy/qemu-smoke.sh "$deb" "$root" | sed 's/^/  /'
 step "smoke test under qemu ($((SECONDS - started)) s)"
 
 started=$SECONDS
-Deploy/in-trixie.sh env PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig swift build -j 2 --build-tests \
-    --swift-sdks-path /opt/swift-sdks --swift-sdk aarch64-trixie --scratch-path .build/arm64-tests -Xswiftc -warnings-as-errors >/dev/null
+build_log=$(mktemp)
+if ! Deploy/in-trixie.sh env PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig swift build -j 2 --build-tests \
+    --swift-sdks-path /opt/swift-sdks --swift-sdk aarch64-trixie --scratch-path .build/arm64-tests -Xswiftc -warnings-as-errors \
+    > "$build_log" 2>&1; then
+    # Swift 6.0.3's errors (what 6.3.1 accepted), with the lines that say where.
+    grep -E -A3 'error:' "$build_log" | head -80
+    rm -f "$build_log"
+    step "the test bundle did not build with Swift 6.0.3"
+    exit 1
+fi
+rm -f "$build_log"
 bundle=.build/arm64-tests/aarch64-unknown-linux-gnu/debug/MotionBridgePackageTests.xctest
 step "test bundle cross-built ($((SECONDS - started)) s)"
 
