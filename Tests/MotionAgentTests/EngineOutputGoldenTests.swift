@@ -1,0 +1,208 @@
+import Foundation
+import MotionContract
+import MotionHAL
+import MotionMath
+import Synchronization
+import Testing
+
+@testable import MotionAgent
+@testable import MotionEngine
+
+/// The bytes the whole chain makes from fixed sensor input, recorded before the engine, the detectors and
+/// their settings were restructured (issue 31): the simulator's seeded samples through the engine's
+/// router (fusion in every frame, calibration, decimation and batching), the topics' down-sampling in
+/// `mean` mode, the contract's encoders (JSON and CBOR), and the detector pipeline with default and
+/// configured thresholds. A refactoring of those parts must not change one byte.
+///
+/// Each golden is a SHA-256 of every payload in order, with the payload count beside it so that a lost or
+/// extra message shows as such. The arithmetic goes through the C library's `sin`, `atan2` and `exp`,
+/// whose last bit may differ between C libraries and architectures: the digests are those of x86-64
+/// glibc, and elsewhere only the counts are compared.
+@Suite struct EngineOutputGoldenTests {
+    /// The payloads' digest and count.
+    struct Golden: Equatable, CustomStringConvertible {
+        var count: Int
+        var digest: String
+        /// The events' types in order (the detector goldens), readable when the digest differs.
+        var events: [String] = []
+        var description: String { "Golden(count: \(count), digest: \"\(digest)\", events: \(events))" }
+    }
+
+    /// Collects payloads and digests them.
+    struct Payloads {
+        private(set) var bytes: [UInt8] = []
+        private(set) var count = 0
+        var events: [String] = []
+
+        mutating func append(_ payload: [UInt8]) {
+            bytes += payload
+            bytes.append(0x0A)
+            count += 1
+        }
+
+        var golden: Golden { Golden(count: count, digest: AgentConfiguration.sha256(bytes), events: events) }
+    }
+
+    /// Whether this platform computes the digests' exact bits (see the suite's comment).
+    static var comparesDigests: Bool {
+        #if arch(x86_64) && os(Linux)
+            true
+        #else
+            false
+        #endif
+    }
+
+    static func expect(_ actual: Golden, _ expected: Golden, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(actual.count == expected.count, "\(actual)", sourceLocation: sourceLocation)
+        #expect(actual.events == expected.events, "\(actual)", sourceLocation: sourceLocation)
+        if comparesDigests { #expect(actual.digest == expected.digest, "\(actual)", sourceLocation: sourceLocation) }
+    }
+
+    static let encoder = SamplePayloadEncoder(wallClockOffset: 1_796_118_483.67683)
+
+    /// A calibration with every part, the magnetometer's graded medium.
+    static let calibration = IMUCalibration(
+        created: Date(timeIntervalSince1970: 0), device: "golden",
+        gyroscope: .init(bias: SIMD3(0.005, -0.008, 0.003)),
+        accelerometer: .init(
+            offset: SIMD3(0.02, -0.01, 0.03), scale: .init(row0: SIMD3(1.01, 0, 0), row1: SIMD3(0, 0.99, 0), row2: SIMD3(0, 0, 1.002)),
+            residual: 0),
+        magnetometer: .init(
+            hardIron: SIMD3(1, -2, 0.5), softIron: .init(row0: SIMD3(1.02, 0, 0), row1: SIMD3(0, 0.98, 0), row2: SIMD3(0, 0, 1)),
+            fieldStrength: 48, residual: 0.3, coverage: 0.9, quality: .medium))
+
+    /// The simulator's samples, `seconds` long, in the device's deliveries of 10.
+    static func deliveries(_ motion: SimulatedMotion, seconds: Double, rate: Double = 200, seed: UInt64 = 7) -> [[IMUSample]] {
+        let device = SimulatedIMU(configuration: .init(sampleRate: rate, motion: motion, seed: seed))
+        let samples = (0..<Int(seconds * rate)).map { device.sample(index: $0, sampleRate: rate) }
+        return stride(from: 0, to: samples.count, by: 10).map { Array(samples[$0..<min($0 + 10, samples.count)]) }
+    }
+
+    /// What the router hands each subscription, in the order of the subscriptions.
+    static func route(
+        _ deliveries: [[IMUSample]], streams: [(MotionStream, interval: Double, batched: Bool)], calibration: IMUCalibration? = nil
+    ) -> [[[MotionSample]]] {
+        let received = Mutex<[[[MotionSample]]]>(Array(repeating: [], count: streams.count))
+        var router = SampleRouter()
+        router.sampleRate = 200
+        router.calibration = calibration
+        for (index, stream) in streams.enumerated() {
+            let subscription =
+                stream.batched
+                ? MotionSubscription(service: stream.0, interval: stream.interval, sink: .batch { _, items, _ in
+                    if let items { received.withLock { $0[index].append(items) } }
+                })
+                : MotionSubscription(service: stream.0, interval: stream.interval) { _, item, _ in
+                    if let item { received.withLock { $0[index].append([item]) } }
+                }
+            router.add(subscription, declination: 4.5)
+        }
+        for delivery in deliveries { for item in router.route(delivery) { item.send() } }
+        return received.withLock { $0 }
+    }
+
+    static let frames: [AttitudeReferenceFrame] = [.xArbitraryZVertical, .xArbitraryCorrectedZVertical, .xMagneticNorthZVertical, .xTrueNorthZVertical]
+
+    /// Every stream, every frame, decimated and batched, JSON and CBOR.
+    static func enginePayloads(calibration: IMUCalibration?) -> Golden {
+        let streams: [(MotionStream, interval: Double, batched: Bool)] =
+            [(.accelerometer, 0.02, false), (.gyroscope, 0.03, false), (.magnetometer, 0.05, false), (.accelerometer, 0.1, true)]
+            + frames.map { (.deviceMotion($0), 0.01, false) } + [(.deviceMotion(.xMagneticNorthZVertical), 0.25, true)]
+        let received = route(deliveries(.demo, seconds: 4), streams: streams, calibration: calibration)
+        var payloads = Payloads()
+        for (stream, messages) in zip(streams, received) {
+            for (seq, items) in messages.enumerated() {
+                for format in [PayloadFormat.json, .cbor] {
+                    switch stream.0 {
+                    case .deviceMotion:
+                        let samples = items.compactMap { if case .deviceMotion(let sample) = $0 { sample } else { nil } }
+                        payloads.append(encoder.encode(samples, seq: UInt64(seq), batched: stream.batched, format: format))
+                    default:
+                        let samples = items.compactMap { if case .vector(let sample) = $0 { sample } else { nil } }
+                        payloads.append(encoder.encode(samples, service: stream.0.service, seq: UInt64(seq), batched: stream.batched, format: format))
+                    }
+                }
+            }
+        }
+        return payloads.golden
+    }
+
+    @Test func theEnginesSamplesInEveryFrame() {
+        Self.expect(Self.enginePayloads(calibration: nil), Golden(count: 4140, digest: "b7a7f834394093a57b8ece80474277bb138e1b020ce76aa6ad067822c5fef620"))
+    }
+
+    @Test func theEnginesSamplesCalibrated() {
+        Self.expect(Self.enginePayloads(calibration: Self.calibration), Golden(count: 4140, digest: "8859fc08f915d60478db1af292aa95835fe235c6dc29e5c457c7f2930608f6da"))
+    }
+
+    /// The agent's topics in `mean` mode: every sample of the engine averaged over 0.1 s windows.
+    @Test func meanDownSampling() throws {
+        let streams: [(MotionStream, interval: Double, batched: Bool)] =
+            [(.accelerometer, 0, true), (.deviceMotion(.xTrueNorthZVertical), 0, true)]
+        let received = Self.route(Self.deliveries(.demo, seconds: 4), streams: streams)
+        var accelerometer = try TopicSampler<VectorSample>(settings: .init(interval: 0.1, mode: .mean))
+        var deviceMotion = try TopicSampler<DeviceMotionSample>(settings: .init(interval: 0.1, mode: .mean, batchSize: 2))
+        var payloads = Payloads()
+        var seq: UInt64 = 0
+        for batch in received[0] {
+            for ready in accelerometer.add(batch.compactMap { if case .vector(let sample) = $0 { sample } else { nil } }) {
+                seq += 1
+                payloads.append(Self.encoder.encode(ready, service: .accelerometer, seq: seq))
+            }
+        }
+        for batch in received[1] {
+            for ready in deviceMotion.add(batch.compactMap { if case .deviceMotion(let sample) = $0 { sample } else { nil } }) {
+                seq += 1
+                payloads.append(Self.encoder.encode(ready, seq: seq, batched: true))
+                payloads.append(Self.encoder.encode(ready, seq: seq, batched: true, format: .cbor))
+            }
+        }
+        Self.expect(payloads.golden, Golden(count: 77, digest: "57384a8c27f99e1889d5d885655fc6d04c3c2c7bd93371690381b7b8a75ceeed"))
+    }
+
+    /// The simulator's scenarios, fused in the arbitrary frame at the full rate, through the detector
+    /// pipeline: every event (JSON and CBOR) and every state change.
+    static func detectorPayloads(_ settings: DetectorSettings) -> Golden {
+        let scenarios: [(SimulatedMotion, seconds: Double)] = [
+            (.drop(SimulatedDrop()), 12), (.taps(SimulatedTaps()), 12), (.shake(SimulatedShake()), 10), (.tilt(SimulatedTilt()), 20),
+            (.gait(.walking), 30), (.gait(.running), 30), (.vibration(SimulatedVibration()), 20),
+        ]
+        var payloads = Payloads()
+        for (motion, seconds) in scenarios {
+            let received = route(deliveries(motion, seconds: seconds), streams: [(.deviceMotion(.xArbitraryZVertical), 0, true)])
+            var pipeline = DetectorPipeline(settings: settings, sampleRate: 200, frame: .xArbitraryZVertical, wallClockOffset: 1_796_118_483.67683)
+            for batch in received[0] {
+                let output = pipeline.add(batch.compactMap { if case .deviceMotion(let sample) = $0 { sample } else { nil } })
+                for event in output.events {
+                    payloads.events.append(event.type)
+                    payloads.append(event.encoded(.json))
+                    payloads.append(event.encoded(.cbor))
+                }
+                for state in output.states { payloads.append(Array(state.json().utf8)) }
+            }
+        }
+        return payloads.golden
+    }
+
+    @Test func detectorsWithTheirDefaults() {
+        Self.expect(Self.detectorPayloads(DetectorSettings()), Golden(
+                count: 114, digest: "2d109cd8211a88aad8e9d0d5650ef0a2b6c9e26c5fd90b9d21ce18a060039d8c",
+                events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"]))
+    }
+
+    @Test func detectorsConfigured() throws {
+        let document = #"""
+            {"detectors":{"free_fall":{"threshold":0.4,"minimum_duration":0.1},"impact":{"threshold":3},
+             "tap":{"threshold":0.8,"double_tap_window":0.5},"shake":{"threshold":1.0,"reversals":4},
+             "orientation":{"hysteresis":0.3},"tilt":{"threshold":20,"hysteresis":3,"reference":[0,0,-1]},
+             "moving":{"acceleration":0.04,"rotation":0.3,"confirm":0.3,"settle":1.5},
+             "vibration":{"threshold":0.05,"confirm":1,"stop":3,"bands":[[5,40],[40,90]]},"activity":{"running_cadence":2.2}}}
+            """#
+        let settings = try AgentConfiguration.parse(Array(document.utf8)).detectors
+        #expect(settings != DetectorSettings())
+        Self.expect(Self.detectorPayloads(settings), Golden(
+                count: 237, digest: "b39efc818fe821749ea2346c60744a9ae8e7dbce4d6631bc8b0656752372d781",
+                // The running trial's flight phases fall through the raised free-fall threshold.
+                events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"] + Array(repeating: "free_fall", count: 55)))
+    }
+}
