@@ -51,8 +51,10 @@ struct DetectorPipeline: Sendable {
         self.frame = frame
         self.wallClockOffset = wallClockOffset
         self.sequence = sequence
-        bands = Self.usableBands(settings.bands, sampleRate: sampleRate)
-        bank = Self.bank(settings, bands: bands)
+        bands = VibrationMeter.usableBands(settings.bank.vibration.bands, sampleRate: sampleRate)
+        var detectors = settings.bank
+        if !settings.enabled { detectors.switchedOff = Set(MotionDetectorKind.allCases) }
+        bank = MotionDetectorBank(settings: detectors, vibrationBands: bands)
         let kept: [MotionStateName: Bool] = [
             .moving: bank.moving != nil, .orientation: bank.orientation != nil, .tilt: bank.tilt != nil,
             .vibration: bank.vibration != nil, .activity: bank.activity != nil,
@@ -60,60 +62,13 @@ struct DetectorPipeline: Sendable {
         stateNames = MotionStateName.allCases.filter { kept[$0] == true }
     }
 
-    /// The configured bands with their upper edge below 0.45 × `sampleRate` (a band that would be empty
-    /// is dropped).
-    static func usableBands(_ bands: [ClosedRange<Double>], sampleRate: Double?) -> [ClosedRange<Double>] {
-        guard let sampleRate, sampleRate > 0 else { return bands }
-        let limit = 0.45 * sampleRate
-        return bands.compactMap { band in band.lowerBound < limit ? band.lowerBound...min(band.upperBound, limit) : nil }
-    }
-
-    /// The bank of the detectors that are on, with the configured thresholds.
-    static func bank(_ settings: DetectorSettings, bands: [ClosedRange<Double>]) -> MotionDetectorBank {
-        func on(_ detector: DetectorSettings.Detector) -> Bool { settings.isOn(detector) }
-        func value(_ detector: DetectorSettings.Detector, _ key: String) -> Double { settings.value(detector, key) }
-        let degree = Double.pi / 180
-        let freeFall = value(.freeFall, "threshold")
-        let impact = value(.impact, "threshold")
-        return MotionDetectorBank(
-            freeFall: on(.freeFall)
-                // The fall ends above 0.5 g, or halfway to 1 g for a threshold close to it (a device at rest
-                // reads 1 g, so the end must lie below that).
-                ? FreeFallDetector(
-                    threshold: freeFall, endThreshold: min(max(0.5, freeFall * 5 / 3), (freeFall + 1) / 2),
-                    minimumDuration: value(.freeFall, "minimum_duration"))
-                : nil,
-            impact: on(.impact) ? ImpactDetector(threshold: impact, rearmThreshold: min(1.5, (1 + impact) / 2)) : nil,
-            tap: on(.tap) ? TapDetector(threshold: value(.tap, "threshold"), doubleTapWindow: value(.tap, "double_tap_window")) : nil,
-            shake: on(.shake) ? ShakeDetector(threshold: value(.shake, "threshold"), minimumReversals: Int(value(.shake, "reversals"))) : nil,
-            orientation: on(.orientation) ? DeviceOrientationDetector(hysteresis: value(.orientation, "hysteresis")) : nil,
-            tilt: on(.tilt)
-                ? TiltDetector(
-                    threshold: value(.tilt, "threshold") * degree, hysteresis: value(.tilt, "hysteresis") * degree,
-                    reference: settings.tiltReference)
-                : nil,
-            moving: on(.moving)
-                ? MotionActivityStateDetector(
-                    accelerationThreshold: value(.moving, "acceleration"), rotationThreshold: value(.moving, "rotation"),
-                    confirmTime: value(.moving, "confirm"), settleTime: value(.moving, "settle"))
-                : nil,
-            vibration: on(.vibration) && !bands.isEmpty
-                ? VibrationMeter(
-                    bands: bands, runningThreshold: value(.vibration, "threshold"), confirmTime: value(.vibration, "confirm"),
-                    stopTime: value(.vibration, "stop"))
-                : nil,
-            steps: on(.activity) ? StepDetector() : nil,
-            activity: on(.activity) ? MotionActivityClassifier(runningCadence: value(.activity, "running_cadence")) : nil)
-    }
-
     /// The detectors under the `steps` and `activity` services: rest ↔ motion, the pedometer and the
     /// activity classifier, with the configured thresholds whether or not the `moving` and `activity`
     /// detectors publish their states (the services are switched on and off on their own).
     static func activityBank(_ settings: DetectorSettings) -> MotionDetectorBank {
-        var services = settings
-        services.enabled = true
-        services.switchedOff = Set(DetectorSettings.Detector.allCases).subtracting([.moving, .activity])
-        return bank(services, bands: [])
+        var services = settings.bank
+        services.switchedOff = Set(MotionDetectorKind.allCases).subtracting([.moving, .activity])
+        return MotionDetectorBank(settings: services, vibrationBands: [])
     }
 
     /// Feeds device-motion samples (oldest first, at the sensor rate).

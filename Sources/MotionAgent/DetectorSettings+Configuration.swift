@@ -22,22 +22,22 @@ extension DetectorSettings {
         }
         for detector in Detector.allCases {
             guard let object = try entry.object(detector.rawValue) else { continue }
-            let parameters = Self.parameters(of: detector)
+            let parameters = MotionDetectorSettings.parameters(of: detector)
             var known = Set(parameters.map(\.key) + ["enabled"])
             if detector == .vibration { known.insert("bands") }
             if detector == .tilt { known.insert("reference") }
             try object.rejectUnknownKeys(known)
             if let on = try object.bool("enabled") {
-                if on { settings.switchedOff.remove(detector) } else { settings.switchedOff.insert(detector) }
+                if on { settings.bank.switchedOff.remove(detector) } else { settings.bank.switchedOff.insert(detector) }
             }
             for parameter in parameters {
-                if let value = try object.number(parameter.key) { settings.set(detector, parameter.key, to: value) }
+                if let value = try object.number(parameter.key) { settings.bank[keyPath: parameter.field] = value }
             }
             if detector == .vibration, let bands = object.members["bands"], bands != .null {
-                settings.bands = try Self.bands(bands, fieldPath: object.fieldPath("bands"))
+                settings.bank.vibration.bands = try Self.bands(bands, fieldPath: object.fieldPath("bands"))
             }
             if detector == .tilt, let reference = object.members["reference"], reference != .null {
-                settings.tiltReference = try Self.reference(reference, fieldPath: object.fieldPath("reference"))
+                settings.bank.tilt.reference = try Self.reference(reference, fieldPath: object.fieldPath("reference"))
             }
         }
         return settings
@@ -83,8 +83,8 @@ extension DetectorSettings {
     func validate() throws(ConfigurationError) {
         if !(0...2).contains(qos) { throw ConfigurationError(fieldPath: "detectors.qos", reason: "must be 0, 1 or 2") }
         for detector in Detector.allCases {
-            for parameter in Self.parameters(of: detector) {
-                let value = value(detector, parameter.key)
+            for parameter in MotionDetectorSettings.parameters(of: detector) {
+                let value = bank[keyPath: parameter.field]
                 let unit = parameter.unit.isEmpty ? "" : " \(parameter.unit)"
                 if !parameter.range.contains(value) {
                     throw ConfigurationError(
@@ -96,11 +96,11 @@ extension DetectorSettings {
                 }
             }
         }
-        if value(.tilt, "hysteresis") >= value(.tilt, "threshold") {
+        if bank.tilt.hysteresis >= bank.tilt.threshold {
             throw ConfigurationError(fieldPath: "detectors.tilt.hysteresis", reason: "must be smaller than detectors.tilt.threshold")
         }
-        if bands.count > Self.maximumBands {
-            throw ConfigurationError(fieldPath: "detectors.vibration.bands", reason: "at most \(Self.maximumBands) bands")
+        if bank.vibration.bands.count > VibrationSettings.maximumBands {
+            throw ConfigurationError(fieldPath: "detectors.vibration.bands", reason: "at most \(VibrationSettings.maximumBands) bands")
         }
     }
 
@@ -110,16 +110,16 @@ extension DetectorSettings {
             "enabled": .bool(enabled), "qos": .integer(Int64(qos)), "format": .string(format.rawValue),
         ]
         for detector in Detector.allCases {
-            var entry: [String: JSONValue] = ["enabled": .bool(!switchedOff.contains(detector))]
-            for parameter in Self.parameters(of: detector) {
-                let value = value(detector, parameter.key)
+            var entry: [String: JSONValue] = ["enabled": .bool(bank.isOn(detector))]
+            for parameter in MotionDetectorSettings.parameters(of: detector) {
+                let value = bank[keyPath: parameter.field]
                 entry[parameter.key] = parameter.isWhole ? .integer(Int64(value)) : .real(value)
             }
             if detector == .vibration {
-                entry["bands"] = .array(bands.map { .array([.real($0.lowerBound), .real($0.upperBound)]) })
+                entry["bands"] = .array(bank.vibration.bands.map { .array([.real($0.lowerBound), .real($0.upperBound)]) })
             }
             if detector == .tilt {
-                entry["reference"] = tiltReference.map { .array([.real($0.x), .real($0.y), .real($0.z)]) } ?? .string("start")
+                entry["reference"] = bank.tilt.reference.map { .array([.real($0.x), .real($0.y), .real($0.z)]) } ?? .string("start")
             }
             entries[detector.rawValue] = .object(entry)
         }

@@ -44,13 +44,13 @@ extension MotionAgent {
         let pipeline = DetectorPipeline(
             settings: settings, sampleRate: engine.sampleRate, frame: frame, wallClockOffset: encoder.wallClockOffset,
             sequence: lastEventSequence.load(ordering: .relaxed))
-        if pipeline.bands != settings.bands, settings.isOn(.vibration) {
+        if pipeline.bands != settings.bank.vibration.bands, settings.isOn(.vibration) {
             // Clipping the default 20–100 Hz band to a 200 Hz device's 90 Hz is expected; a band lost is not.
             let rate = AgentLog.decimal(engine.sampleRate ?? 0, places: 0)
             let inUse = pipeline.bands.map { "\(AgentLog.decimal($0.lowerBound, places: 1))–\(AgentLog.decimal($0.upperBound, places: 1)) Hz" }
             let message = "detectors.vibration.bands: the device samples at \(rate) Hz; bands in use: "
                 + (inUse.isEmpty ? "none (the vibration detector is off)" : inUse.joined(separator: ", "))
-            if pipeline.bands.count < settings.bands.count { AgentLog.warning(message) } else { AgentLog.info(message) }
+            if pipeline.bands.count < settings.bank.vibration.bands.count { AgentLog.warning(message) } else { AgentLog.info(message) }
         }
         let subscription = MotionSubscription(
             service: .deviceMotion(frame), interval: 0,

@@ -96,7 +96,7 @@ import Testing
         // The closed door's board stands upright in portrait (gravity along −y); it starts lying face up,
         // 90° away: tilted from the first sample, where "start" would read level.
         let configured = try AgentConfiguration.parse(Array(#"{"detectors":{"tilt":{"reference":[0,-2,0]}}}"#.utf8)).detectors
-        #expect(configured.tiltReference == SIMD3(0, -1, 0))
+        #expect(configured.bank.tilt.reference == SIMD3(0, -1, 0))
         var door = DetectorPipeline(settings: configured, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
         _ = door.add(Self.samples(seconds: 1))
         guard case .tilt(true, let angle)? = door.states[.tilt]?.value else { Issue.record("\(String(describing: door.states[.tilt]))"); return }
@@ -109,7 +109,7 @@ import Testing
         withReference.detectors = configured
         let written = try AgentConfiguration.parse(JSONWriter.canonical(["detectors": withReference.runtimeSettings["detectors"]!]))
         #expect(written.detectors == configured)
-        #expect(try AgentConfiguration.parse(Array(#"{"detectors":{"tilt":{"reference":"start"}}}"#.utf8)).detectors.tiltReference == nil)
+        #expect(try AgentConfiguration.parse(Array(#"{"detectors":{"tilt":{"reference":"start"}}}"#.utf8)).detectors.bank.tilt.reference == nil)
     }
 
     @Test func theVibrationLevelIsPublishedAgainEveryTenSeconds() {
@@ -135,8 +135,8 @@ import Testing
         let written = configuration.runtimeSettings["detectors"]!
         let reread = try AgentConfiguration.parse(JSONWriter.canonical(["detectors": written]))
         #expect(reread.detectors == configuration.detectors)
-        #expect(configuration.detectors.bands == [5...15, 20...80] && configuration.detectors.value(.shake, "reversals") == 4)
-        #expect(configuration.detectors.value(.tilt, "threshold") == 30)
+        #expect(configuration.detectors.bank.vibration.bands == [5...15, 20...80] && configuration.detectors.bank.shake.reversals == 4)
+        #expect(configuration.detectors.bank.tilt.threshold == 30)
     }
 
     @Test func aRemoteDocumentChangesTheDetectors() throws {
@@ -144,7 +144,7 @@ import Testing
         let remote = try RemoteConfiguration().accepting(Array(#"{"detectors":{"tilt":{"threshold":45},"impact":{"enabled":false}}}"#.utf8))
         #expect(remote.sources["detectors"] == .remote && remote.sources["services.gyro"] == .file)
         let applied = try file.applying(remote: remote.overlay)
-        #expect(applied.detectors.value(.tilt, "threshold") == 45 && !applied.detectors.isOn(.impact) && applied.detectors.isOn(.tap))
+        #expect(applied.detectors.bank.tilt.threshold == 45 && !applied.detectors.isOn(.impact) && applied.detectors.isOn(.tap))
         let plan = ReloadPlan(from: file, to: applied, services: [:])
         #expect(plan.restartsDetectors && plan.restartedServices.isEmpty)
         #expect(!ReloadPlan(from: file, to: file, services: [:]).restartsDetectors)
@@ -162,9 +162,9 @@ import Testing
         }
         // null hands the bands back to the file.
         let withBands = try remote.accepting(Array(#"{"detectors":{"vibration":{"bands":[[5,15]]}}}"#.utf8))
-        #expect(try file.applying(remote: withBands.overlay).detectors.bands == [5...15])
+        #expect(try file.applying(remote: withBands.overlay).detectors.bank.vibration.bands == [5...15])
         let handedBack = try withBands.accepting(Array(#"{"detectors":{"vibration":{"bands":null}}}"#.utf8))
-        #expect(try file.applying(remote: handedBack.overlay).detectors.bands == DetectorSettings.defaultBands)
+        #expect(try file.applying(remote: handedBack.overlay).detectors.bank.vibration.bands == VibrationSettings.defaultBands)
     }
 
     @Test func onlyAChangeOfWhatIsDetectedStartsTheDetectorsOver() throws {
@@ -184,30 +184,64 @@ import Testing
 
     @Test func aHighFreeFallThresholdStillEndsAtRestAndABandAboveNyquistKeepsNoState() throws {
         var settings = DetectorSettings()
-        settings.set(.freeFall, "threshold", to: 0.9)
+        settings.bank.freeFall.threshold = 0.9
         var pipeline = DetectorPipeline(settings: settings, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
         // A fall of 0.3 s and then rest, without a blow: the fall ends when the device is held again (1 g).
         let output = pipeline.add(Self.samples(seconds: 3) { time in time >= 1 && time < 1.3 ? SIMD3(0, 0, 1) : .zero })
         let fall = try #require(output.events.first { $0.type == "free_fall" })
         #expect(abs(fall.duration - 0.3) < 0.02, "\(fall.duration)")
-        settings.bands = [60...100]
+        settings.bank.vibration.bands = [60...100]
         let noBand = DetectorPipeline(settings: settings, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
         #expect(noBand.bands.isEmpty && !noBand.stateNames.contains(.vibration) && noBand.stateNames.contains(.moving))
     }
 
-    /// The JSON Schemas of the configuration document state the same ranges the agent checks.
-    @Test func theSchemaStatesTheAgentsRanges() throws {
-        let url = PayloadSchemaTests.schemas.appendingPathComponent("config-set.schema.json")
+    /// Each threshold's number as the schemas and the README write it (3, 0.3, 3600).
+    static func written(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    }
+
+    /// The JSON Schemas of the configuration report (`{base}/config`) and of the configuration document
+    /// (`config/set`) state each threshold as the model declares it: the range, `integer` for a count, and
+    /// the unit and default in the description.
+    @Test(arguments: ["config.schema.json", "config-set.schema.json"])
+    func theSchemasStateTheModelsThresholds(file: String) throws {
+        let url = PayloadSchemaTests.schemas.appendingPathComponent(file)
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        let detectors = try #require(((schema["properties"] as? [String: Any])?["detectors"] as? [String: Any])?["anyOf"] as? [[String: Any]])
-        let properties = try #require(detectors.first?["properties"] as? [String: Any])
-        for detector in DetectorSettings.Detector.allCases {
-            let entry = try #require((properties[detector.rawValue] as? [String: Any])?["anyOf"] as? [[String: Any]], "\(detector)")
-            let fields = try #require(entry.first?["properties"] as? [String: Any])
-            for parameter in DetectorSettings.parameters(of: detector) {
-                let range = try #require((fields[parameter.key] as? [String: Any])?["anyOf"] as? [[String: Any]], "\(detector).\(parameter.key)")
-                #expect(range.first?["minimum"] as? Double == parameter.range.lowerBound, "\(detector.rawValue).\(parameter.key)")
-                #expect(range.first?["maximum"] as? Double == parameter.range.upperBound, "\(detector.rawValue).\(parameter.key)")
+        /// The first alternative of an `anyOf` (the others are `null`s), or the object itself.
+        func first(_ value: Any?) -> [String: Any]? {
+            let object = value as? [String: Any]
+            return (object?["anyOf"] as? [[String: Any]])?.first ?? object
+        }
+        var root = try #require(schema["properties"] as? [String: Any])
+        if let config = first(root["config"])?["properties"] as? [String: Any] { root = config }
+        let properties = try #require(first(root["detectors"])?["properties"] as? [String: Any])
+        for detector in MotionDetectorKind.allCases {
+            let fields = try #require(first(properties[detector.rawValue])?["properties"] as? [String: Any], "\(detector)")
+            for parameter in MotionDetectorSettings.parameters(of: detector) {
+                let name = "\(file): \(detector.rawValue).\(parameter.key)"
+                let field = try #require(first(fields[parameter.key]), "\(name)")
+                #expect(field["minimum"] as? Double == parameter.range.lowerBound, "\(name)")
+                #expect(field["maximum"] as? Double == parameter.range.upperBound, "\(name)")
+                #expect(field["type"] as? String == (parameter.isWhole ? "integer" : "number"), "\(name)")
+                let description = field["description"] as? String ?? ""
+                let unit = parameter.unit.isEmpty ? "" : ", \(parameter.unit)"
+                #expect(description.hasSuffix("\(unit); default \(Self.written(parameter.defaultValue))"), "\(name): \(description)")
+            }
+        }
+    }
+
+    /// Config/README.md's table states each threshold's default, range and unit as the model declares them.
+    @Test func theConfigurationGuideStatesTheModelsThresholds() throws {
+        let guide = PayloadSchemaTests.schemas.deletingLastPathComponent().appendingPathComponent("Config/README.md")
+        let rows = try String(contentsOf: guide, encoding: .utf8).split(separator: "\n").map(String.init)
+        for detector in MotionDetectorKind.allCases {
+            for parameter in MotionDetectorSettings.parameters(of: detector) {
+                let field = "`detectors.\(detector.rawValue).\(parameter.key)`"
+                let row = try #require(rows.first { $0.hasPrefix("| \(field) |") }, "\(field)")
+                let unit = parameter.unit.isEmpty ? "" : " \(parameter.unit)"
+                let range = "\(Self.written(parameter.range.lowerBound))…\(Self.written(parameter.range.upperBound))\(unit)"
+                #expect(row.hasPrefix("| \(field) | \(Self.written(parameter.defaultValue)) | \(range) |")
+                    || row.hasPrefix("| \(field) | \(Self.written(parameter.defaultValue)) | \(range),"), "\(row)")
             }
         }
     }

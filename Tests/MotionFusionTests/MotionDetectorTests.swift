@@ -33,6 +33,43 @@ import Testing
         return samples
     }
 
+    /// A detector made from its model settings at their defaults is the detector's own default, to the
+    /// bit (CoreMotion builds defaults, the agent builds from settings: both must detect alike).
+    @Test func detectorsFromDefaultSettingsAreTheDefaultDetectors() {
+        let fall = FreeFallDetector(settings: FreeFallSettings())
+        #expect(fall.threshold == 0.3 && fall.endThreshold == 0.5 && fall.minimumDuration == 0.2)
+        let impact = ImpactDetector(settings: ImpactSettings())
+        #expect(impact.threshold == ImpactDetector().threshold && impact.rearmThreshold == ImpactDetector().rearmThreshold)
+        #expect(impact.rearmThreshold == 1.5 && impact.quietTime == ImpactDetector().quietTime)
+        let tap = TapDetector(settings: TapSettings())
+        #expect(tap.threshold == 1 && tap.doubleTapWindow == 0.4 && tap.maximumDuration == TapDetector().maximumDuration)
+        let shake = ShakeDetector(settings: ShakeSettings())
+        #expect(shake.threshold == 1.2 && shake.minimumReversals == 3 && shake.window == ShakeDetector().window)
+        #expect(DeviceOrientationDetector(settings: OrientationSettings()).hysteresis == 0.2)
+        let tilt = TiltDetector(settings: TiltSettings())
+        // The literal degrees the detector documents, converted as the settings are.
+        #expect(tilt.threshold == 30 * .pi / 180 && tilt.hysteresis == 5 * .pi / 180 && tilt.reference == nil)
+        let moving = MotionActivityStateDetector(settings: MovingSettings())
+        #expect(moving.accelerationThreshold == 0.05 && moving.rotationThreshold == 0.2 && moving.confirmTime == 0.5 && moving.settleTime == 2)
+        let vibration = VibrationMeter(settings: VibrationSettings(), bands: VibrationSettings.defaultBands)
+        #expect(vibration.bands == [20...100] && vibration.runningThreshold == 0.1 && vibration.confirmTime == 2 && vibration.stopTime == 5)
+        #expect(vibration.averagingTime == VibrationMeter().averagingTime)
+        #expect(MotionActivityClassifier(settings: ActivitySettings()).runningCadence == 2.4)
+        // The bank: every detector on; the vibration meter only with a band.
+        let bank = MotionDetectorBank(settings: MotionDetectorSettings(), vibrationBands: [])
+        #expect(bank.freeFall != nil && bank.steps != nil && bank.activity != nil && bank.vibration == nil)
+        var settings = MotionDetectorSettings()
+        settings.switchedOff = [.activity, .tap]
+        let partial = MotionDetectorBank(settings: settings, vibrationBands: [20...100])
+        #expect(partial.tap == nil && partial.steps == nil && partial.activity == nil && partial.vibration != nil && partial.shake != nil)
+    }
+
+    @Test func bandsAreKeptBelowTheRatesLimit() {
+        #expect(VibrationMeter.usableBands([20...100, 5...15], sampleRate: 200) == [20...90, 5...15])
+        #expect(VibrationMeter.usableBands([60...100], sampleRate: 100).isEmpty)
+        #expect(VibrationMeter.usableBands([60...100], sampleRate: nil) == [60...100])
+    }
+
     @Test func aDropFromOneMetreIsOneFreeFallOfAboutHalfASecondAndOneImpact() throws {
         var freeFall = FreeFallDetector(), impact = ImpactDetector()
         var events: [MotionEvent] = []

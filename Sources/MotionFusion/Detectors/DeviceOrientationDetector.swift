@@ -18,7 +18,7 @@ public struct DeviceOrientationDetector: Sendable {
 
     /// Creates a detector.
     /// - Parameter hysteresis: see ``hysteresis``.
-    public init(hysteresis: Double = 0.2) {
+    public init(hysteresis: Double = OrientationSettings().hysteresis) {
         self.hysteresis = hysteresis
     }
 

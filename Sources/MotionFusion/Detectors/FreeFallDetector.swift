@@ -1,3 +1,5 @@
+import MotionModel
+
 /// Finds free falls: while a device falls freely its accelerometer reads (almost) nothing, so a specific
 /// force below ``threshold`` for at least ``minimumDuration`` is a fall; it ends when the force rises above
 /// ``endThreshold`` (hysteresis, so noise around the threshold does not split one fall into several). The
@@ -14,8 +16,11 @@ public struct FreeFallDetector: Sendable {
 
     private var fallStart: Double?
 
-    /// Creates a detector; every parameter has the documented default.
-    public init(threshold: Double = 0.3, endThreshold: Double = 0.5, minimumDuration: Double = 0.2) {
+    /// Creates a detector; every parameter has the default of ``FreeFallSettings``.
+    public init(
+        threshold: Double = FreeFallSettings().threshold, endThreshold: Double = FreeFallSettings().endThreshold,
+        minimumDuration: Double = FreeFallSettings().minimumDuration
+    ) {
         self.threshold = threshold
         self.endThreshold = endThreshold
         self.minimumDuration = minimumDuration

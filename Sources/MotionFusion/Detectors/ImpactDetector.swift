@@ -1,3 +1,5 @@
+import MotionModel
+
 /// Finds impacts: a specific force above ``threshold`` starts one; it ends, and is reported with its peak
 /// and duration, once the force has stayed below ``rearmThreshold`` for ``quietTime`` (so the bounces of one
 /// blow are one impact). Pure value, fed at the sensor rate; times in s, forces in g.
@@ -11,8 +13,8 @@ public struct ImpactDetector: Sendable {
 
     private var impact: (start: Double, peak: Double, lastAbove: Double)?
 
-    /// Creates a detector; every parameter has the documented default.
-    public init(threshold: Double = 2.5, rearmThreshold: Double = 1.5, quietTime: Double = 0.1) {
+    /// Creates a detector; every parameter has the documented default (those of ``ImpactSettings``).
+    public init(threshold: Double = ImpactSettings().threshold, rearmThreshold: Double = ImpactSettings().rearmThreshold, quietTime: Double = 0.1) {
         self.threshold = threshold
         self.rearmThreshold = rearmThreshold
         self.quietTime = quietTime

@@ -1,3 +1,5 @@
+import MotionModel
+
 /// Stationary, walking, running or unknown, from the rest ↔ motion state and the pedometer: while steps
 /// come (the last less than ``stepTimeout`` ago) a cadence below ``runningCadence`` is walking and one at or
 /// above it running (people walk at 1.4–2.2 steps/s and run at 2.5–3.3); a first step, without a cadence
@@ -21,9 +23,9 @@ public struct MotionActivityClassifier: Sendable {
     /// The estimate now (nil before the first update).
     public private(set) var estimate: MotionActivityEstimate?
 
-    /// Creates a classifier; every parameter has the documented default.
+    /// Creates a classifier; every parameter has the documented default (the cadence that of ``ActivitySettings``).
     public init(
-        runningCadence: Double = 2.4, stepTimeout: Double = 2, unknownTime: Double = 5, mediumConfidenceTime: Double = 5,
+        runningCadence: Double = ActivitySettings().runningCadence, stepTimeout: Double = 2, unknownTime: Double = 5, mediumConfidenceTime: Double = 5,
         highConfidenceTime: Double = 15
     ) {
         self.runningCadence = runningCadence

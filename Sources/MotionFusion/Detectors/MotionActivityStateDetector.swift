@@ -1,3 +1,5 @@
+import MotionModel
+
 /// Rest ↔ motion (Android's "significant motion"): the device is moving once its low-passed own
 /// acceleration exceeds ``accelerationThreshold`` or its low-passed rotation rate ``rotationThreshold`` for
 /// ``confirmTime``; it is at rest again once both have stayed below half their thresholds for
@@ -18,8 +20,11 @@ public struct MotionActivityStateDetector: Sendable {
     private var levels = (acceleration: 0.0, rotation: 0.0)
     private var sampleStep = SampleStep()
 
-    /// Creates a detector; every parameter has the documented default.
-    public init(accelerationThreshold: Double = 0.05, rotationThreshold: Double = 0.2, confirmTime: Double = 0.5, settleTime: Double = 2) {
+    /// Creates a detector; every parameter has the default of ``MovingSettings``.
+    public init(
+        accelerationThreshold: Double = MovingSettings().acceleration, rotationThreshold: Double = MovingSettings().rotation,
+        confirmTime: Double = MovingSettings().confirm, settleTime: Double = MovingSettings().settle
+    ) {
         self.accelerationThreshold = accelerationThreshold
         self.rotationThreshold = rotationThreshold
         self.confirmTime = confirmTime

@@ -1,3 +1,5 @@
+import MotionModel
+
 /// Finds shakes: excursions of the user acceleration above ``threshold`` that reverse direction at least
 /// ``minimumReversals`` times within ``window`` (a tap or a single push reverses at most once). After a
 /// shake nothing is reported until the signal has stayed below the threshold for ``quietTime``. Pure value,
@@ -19,8 +21,11 @@ public struct ShakeDetector: Sendable {
     private var lastAbove = -Double.infinity
     private var reported = false
 
-    /// Creates a detector; every parameter has the documented default.
-    public init(threshold: Double = 1.2, minimumReversals: Int = 3, window: Double = 1.5, quietTime: Double = 0.5) {
+    /// Creates a detector; every parameter has the documented default (those of ``ShakeSettings``).
+    public init(
+        threshold: Double = ShakeSettings().threshold, minimumReversals: Int = Int(ShakeSettings().reversals), window: Double = 1.5,
+        quietTime: Double = 0.5
+    ) {
         self.threshold = threshold
         self.minimumReversals = minimumReversals
         self.window = window

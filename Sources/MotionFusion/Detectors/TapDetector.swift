@@ -1,3 +1,5 @@
+import MotionModel
+
 /// Finds taps and double taps in the user acceleration: a tap is a spike above ``threshold`` that falls
 /// back below half of it within ``maximumDuration`` and is followed by ``quietTime`` without another
 /// spike start; a second tap starting within ``doubleTapWindow`` of the first makes a double tap (reported
@@ -16,8 +18,8 @@ public struct TapDetector: Sendable {
     private var tooLong = false
     private var pendingTap: MotionEvent?
 
-    /// Creates a detector; every parameter has the documented default.
-    public init(threshold: Double = 1.0, maximumDuration: Double = 0.05, doubleTapWindow: Double = 0.4) {
+    /// Creates a detector; every parameter has the documented default (those of ``TapSettings``).
+    public init(threshold: Double = TapSettings().threshold, maximumDuration: Double = 0.05, doubleTapWindow: Double = TapSettings().doubleTapWindow) {
         self.threshold = threshold
         self.maximumDuration = maximumDuration
         self.doubleTapWindow = doubleTapWindow

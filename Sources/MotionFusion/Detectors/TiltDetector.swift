@@ -1,3 +1,5 @@
+import MotionModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,8 +22,11 @@ public struct TiltDetector: Sendable {
     /// The angle from the reference at the last sample, rad.
     public private(set) var angle = 0.0
 
-    /// Creates a detector; every parameter has the documented default.
-    public init(threshold: Double = 30 * .pi / 180, hysteresis: Double = 5 * .pi / 180, reference: SIMD3<Double>? = nil) {
+    /// Creates a detector; every parameter has the documented default (those of ``TiltSettings``, in rad).
+    public init(
+        threshold: Double = TiltSettings().threshold * (Double.pi / 180), hysteresis: Double = TiltSettings().hysteresis * (Double.pi / 180),
+        reference: SIMD3<Double>? = nil
+    ) {
         self.threshold = threshold
         self.hysteresis = hysteresis
         self.reference = reference.map(Self.unit)

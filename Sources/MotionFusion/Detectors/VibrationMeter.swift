@@ -1,3 +1,5 @@
+import MotionModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,10 +36,10 @@ public struct VibrationMeter: Sendable {
     private var state: DebouncedState
     private var previous: Double?
 
-    /// Creates a meter; every parameter has the documented default.
+    /// Creates a meter; every parameter has the documented default (those of ``VibrationSettings``).
     public init(
-        bands: [ClosedRange<Double>] = [20...100], runningThreshold: Double = 0.1, averagingTime: Double = 1,
-        confirmTime: Double = 2, stopTime: Double = 5
+        bands: [ClosedRange<Double>] = VibrationSettings.defaultBands, runningThreshold: Double = VibrationSettings().threshold,
+        averagingTime: Double = 1, confirmTime: Double = VibrationSettings().confirm, stopTime: Double = VibrationSettings().stop
     ) {
         precondition(!bands.isEmpty && bands.allSatisfy { $0.lowerBound > 0 }, "bands above 0 Hz")
         self.bands = bands
