@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MotionHAL", targets: ["MotionHAL"]),
         .library(name: "MotionFusion", targets: ["MotionFusion"]),
         .library(name: "MQTT", targets: ["MQTT"]),
+        .library(name: "MotionLog", targets: ["MotionLog"]),
         .library(name: "MotionAgent", targets: ["MotionAgent"]),
         .executable(name: "motion-agent", targets: ["motion-agent"]),
         .executable(name: "motionctl", targets: ["motionctl"]),
@@ -46,6 +47,9 @@ let package = Package(
         .target(name: "MotionCommandLine"),
         // Vectors, quaternions, 3×3 matrices, eigen decomposition, Euler angles, locations: no Foundation.
         .target(name: "MotionMath"),
+        // The one logger of every module: a front type over a handler (standard error in the journal's or a
+        // terminal's form; a capture in the tests). No Foundation.
+        .target(name: "MotionLog", dependencies: ["MotionMath"]),
         // What motion is made of, for every layer: the sample values, services, reference frames and
         // magnetic-field accuracies. No Foundation, no C, no wire format.
         .target(name: "MotionModel", dependencies: ["MotionMath"]),
@@ -59,19 +63,19 @@ let package = Package(
         // The guided calibration (gyroscope still, six faces, turning for the magnetometer) as a state machine.
         .target(name: "MotionCalibration", dependencies: ["MotionFusion", "MotionHAL", "MotionMath"]),
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
-        .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionMath", "MotionModel"]),
+        .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionLog", "MotionMath", "MotionModel"]),
         .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionModel"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite", "MotionLog"]),
         // Apple's CMMotionManager for a board across the network: its topics on a broker as a motion source.
         .target(name: "RemoteMotion", dependencies: ["CoreMotion", "MotionContract", "MotionEngine", "MotionFusion", "MQTT"]),
         .target(
             name: "MotionAgent",
             dependencies: [
-                "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionMath", "MQTT",
+                "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionLog", "MotionMath", "MQTT",
                 "CJansson", "CCrypto", "CSystemd",
             ]),
-        .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine"]),
-        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionFleet", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionMath", "CCrypto"]),
+        .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine", "MotionLog"]),
+        .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionFleet", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionLog", "MotionMath", "CCrypto"]),
         // A real mosquitto on a free loopback port, for the tests and the benchmarks, and the child-process
         // helper it starts it with.
         .target(name: "PrivateBroker", dependencies: ["MQTT"]),
@@ -86,10 +90,11 @@ let package = Package(
 
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber,
         // and register-level emulations of I²C IMU chips on an emulated bus.
-        .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL", "PrivateBroker"], path: "Tests/MotionTestSupport"),
+        .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL", "MotionLog", "PrivateBroker"], path: "Tests/MotionTestSupport"),
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionModelTests", dependencies: ["MotionMath", "MotionModel"]),
+        .testTarget(name: "MotionLogTests", dependencies: ["MotionLog", "MotionTestSupport"]),
         .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
         .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionContract", "MotionMath"]),
 
@@ -98,7 +103,7 @@ let package = Package(
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(
             name: "CoreMotionTests",
-            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionMath", "MotionModel", "MotionTestSupport"]),
+            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",

@@ -1,3 +1,4 @@
+import MotionLog
 /// Everything an ``MQTTClient`` needs to know before it connects.
 ///
 /// New settings are added as properties with defaults, so code that builds a configuration keeps compiling.
@@ -64,6 +65,9 @@ public struct MQTTClientConfiguration: Sendable {
     /// broker: libmosquitto still reads a larger message, and the client drops it unread (counted in
     /// ``MQTTClientStatistics/oversizedMessagesDropped``). At least 128 bytes.
     public var maximumIncomingPacketSize: UInt32?
+    /// Where the client's own detail goes (connection attempts, fall-back, fail-over; debug lines, since
+    /// what matters reaches the owner as events). The process's handler by default.
+    public var logger = Logger(label: "mqtt")
 
     /// The smallest keep-alive libmosquitto accepts, in seconds.
     public static let minimumKeepAlive = 5

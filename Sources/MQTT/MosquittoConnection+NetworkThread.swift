@@ -94,12 +94,15 @@ extension MosquittoConnection {
             if stop { break }
             switch policy.next(after: .init(protocolVersion: version, connackReasonCode: connack, result: loopResult)) {
             case .fallBackToMQTT311:
+                configuration.logger.debug("\(brokers[failover.current]): refused MQTT 5; connecting again with MQTT 3.1.1")
                 _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
                 state.withLock { $0.protocolVersion = .v311 }
                 (connectResult, connectErrno) = connectWithProperties(.v311, to: brokers[failover.current])
             case .retry(let delay):
                 let previous = failover.current
                 let (next, waits) = failover.next(afterAcceptedConnection: connack == 0)
+                configuration.logger.debug(
+                    "connecting again to \(brokers[next])\(waits ? " in \(delay)" : "")")
                 let stopped = state.wait(timeout: waits ? delay : .zero) { $0.stopNetworkThread || $0.lifecycle != .running }
                 if stopped { break attempts }
                 if next == previous {

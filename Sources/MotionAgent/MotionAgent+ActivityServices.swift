@@ -3,6 +3,7 @@ import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionHAL
+import MotionLog
 
 /// The listeners the running `steps`, `activity` and `altitude` services hold.
 struct ActivityListeners: Sendable {
@@ -31,7 +32,7 @@ extension MotionAgent {
                 defer { state.barometerError = nil }
                 return state.barometerError != nil
             }
-            if let info = device?.info { AgentLog.info("barometer \(specification): \(info.chip), \(AgentLog.decimal(info.defaultSampleRate, places: 1)) Hz") }
+            if let info = device?.info { Logger.agent.info("barometer \(specification): \(info.chip), \(info.defaultSampleRate.fixedDecimal(places: 1)) Hz") }
             if recovered {
                 controlQueue.async { self.restart(.altitude) }
             }
@@ -42,7 +43,7 @@ extension MotionAgent {
                 return state.barometerError != reason
             }
             if changed {
-                AgentLog.warning("\(reason); trying again in \(Int(Self.barometerRetryDelay)) s")
+                Logger.agent.warning("\(reason); trying again in \(Int(Self.barometerRetryDelay)) s")
                 controlQueue.async { if let client = self.state.withLock({ $0.client }) { try? self.publishStatus(.altitude, on: client) } }
             }
             controlQueue.asyncAfter(deadline: .now() + Self.barometerRetryDelay) { [weak self] in self?.openBarometer() }

@@ -4,6 +4,7 @@ import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionHAL
+import MotionLog
 import MotionMath
 import Synchronization
 
@@ -15,7 +16,7 @@ extension MotionAgent {
     /// (`{base}/+/set`, which takes `{base}/config/set` too).
     func announce() {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
-        AgentLog.notice("connected to \(client.currentBroker ?? configuration.broker.address)")
+        Logger.agent.notice("connected to \(client.currentBroker ?? configuration.broker.address)")
         do {
             // Retain-as-published: a retained command is recognisable even when it arrives live.
             try client.subscribe(topics.allControlTopics, qos: .atLeastOnce, retainAsPublished: true)
@@ -27,7 +28,7 @@ extension MotionAgent {
             announceDetectors(on: client)
             if configuration.healthInterval == 0 { try clearHealth(on: client) }
         } catch {
-            AgentLog.error("announcing on the broker failed: \(error)")
+            Logger.agent.error("announcing on the broker failed: \(error)")
         }
     }
 

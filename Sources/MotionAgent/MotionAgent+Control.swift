@@ -4,6 +4,7 @@ import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionHAL
+import MotionLog
 import MotionMath
 import Synchronization
 
@@ -15,9 +16,9 @@ extension MotionAgent {
         case .connected:
             controlQueue.async { self.announce() }
         case .connectionRefused(let code, let reason):
-            AgentLog.warning("broker refused the connection (\(code)): \(reason)")
+            Logger.agent.warning("broker refused the connection (\(code)): \(reason)")
         case .disconnected(let code, let reason):
-            AgentLog.warning("disconnected from the broker (\(code)): \(reason)")
+            Logger.agent.warning("disconnected from the broker (\(code)): \(reason)")
         case .message(let message):
             // A flood of commands must not queue without bound: beyond the limit they are dropped (the
             // broker stops sending QoS 1 ones by itself once 20 are unacknowledged; QoS 0 ones it does not).
@@ -25,7 +26,7 @@ extension MotionAgent {
             guard waiting <= Self.maximumPendingCommands else {
                 pendingCommands.subtract(1, ordering: .relaxed)
                 if droppedCommands.add(1, ordering: .relaxed).newValue == 1 {
-                    AgentLog.warning("commands arrive faster than they can be handled: dropping them (counted in health)")
+                    Logger.agent.warning("commands arrive faster than they can be handled: dropping them (counted in health)")
                 }
                 return
             }
@@ -34,7 +35,7 @@ extension MotionAgent {
                 self.pendingCommands.subtract(1, ordering: .relaxed)
             }
         case .offlineBufferProblem(let problem):
-            AgentLog.warning(problem)
+            Logger.agent.warning(problem)
         case .published:
             break
         }
@@ -61,7 +62,7 @@ extension MotionAgent {
         }
         state.withLock { $0.services[service] = next }
         restart(service)
-        AgentLog.info("\(service.topicName): \(state.withLock { $0.services[service]!.active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
+        Logger.agent.info("\(service.topicName): \(state.withLock { $0.services[service]!.active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
         if message.responseTopic != nil {
             respond(to: message, with: CommandAnswer.accepted.json())
         }
@@ -72,7 +73,7 @@ extension MotionAgent {
     /// subtrees is refused on `{base}/error`.
     func isAnswerable(_ message: MQTTMessage, service: MotionService?) -> Bool {
         guard !message.retain else {
-            AgentLog.warning("ignored a retained command on \(ContractText.sanitized(message.topic)): commands must not be retained")
+            Logger.agent.warning("ignored a retained command on \(ContractText.sanitized(message.topic)): commands must not be retained")
             return false
         }
         if let responseTopic = message.responseTopic, let problem = topics.responseTopicProblem(responseTopic) {
@@ -105,7 +106,7 @@ extension MotionAgent {
     /// Answers a refused command (`service` nil: a configuration document): on its MQTT 5 response topic
     /// when it named one, else on `{base}/error`.
     func answerError(_ reason: String, service: MotionService?, command: MQTTMessage) {
-        AgentLog.notice("refused a \(service.map { "command for \($0.topicName)" } ?? "configuration document"): \(reason)")
+        Logger.agent.notice("refused a \(service.map { "command for \($0.topicName)" } ?? "configuration document"): \(reason)")
         respond(to: command, with: CommandAnswer.refusal(reason, service: service, payload: command.payload).json())
     }
 

@@ -4,6 +4,7 @@ import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionHAL
+import MotionLog
 import MotionMath
 import Synchronization
 
@@ -91,7 +92,7 @@ extension MotionAgent {
             return ((client, serviceState.qos, serviceState.settings.messageExpiry, serviceState.settings.format), recovered)
         }
         if recovered, let (client, _, _, _) = ready {
-            AgentLog.notice("\(service.topicName): data flows again")
+            Logger.agent.notice("\(service.topicName): data flows again")
             controlQueue.async { try? self.publishStatus(service, on: client) }
         }
         return ready
@@ -119,7 +120,7 @@ extension MotionAgent {
                 return true
             }
             guard changed else { return }
-            AgentLog.warning("\(service.topicName): unavailable: \(reason)")
+            Logger.agent.warning("\(service.topicName): unavailable: \(reason)")
             if let client = self.state.withLock({ $0.client }) {
                 try? self.publishStatus(service, on: client)
             }

@@ -2,6 +2,7 @@ import MQTT
 import MotionContract
 import MotionEngine
 import MotionFusion
+import MotionLog
 import Synchronization
 
 /// The motion detectors while they run: their engine subscription (device motion at the full sensor rate),
@@ -46,11 +47,11 @@ extension MotionAgent {
             sequence: lastEventSequence.load(ordering: .relaxed))
         if pipeline.bands != settings.bank.vibration.bands, settings.isOn(.vibration) {
             // Clipping the default 20–100 Hz band to a 200 Hz device's 90 Hz is expected; a band lost is not.
-            let rate = AgentLog.decimal(engine.sampleRate ?? 0, places: 0)
-            let inUse = pipeline.bands.map { "\(AgentLog.decimal($0.lowerBound, places: 1))–\(AgentLog.decimal($0.upperBound, places: 1)) Hz" }
+            let rate = (engine.sampleRate ?? 0).fixedDecimal(places: 0)
+            let inUse = pipeline.bands.map { "\($0.lowerBound.fixedDecimal(places: 1))–\($0.upperBound.fixedDecimal(places: 1)) Hz" }
             let message = "detectors.vibration.bands: the device samples at \(rate) Hz; bands in use: "
                 + (inUse.isEmpty ? "none (the vibration detector is off)" : inUse.joined(separator: ", "))
-            if pipeline.bands.count < settings.bank.vibration.bands.count { AgentLog.warning(message) } else { AgentLog.info(message) }
+            if pipeline.bands.count < settings.bank.vibration.bands.count { Logger.agent.warning(message) } else { Logger.agent.info(message) }
         }
         let subscription = MotionSubscription(
             service: .deviceMotion(frame), interval: 0,
@@ -62,7 +63,7 @@ extension MotionAgent {
         detectorRun.withLock { $0 = DetectorRun(pipeline: pipeline, subscription: subscription, settings: settings) }
         if !engine.subscribe(subscription) {
             detectorRun.withLock { $0 = nil }
-            AgentLog.warning("motion detectors: the device cannot deliver device motion")
+            Logger.agent.warning("motion detectors: the device cannot deliver device motion")
         }
     }
 
@@ -90,7 +91,7 @@ extension MotionAgent {
         if let client = state.withLock({ $0.shuttingDown ? nil : $0.client }), client.isConnected {
             announceDetectors(on: client)
         }
-        AgentLog.notice(!settings.enabled ? "motion detectors off" : restart ? "motion detectors restarted with new settings"
+        Logger.agent.notice(!settings.enabled ? "motion detectors off" : restart ? "motion detectors restarted with new settings"
             : "motion events now QoS \(settings.qos), \(settings.format.rawValue)")
     }
 

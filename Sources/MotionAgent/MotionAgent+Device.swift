@@ -4,6 +4,7 @@ import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionHAL
+import MotionLog
 import MotionMath
 import Synchronization
 
@@ -31,16 +32,16 @@ extension MotionAgent {
                 return state.deviceError != description
             }
             if changed {
-                AgentLog.warning("device \(configuration.device): \(description)")
+                Logger.agent.warning("device \(configuration.device): \(description)")
                 publishDeviceState()
             }
             controlQueue.asyncAfter(deadline: .now() + next) { [weak self] in self?.retryDeviceOpen(delay: next) }
             return
         }
-        AgentLog.notice("device \(configuration.device) opened")
+        Logger.agent.notice("device \(configuration.device) opened")
         state.withLock { $0.deviceError = nil }
         startActiveServices()
-        do { try startRecording() } catch { AgentLog.error("\(error)") }
+        do { try startRecording() } catch { Logger.agent.error("\(error)") }
         publishDeviceState()
     }
 
@@ -74,7 +75,7 @@ extension MotionAgent {
         } catch {
             throw ConfigurationError(fieldPath: "record.file", reason: "cannot record to \(recording.file): \(error)")
         }
-        AgentLog.info("recording raw samples to \(recording.file) (at most \(recording.seconds) s)")
+        Logger.agent.info("recording raw samples to \(recording.file) (at most \(recording.seconds) s)")
     }
 
     /// Publishes `info` and every service status again (after the device came or changed), when connected.
@@ -85,7 +86,7 @@ extension MotionAgent {
                 topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
             for service in MotionService.allCases { try publishStatus(service, on: client) }
         } catch {
-            AgentLog.error("publishing the device's state failed: \(error)")
+            Logger.agent.error("publishing the device's state failed: \(error)")
         }
     }
 
@@ -98,7 +99,7 @@ extension MotionAgent {
             calibration.gyroscope.map { _ in "gyroscope" }, calibration.accelerometer.map { _ in "accelerometer" },
             calibration.magnetometer.map { "magnetometer (\($0.quality.rawValue))" },
         ].compactMap { $0 }
-        AgentLog.info("calibration \(path): \(parts.isEmpty ? "no parts" : parts.joined(separator: ", "))")
+        Logger.agent.info("calibration \(path): \(parts.isEmpty ? "no parts" : parts.joined(separator: ", "))")
     }
 
     /// Gives the engine the magnetic declination for true north (a running true-north service follows).
@@ -114,7 +115,7 @@ extension MotionAgent {
             return
         }
         if let declination = engine.magneticDeclination {
-            AgentLog.info("magnetic declination \(AgentLog.decimal(declination, places: 2))° (true north available)")
+            Logger.agent.info("magnetic declination \(declination.fixedDecimal(places: 2))° (true north available)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import MotionContract
+import MotionLog
 
 extension MotionAgent {
     /// Applies a new configuration file without dropping the connection, with the accepted remote
@@ -17,7 +18,7 @@ extension MotionAgent {
             }
             var notes = apply(new, keepingCommandedStates: false)
             if let remoteError { notes.append("\(remoteError); the file's values apply") }
-            AgentLog.notice("configuration reloaded" + (notes.isEmpty ? "" : "; not applied: " + notes.joined(separator: "; ")))
+            Logger.agent.notice("configuration reloaded" + (notes.isEmpty ? "" : "; not applied: " + notes.joined(separator: "; ")))
             return notes
         }
     }

@@ -2,6 +2,7 @@ import Dispatch
 import MQTT
 import MotionContract
 import MotionHAL
+import MotionLog
 import Synchronization
 
 // Remote configuration: documents on `{base}/config/set` (the desired state), the retained `{base}/config`
@@ -39,7 +40,7 @@ extension MotionAgent {
         // The store changes on this queue only: its file is written outside the lock.
         var keeping = store
         let warning = keeping.keep(next)
-        if let warning { AgentLog.warning("remote configuration version \(next.version): \(warning)") }
+        if let warning { Logger.agent.warning("remote configuration version \(next.version): \(warning)") }
         candidate.remoteConfiguration = inForce.remoteConfiguration
         state.withLock { state in
             state.remote = next
@@ -47,7 +48,7 @@ extension MotionAgent {
             state.remoteError = nil
         }
         let notes = apply(candidate, keepingCommandedStates: true)
-        AgentLog.notice(
+        Logger.agent.notice(
             "remote configuration version \(next.version) applied" + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")))
         respond(to: message, with: CommandAnswer.accepted(version: next.version, warning: warning).json())
     }
@@ -109,10 +110,10 @@ extension MotionAgent {
     private func reopenDevice() {
         do {
             try openDevice()
-            AgentLog.notice("device \(configuration.device) reopened with mount matrix \(configuration.mountMatrix ?? .identity)")
+            Logger.agent.notice("device \(configuration.device) reopened with mount matrix \(configuration.mountMatrix ?? .identity)")
             publishDeviceState()
         } catch {
-            AgentLog.warning("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
+            Logger.agent.warning("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
             state.withLock { $0.deviceError = "\(error)" }
             publishDeviceState()
             controlQueue.asyncAfter(deadline: .now() + Self.firstDeviceRetryDelay) { [weak self] in
@@ -137,7 +138,7 @@ extension MotionAgent {
                 topic: topics.configuration, string: configurationReport.json(), qos: .atLeastOnce, retain: true,
                 contentType: Self.json))
         } catch {
-            AgentLog.error("publishing the configuration report failed: \(error)")
+            Logger.agent.error("publishing the configuration report failed: \(error)")
         }
     }
 }

@@ -4,6 +4,7 @@ import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionHAL
+import MotionLog
 import MotionMath
 import Synchronization
 
@@ -106,12 +107,12 @@ public final class MotionAgent: Sendable {
         encoder = SamplePayloadEncoder(
             wallClockOffset: WallClock.unixTime() - Double(MonotonicClock.now()) / 1e9)
         let (store, remote, notes) = RemoteConfigurationStore.open(configuration.remoteConfiguration.stateFile)
-        notes.forEach { AgentLog.warning($0) }
+        notes.forEach { Logger.agent.warning($0) }
         let (effective, overlayError) = configuration.inForce(with: remote)
         if let overlayError {
-            AgentLog.warning("\(overlayError); the file's values apply")
+            Logger.agent.warning("\(overlayError); the file's values apply")
         } else if configuration.remoteConfiguration.enabled, !remote.overlay.isEmpty {
-            AgentLog.notice("remote configuration version \(remote.version) applied on top of the file")
+            Logger.agent.notice("remote configuration version \(remote.version) applied on top of the file")
         }
         state = Mutex(State(
             configuration: effective, fileConfiguration: configuration, remote: remote, remoteStore: store, remoteError: overlayError,
@@ -139,7 +140,7 @@ public final class MotionAgent: Sendable {
             if case .invalidSpecification(let why) = error {
                 throw ConfigurationError(fieldPath: "device", reason: why)
             }
-            AgentLog.warning("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
+            Logger.agent.warning("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
             state.withLock { $0.deviceError = error.description }
             controlQueue.asyncAfter(deadline: .now() + Self.firstDeviceRetryDelay) { [weak self] in
                 self?.retryDeviceOpen(delay: Self.firstDeviceRetryDelay)
@@ -156,7 +157,7 @@ public final class MotionAgent: Sendable {
         }
         state.withLock { $0.client = client }
         try client.start()
-        AgentLog.notice("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
+        Logger.agent.notice("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
         try controlQueue.sync {
             startActiveServices()
             scheduleHealthReports(every: configuration.healthInterval)
@@ -182,9 +183,9 @@ public final class MotionAgent: Sendable {
             stopDetectors()
             do {
                 let count = try engine.stopRecording()
-                if let file = configuration.recording?.file, count > 0 { AgentLog.info("recorded \(count) samples to \(file)") }
+                if let file = configuration.recording?.file, count > 0 { Logger.agent.info("recorded \(count) samples to \(file)") }
             } catch {
-                AgentLog.error("the recording failed: \(error)")
+                Logger.agent.error("the recording failed: \(error)")
             }
             return client
         }
@@ -205,7 +206,7 @@ public final class MotionAgent: Sendable {
             }
         }
         client.shutdown(timeout: timeout / 2)
-        AgentLog.notice("stopped")
+        Logger.agent.notice("stopped")
     }
 
 }

@@ -49,6 +49,7 @@ extension MotionEngine {
     private func scheduleRetry(_ lifecycle: inout Lifecycle, generation: UInt64) {
         let delay = lifecycle.retryDelay
         lifecycle.retryDelay = min(delay * 2, Self.maximumRetryDelay)
+        environment.logger.debug("device \(lifecycle.device?.info.chip ?? "none"): starting again in \(Self.format(seconds: delay)) s")
         supervisionQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
             self?.retryStart(generation: generation)
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotionHAL
+import MotionLog
 import MotionMath
 
 /// What a ``MotionEngine`` takes from its surroundings: the environment variables it reads on first use
@@ -18,6 +19,9 @@ public struct MotionEngineEnvironment: Sendable {
     /// Where the device `auto` (the default without `MOTION_DEVICE`) looks for the IMU the kernel offers:
     /// the kernel's sysfs, or a fake tree in tests.
     public var iioDiscovery: IIODeviceDiscovery
+    /// Where the engine's own detail goes (a failed start's retry, a stall, a reopen; debug lines, since
+    /// faults reach every subscription). The process's handler by default.
+    public var logger = Logger(label: "engine")
 
     /// Creates an environment.
     /// - Parameters:

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Dispatch
 import MotionAgent
+import MotionLog
 import Synchronization
 
 /// The running agent, once there is one, for the signal handlers.
@@ -54,7 +55,7 @@ let commandLine: AgentCommandLine
 do {
     commandLine = try AgentCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    AgentLog.writeToStandardError("motion-agent: \(error)\n\(AgentCommandLine.usage)\n")
+    StandardErrorLogHandler.write("motion-agent: \(error)\n\(AgentCommandLine.usage)\n")
     exit(AgentCommandLine.usageExitStatus)
 }
 if commandLine.helpRequested {
@@ -67,7 +68,7 @@ func reload(_ agent: MotionAgent?) {
     do {
         agent.reload(try commandLine.configuration())
     } catch {
-        AgentLog.warning("reload refused, the running configuration stays: \(error)")
+        Logger.agent.warning("reload refused, the running configuration stays: \(error)")
     }
 }
 
@@ -75,7 +76,7 @@ let configuration: AgentConfiguration
 do {
     configuration = try commandLine.configuration()
 } catch {
-    AgentLog.failure("\(error)")
+    StandardErrorLogHandler().failure("\(error)", program: "motion-agent")
     exit(ConfigurationError.exitStatus)
 }
 // `configuration()` ran every check a start makes (AgentConfiguration.validate), so a file that passes
@@ -94,10 +95,10 @@ do {
     // Under systemd (Type=notify): readiness, status, stopping and the watchdog, fed from the sample path.
     if let notifier = SystemdNotifier.fromEnvironment() { agent.attach(serviceManager: notifier) }
 } catch let error as ConfigurationError {
-    AgentLog.failure("\(error)")
+    StandardErrorLogHandler().failure("\(error)", program: "motion-agent")
     exit(ConfigurationError.exitStatus)
 } catch {
-    AgentLog.failure("cannot start: \(error)")
+    StandardErrorLogHandler().failure("cannot start: \(error)", program: "motion-agent")
     exit(1)
 }
 dispatchMain()

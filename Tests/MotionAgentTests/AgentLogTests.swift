@@ -4,7 +4,8 @@ import Testing
 
 @testable import MotionAgent
 
-/// Text from outside in a log line or an answer: printable, one line, bounded in bytes.
+/// Text from outside in a log line or an answer: printable, one line, bounded in bytes; and the agent's
+/// lines on the journal's stream.
 @Suite struct AgentLogTests {
     @Test func controlFormatAndSeparatorCharactersAreEscaped() {
         #expect(ContractText.sanitized("a\nb\r\u{7f}") == "a\\u{a}b\\u{d}\\u{7f}")
@@ -40,38 +41,6 @@ import Testing
             #expect(text.hasSuffix("(\(input.utf8.count) bytes)"), "\(text)")
         }
         #expect(ContractText.sanitized("short", limit: 120) == "short")
-    }
-
-    @Test func aTerminalLineHasTheTimeAndNamesWarningsAndErrors() {
-        let time = 1_764_626_400.25  // 2025-12-01T22:00:00.250Z
-        #expect(LogLineFormat.timestamped.format("connected", priority: .notice, unixTime: time) == "2025-12-01T22:00:00.250Z connected\n")
-        #expect(LogLineFormat.timestamped.format("gone", priority: .warning, unixTime: time) == "2025-12-01T22:00:00.250Z warning: gone\n")
-        #expect(LogLineFormat.timestamped.format("bad", priority: .error, unixTime: time) == "2025-12-01T22:00:00.250Z error: bad\n")
-        #expect(LogLineFormat.timestamped.format("motion-agent: x", priority: .error, unixTime: nil) == "motion-agent: x\n")
-    }
-
-    @Test func aJournalLineCarriesThePriorityOnEveryLine() {
-        #expect(LogLineFormat.journal.format("gone", priority: .warning, unixTime: 1) == "<4>gone\n")
-        #expect(LogLineFormat.journal.format("x", priority: .error, unixTime: nil) == "<3>x\n")
-        #expect(LogLineFormat.journal.format("a\nb", priority: .info, unixTime: 1) == "<6>a\n<6>b\n", "one entry per line, each with its priority")
-        #expect(AgentLog.Priority.error.rawValue == 3 && AgentLog.Priority.info.rawValue == 6, "syslog's numbers")
-    }
-
-    @Test func theJournalStreamIsRecognisedByDeviceAndInodeOnly() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
-        let descriptor = open(path, O_CREAT | O_WRONLY, 0o600)
-        #expect(descriptor >= 0)
-        defer { close(descriptor); unlink(path) }
-        var status = stat()
-        #expect(fstat(descriptor, &status) == 0)
-        let matching = "\(status.st_dev):\(status.st_ino)"
-        #expect(JournalStream.isConnected(descriptor: descriptor, journalStream: matching))
-        #expect(!JournalStream.isConnected(descriptor: descriptor, journalStream: "\(status.st_dev):\(status.st_ino + 1)"), "another stream")
-        #expect(!JournalStream.isConnected(descriptor: descriptor, journalStream: nil), "not under systemd")
-        for malformed in ["", ":", "1", "1:2:3", "a:b", "-1:5", " 1:2"] {
-            #expect(!JournalStream.isConnected(descriptor: descriptor, journalStream: malformed), "\(malformed)")
-        }
-        #expect(!JournalStream.isConnected(descriptor: -1, journalStream: matching), "a closed descriptor")
     }
 
     /// The real executable with its standard error on a file that `JOURNAL_STREAM` names, as systemd

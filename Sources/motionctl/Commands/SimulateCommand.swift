@@ -1,6 +1,7 @@
 import Foundation
 import MotionAgent
 import MotionContract
+import MotionLog
 import MotionMath
 import MQTT
 
@@ -50,7 +51,7 @@ enum SimulateCommand {
         }
         // One sample per message by default: the broker's load is the same, and a fleet of thousands fits.
         let deviceRate = options.number("--device-rate", atLeast: 1, atMost: 2_000) ?? min(max(rate, 1), 2_000)
-        AgentLog.setMinimumPriority(.warning)
+        LoggingSystem.setMinimumPriority(.warning)
         var agents: [MotionAgent] = []
         for index in 1...count {
             var configuration = AgentConfiguration(
