@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MotionFusion", targets: ["MotionFusion"]),
         .library(name: "MQTT", targets: ["MQTT"]),
         .library(name: "MotionLog", targets: ["MotionLog"]),
+        .library(name: "MotionSupervision", targets: ["MotionSupervision"]),
         .library(name: "MotionAgent", targets: ["MotionAgent"]),
         .executable(name: "motion-agent", targets: ["motion-agent"]),
         .executable(name: "motionctl", targets: ["motionctl"]),
@@ -50,6 +51,9 @@ let package = Package(
         // The one logger of every module: a front type over a handler (standard error in the journal's or a
         // terminal's form; a capture in the tests). No Foundation.
         .target(name: "MotionLog", dependencies: ["MotionMath"]),
+        // Getting devices back and doing things on time: the clock every retry and periodic report runs on
+        // (Dispatch's, or a test's manual one), the back-off value and the device supervisor. No Foundation.
+        .target(name: "MotionSupervision"),
         // What motion is made of, for every layer: the sample values, services, reference frames and
         // magnetic-field accuracies. No Foundation, no C, no wire format.
         .target(name: "MotionModel", dependencies: ["MotionMath"]),
@@ -63,7 +67,7 @@ let package = Package(
         // The guided calibration (gyroscope still, six faces, turning for the magnetometer) as a state machine.
         .target(name: "MotionCalibration", dependencies: ["MotionFusion", "MotionHAL", "MotionMath"]),
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
-        .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionLog", "MotionMath", "MotionModel"]),
+        .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionLog", "MotionMath", "MotionModel", "MotionSupervision"]),
         .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionModel"]),
         .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite", "MotionLog"]),
         // Apple's CMMotionManager for a board across the network: its topics on a broker as a motion source.
@@ -71,7 +75,7 @@ let package = Package(
         .target(
             name: "MotionAgent",
             dependencies: [
-                "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionLog", "MotionMath", "MQTT",
+                "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionLog", "MotionMath", "MotionSupervision", "MQTT",
                 "CJansson", "CCrypto", "CSystemd",
             ]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine", "MotionLog"]),
@@ -90,11 +94,12 @@ let package = Package(
 
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber,
         // and register-level emulations of I²C IMU chips on an emulated bus.
-        .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL", "MotionLog", "PrivateBroker"], path: "Tests/MotionTestSupport"),
+        .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL", "MotionLog", "MotionSupervision", "PrivateBroker"], path: "Tests/MotionTestSupport"),
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionModelTests", dependencies: ["MotionMath", "MotionModel"]),
         .testTarget(name: "MotionLogTests", dependencies: ["MotionLog", "MotionTestSupport"]),
+        .testTarget(name: "MotionSupervisionTests", dependencies: ["MotionSupervision", "MotionTestSupport"]),
         .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
         .testTarget(name: "MotionFleetTests", dependencies: ["MotionFleet", "MotionContract", "MotionMath"]),
 
@@ -103,7 +108,7 @@ let package = Package(
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(
             name: "CoreMotionTests",
-            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionTestSupport"]),
+            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionSupervision", "MotionTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",

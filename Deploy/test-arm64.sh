@@ -52,7 +52,7 @@ bundle=.build/arm64-tests/aarch64-unknown-linux-gnu/debug/MotionBridgePackageTes
 step "test bundle cross-built ($((SECONDS - started)) s)"
 
 started=$SECONDS
-suites='^(MotionMathTests|MotionModelTests|MotionLogTests|MotionContractTests|MotionFusionTests|MotionHALTests)\.|^MotionAgentTests\.(AgentBehaviourTests|TopicSamplerTests|ReloadPlanTests|StepTallyTests|RemoteConfigurationTests|RemoteConfigurationStoreTests|DetectorPipelineTests|EngineOutputGoldenTests)'
+suites='^(MotionMathTests|MotionModelTests|MotionLogTests|MotionSupervisionTests|MotionContractTests|MotionFusionTests|MotionHALTests)\.|^MotionAgentTests\.(AgentBehaviourTests|TopicSamplerTests|ReloadPlanTests|StepTallyTests|RemoteConfigurationTests|RemoteConfigurationStoreTests|DetectorPipelineTests|EngineOutputGoldenTests|AgentSupervisionTests)'
 # Tests that race the wall clock: four driver tests measure how fast an emulated chip's FIFO fills in real
 # time against how fast the driver reads it (at an emulated CPU's speed the FIFO overflows first), and one
 # runs 200 simulated devices in real time on the shared delivery threads and counts samples per delivery.

@@ -4,6 +4,7 @@ import MotionEngine
 import MotionFusion
 import MotionHAL
 import MotionLog
+import MotionSupervision
 
 /// The listeners the running `steps`, `activity` and `altitude` services hold.
 struct ActivityListeners: Sendable {
@@ -21,10 +22,19 @@ extension MotionAgent {
     /// How long the agent waits before opening a barometer again that could not be opened, s.
     static let barometerRetryDelay = 30.0
 
-    /// Opens the configured barometer for the altimeter; one that cannot be opened is tried again every
-    /// ``barometerRetryDelay`` seconds (the altitude service is unavailable with the reason meanwhile).
+    /// Opens the configured barometer for the altimeter; one that cannot be opened is opened again by the
+    /// supervisor every ``barometerRetryDelay`` seconds (the altitude service is unavailable with the reason
+    /// meanwhile).
     func openBarometer() {
-        guard let specification = configuration.barometer, !state.withLock({ $0.shuttingDown }) else { return }
+        if openBarometerOnce() == .failed {
+            barometerSupervisor.retry { [weak self] in self?.openBarometerOnce() ?? .abandoned }
+        }
+    }
+
+    /// One attempt at opening the configured barometer: on success the altitude service starts again if
+    /// it had failed; on failure a changed reason is logged and published.
+    private func openBarometerOnce() -> DeviceSupervisor.Outcome {
+        guard let specification = configuration.barometer, !state.withLock({ $0.shuttingDown }) else { return .abandoned }
         do {
             let device = try BarometerSpecification(parsing: specification).makeDevice()
             altimeter.setDevice(device)
@@ -36,6 +46,7 @@ extension MotionAgent {
             if recovered {
                 controlQueue.async { self.restart(.altitude) }
             }
+            return .succeeded
         } catch {
             let reason = "barometer \(specification): \(error)"
             let changed = state.withLock { state in
@@ -46,7 +57,7 @@ extension MotionAgent {
                 Logger.agent.warning("\(reason); trying again in \(Int(Self.barometerRetryDelay)) s")
                 controlQueue.async { if let client = self.state.withLock({ $0.client }) { try? self.publishStatus(.altitude, on: client) } }
             }
-            controlQueue.asyncAfter(deadline: .now() + Self.barometerRetryDelay) { [weak self] in self?.openBarometer() }
+            return .failed
         }
     }
 

@@ -6,6 +6,7 @@ import MotionFusion
 import MotionHAL
 import MotionLog
 import MotionMath
+import MotionSupervision
 import Synchronization
 
 // The device, its calibration, the magnetic reference and the field recording.
@@ -16,16 +17,23 @@ extension MotionAgent {
     /// Longest delay between attempts to open the device, s.
     static let maximumDeviceRetryDelay = 30.0
 
+    /// Hands the device that could not be opened to the supervisor, which opens it again after 1 s, then
+    /// after twice the delay each time up to ``maximumDeviceRetryDelay``.
+    func superviseDeviceOpen(after error: any Error) {
+        deviceSupervisor.succeeded()  // a new episode: from the first delay
+        let delay = deviceSupervisor.retry { [weak self] in self?.retryDeviceOpen() ?? .abandoned }
+        Logger.agent.warning("device \(configuration.device): \(error); trying again in \(Int(delay)) s")
+    }
+
     /// On the control queue: opens the device that was unavailable (a chip not yet powered, a driver not
     /// yet loaded); on success starts the active services and the recording and publishes the new state,
-    /// otherwise tries again after twice the delay (a changed reason is published).
-    func retryDeviceOpen(delay: Double) {
-        guard state.withLock({ !$0.shuttingDown && $0.deviceError != nil }) else { return }
+    /// otherwise publishes a changed reason (the supervisor tries again).
+    func retryDeviceOpen() -> DeviceSupervisor.Outcome {
+        guard state.withLock({ !$0.shuttingDown && $0.deviceError != nil }) else { return .abandoned }
         let configuration = self.configuration
         do {
             try openDevice()
         } catch {
-            let next = min(delay * 2, Self.maximumDeviceRetryDelay)
             let description = (error as? IMUDeviceError)?.description ?? "\(error)"
             let changed = state.withLock { state -> Bool in
                 defer { state.deviceError = description }
@@ -35,14 +43,14 @@ extension MotionAgent {
                 Logger.agent.warning("device \(configuration.device): \(description)")
                 publishDeviceState()
             }
-            controlQueue.asyncAfter(deadline: .now() + next) { [weak self] in self?.retryDeviceOpen(delay: next) }
-            return
+            return .failed
         }
         Logger.agent.notice("device \(configuration.device) opened")
         state.withLock { $0.deviceError = nil }
         startActiveServices()
         do { try startRecording() } catch { Logger.agent.error("\(error)") }
         publishDeviceState()
+        return .succeeded
     }
 
     /// Opens the configured device, turned into the board's axes by the configured mount matrix; without

@@ -5,6 +5,7 @@ import MotionEngine
 import MotionFusion
 import MotionHAL
 import MotionMath
+import MotionSupervision
 import Synchronization
 
 extension MotionAgent {
@@ -18,11 +19,7 @@ extension MotionAgent {
             if let client = state.withLock({ $0.client }), client.isConnected { try? clearHealth(on: client) }
             return
         }
-        let timer = DispatchSource.makeTimerSource(queue: controlQueue)
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self] in self?.publishHealth() }
-        timer.resume()
-        healthTimer = timer
+        healthTimer = engine.environment.clock.scheduleRepeating(on: controlQueue, every: interval) { [weak self] in self?.publishHealth() }
     }
 
     /// Removes the retained `{base}/health` (an empty retained message).

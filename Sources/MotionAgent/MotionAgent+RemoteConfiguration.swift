@@ -3,6 +3,7 @@ import MQTT
 import MotionContract
 import MotionHAL
 import MotionLog
+import MotionSupervision
 import Synchronization
 
 // Remote configuration: documents on `{base}/config/set` (the desired state), the retained `{base}/config`
@@ -113,12 +114,9 @@ extension MotionAgent {
             Logger.agent.notice("device \(configuration.device) reopened with mount matrix \(configuration.mountMatrix ?? .identity)")
             publishDeviceState()
         } catch {
-            Logger.agent.warning("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
             state.withLock { $0.deviceError = "\(error)" }
             publishDeviceState()
-            controlQueue.asyncAfter(deadline: .now() + Self.firstDeviceRetryDelay) { [weak self] in
-                self?.retryDeviceOpen(delay: Self.firstDeviceRetryDelay)
-            }
+            superviseDeviceOpen(after: error)
         }
     }
 

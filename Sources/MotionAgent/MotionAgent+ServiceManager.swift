@@ -29,11 +29,9 @@ extension MotionAgent {
             serviceManager.withLock { $0 = ServiceManagerLink(notifier: notifier, lastStatus: status) }
             notifier.notify("READY=1\nSTATUS=\(status)")
             let period = notifier.watchdogInterval.map { $0 / 2 } ?? Self.serviceManagerStatusInterval
-            let timer = DispatchSource.makeTimerSource(queue: controlQueue)
-            timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(Int(period * 50)))
-            timer.setEventHandler { [weak self] in self?.checkServiceManager() }
-            timer.resume()
-            serviceManagerTimer = timer
+            serviceManagerTimer = engine.environment.clock.scheduleRepeating(on: controlQueue, every: period) { [weak self] in
+                self?.checkServiceManager()
+            }
         }
     }
 

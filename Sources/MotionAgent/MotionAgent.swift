@@ -6,6 +6,7 @@ import MotionFusion
 import MotionHAL
 import MotionLog
 import MotionMath
+import MotionSupervision
 import Synchronization
 
 /// The bridge: reads every IMU sample through its ``MotionEngine`` and publishes the MQTT contract's
@@ -57,13 +58,17 @@ public final class MotionAgent: Sendable {
     let startUnixTime = WallClock.unixTime()
     let state: Mutex<State>
     let pipelines: Mutex<ServicePipelines>
+    /// Opens the device again while it cannot be opened (on the control queue, the engine's clock).
+    let deviceSupervisor: DeviceSupervisor
+    /// Opens the barometer again while it cannot be opened (on the control queue, the engine's clock).
+    let barometerSupervisor: DeviceSupervisor
     // Touched only on `controlQueue`.
-    nonisolated(unsafe) var healthTimer: (any DispatchSourceTimer)?
+    nonisolated(unsafe) var healthTimer: ScheduledWork?
     /// The service manager told of readiness, status and stopping, and fed the watchdog (see
     /// ``attach(serviceManager:)``); `nil` when there is none.
     let serviceManager = Mutex<ServiceManagerLink?>(nil)
     // Touched only on `controlQueue`.
-    nonisolated(unsafe) var serviceManagerTimer: (any DispatchSourceTimer)?
+    nonisolated(unsafe) var serviceManagerTimer: ScheduledWork?
 
     struct State: Sendable {
         /// The configuration in force: the file's with the remote overlay on top.
@@ -102,6 +107,12 @@ public final class MotionAgent: Sendable {
     ) throws(ConfigurationError) {
         self.version = version
         self.engine = engine
+        deviceSupervisor = DeviceSupervisor(
+            backoff: Backoff(first: Self.firstDeviceRetryDelay, maximum: Self.maximumDeviceRetryDelay), clock: engine.environment.clock,
+            queue: controlQueue)
+        barometerSupervisor = DeviceSupervisor(
+            backoff: Backoff(first: Self.barometerRetryDelay, maximum: Self.barometerRetryDelay), clock: engine.environment.clock,
+            queue: controlQueue)
         makeTransport = transport
         topics = configuration.topics
         encoder = SamplePayloadEncoder(
@@ -122,7 +133,7 @@ public final class MotionAgent: Sendable {
             })))
         pipelines = Mutex(try ServicePipelines(settings: effective.settings(for:)))
         activityMonitor = MotionActivityMonitor(source: engine, detectors: DetectorPipeline.activityBank(effective.detectors))
-        altimeter = MotionAltimeter(device: nil, floors: activityMonitor)
+        altimeter = MotionAltimeter(device: nil, floors: activityMonitor, clock: engine.environment.clock)
     }
 
     /// The configuration in force: the file's (changed by reloads) with the accepted remote documents on top.
@@ -140,11 +151,8 @@ public final class MotionAgent: Sendable {
             if case .invalidSpecification(let why) = error {
                 throw ConfigurationError(fieldPath: "device", reason: why)
             }
-            Logger.agent.warning("device \(configuration.device): \(error); trying again in \(Int(Self.firstDeviceRetryDelay)) s")
             state.withLock { $0.deviceError = error.description }
-            controlQueue.asyncAfter(deadline: .now() + Self.firstDeviceRetryDelay) { [weak self] in
-                self?.retryDeviceOpen(delay: Self.firstDeviceRetryDelay)
-            }
+            superviseDeviceOpen(after: error)
         }
         openBarometer()
         if let path = configuration.calibration {
@@ -178,6 +186,8 @@ public final class MotionAgent: Sendable {
             }
             healthTimer?.cancel()
             serviceManagerTimer?.cancel()
+            deviceSupervisor.cancel()
+            barometerSupervisor.cancel()
             serviceManager.withLock { $0?.notifier.notify("STOPPING=1\nSTATUS=stopping") }
             for service in MotionService.allCases { stopUpdates(service) }
             stopDetectors()

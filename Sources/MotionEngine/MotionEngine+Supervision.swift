@@ -1,13 +1,21 @@
 import Dispatch
 import MotionHAL
+import MotionSupervision
 
 // The device's lifecycle under the engine: starting, stopping, retrying a failed start with back-off,
 // the stall watchdog, and the device's events (samples through the router, faults to every subscription).
 extension MotionEngine {
     /// Starts the device at its default rate and its stall watchdog; on failure every subscriber gets a
-    /// fault (once per fault episode) and a retry is scheduled.
-    func startDevice(_ lifecycle: inout Lifecycle) {
-        guard let device = lifecycle.device else { return }
+    /// fault (once per fault episode) and the supervisor tries again after its back-off.
+    func startDeviceOrRetry(_ lifecycle: inout Lifecycle) {
+        if !startDevice(&lifecycle) { scheduleRetry(&lifecycle) }
+    }
+
+    /// Starts the device at its default rate and its stall watchdog; on failure every subscriber gets a
+    /// fault (once per fault episode).
+    /// - Returns: whether it started.
+    private func startDevice(_ lifecycle: inout Lifecycle) -> Bool {
+        guard let device = lifecycle.device else { return false }
         lifecycle.generation &+= 1
         let generation = lifecycle.generation
         let sampleRate = device.info.defaultSampleRate
@@ -23,8 +31,9 @@ extension MotionEngine {
                 self?.handle(event, generation: generation)
             }
             lifecycle.isRunning = true
-            lifecycle.retryDelay = Self.firstRetryDelay
+            supervisor.succeeded()
             startWatchdog(&lifecycle, generation: generation)
+            return true
         } catch {
             let fault = MotionEngineFault(.notAvailable, "The motion device could not be started: \(error)")
             let subscriptions = processing.withLock { processing -> [MotionSubscription] in
@@ -33,7 +42,7 @@ extension MotionEngine {
                 return processing.router.subscriptions
             }
             for subscription in subscriptions { subscription.deliver(fault) }
-            scheduleRetry(&lifecycle, generation: generation)
+            return false
         }
     }
 
@@ -45,25 +54,25 @@ extension MotionEngine {
         processing.withLock { $0.health.deviceStopped() }
     }
 
-    /// Retries the start of run `generation` after the current back-off delay, then doubles the delay.
-    private func scheduleRetry(_ lifecycle: inout Lifecycle, generation: UInt64) {
-        let delay = lifecycle.retryDelay
-        lifecycle.retryDelay = min(delay * 2, Self.maximumRetryDelay)
-        environment.logger.debug("device \(lifecycle.device?.info.chip ?? "none"): starting again in \(Self.format(seconds: delay)) s")
-        supervisionQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
-            self?.retryStart(generation: generation)
+    /// Starts the device again after the supervisor's next back-off delay, and again after each failure,
+    /// until it runs, its subscriptions all left or the device was replaced (``setDevice(_:)`` and the last
+    /// ``unsubscribe(_:)`` cancel the retries).
+    private func scheduleRetry(_ lifecycle: inout Lifecycle) {
+        let chip = lifecycle.device?.info.chip ?? "none"
+        let delay = supervisor.retry { [weak self] in
+            guard let self else { return .abandoned }
+            return self.lifecycle.withLock { lifecycle in
+                guard !lifecycle.isRunning, lifecycle.device != nil, processing.withLock({ !$0.router.isEmpty }) else { return .abandoned }
+                if startDevice(&lifecycle) { return .succeeded }
+                logRetry(of: chip, in: supervisor.nextDelay)
+                return .failed
+            }
         }
+        logRetry(of: chip, in: delay)
     }
 
-    /// Starts the device again unless it runs, its subscriptions all left, or the device changed since
-    /// run `generation` failed.
-    private func retryStart(generation: UInt64) {
-        lifecycle.withLock { lifecycle in
-            guard lifecycle.generation == generation, !lifecycle.isRunning else { return }
-            let hasSubscribers = processing.withLock { !$0.router.isEmpty }
-            guard hasSubscribers else { return }
-            startDevice(&lifecycle)
-        }
+    private func logRetry(of chip: String, in delay: Double) {
+        environment.logger.debug("device \(chip): starting again in \(Self.format(seconds: delay)) s")
     }
 
     private func startWatchdog(_ lifecycle: inout Lifecycle, generation: UInt64) {
@@ -142,7 +151,7 @@ extension MotionEngine {
         lifecycle.withLock { lifecycle in
             guard lifecycle.generation == generation, lifecycle.isRunning else { return }
             stopDevice(&lifecycle)
-            scheduleRetry(&lifecycle, generation: generation)
+            scheduleRetry(&lifecycle)
         }
     }
 }

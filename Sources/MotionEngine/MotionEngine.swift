@@ -2,6 +2,7 @@ import Dispatch
 import MotionFusion
 import MotionHAL
 import MotionMath
+import MotionSupervision
 import Synchronization
 
 /// One IMU shared by every client of a process (CoreMotion's managers, the agent's topics): starts the
@@ -41,6 +42,8 @@ public final class MotionEngine: Sendable {
     let processing = Mutex(Processing())
     /// Runs start retries and reports stalls (found by the process's ``StallWatchdog``).
     let supervisionQueue: DispatchQueue
+    /// Retries a failed start (or a device lost) on the environment's clock, with back-off.
+    let supervisor: DeviceSupervisor
     /// The magnetic declination for true north. A leaf lock: nothing else is taken while it is held.
     private let declination = Mutex(Declination())
 
@@ -54,6 +57,8 @@ public final class MotionEngine: Sendable {
     ) {
         self.environment = environment
         self.supervisionQueue = supervisionQueue
+        supervisor = DeviceSupervisor(
+            backoff: Backoff(first: Self.firstRetryDelay, maximum: Self.maximumRetryDelay), clock: environment.clock, queue: supervisionQueue)
     }
 
     /// The magnetic declination known to the engine: set explicitly, else read once from the
@@ -82,8 +87,6 @@ public final class MotionEngine: Sendable {
         var isCalibrationChosen = false
         var isRunning = false
         var generation: UInt64 = 0
-        /// Delay before the next start retry, s.
-        var retryDelay = MotionEngine.firstRetryDelay
     }
 
     struct Processing {
@@ -106,15 +109,15 @@ public final class MotionEngine: Sendable {
             if lifecycle.isRunning {
                 stopDevice(&lifecycle)
             }
-            lifecycle.generation &+= 1  // abandons a pending start retry of the previous device
-            lifecycle.retryDelay = Self.firstRetryDelay
+            lifecycle.generation &+= 1
+            supervisor.succeeded()  // abandons a pending start retry of the previous device
             lifecycle.device = device
             lifecycle.isDeviceChosen = true
             let hasSubscribers = processing.withLock { processing in
                 processing.router.restart()
                 return !processing.router.isEmpty
             }
-            if hasSubscribers { startDevice(&lifecycle) }
+            if hasSubscribers { startDeviceOrRetry(&lifecycle) }
         }
     }
 
@@ -297,7 +300,7 @@ public final class MotionEngine: Sendable {
             else { return false }
             let declination = magneticDeclination
             processing.withLock { $0.router.add(subscription, declination: declination) }
-            if !lifecycle.isRunning { startDevice(&lifecycle) }
+            if !lifecycle.isRunning { startDeviceOrRetry(&lifecycle) }
             return true
         }
     }
@@ -312,8 +315,8 @@ public final class MotionEngine: Sendable {
                 return processing.router.isEmpty
             }
             guard isEmpty else { return }
-            lifecycle.generation &+= 1  // abandons a pending start retry
-            lifecycle.retryDelay = Self.firstRetryDelay
+            lifecycle.generation &+= 1
+            supervisor.succeeded()  // abandons a pending start retry
             if lifecycle.isRunning { stopDevice(&lifecycle) }
         }
     }

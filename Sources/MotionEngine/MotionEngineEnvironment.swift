@@ -4,6 +4,7 @@ import Glibc
 import MotionHAL
 import MotionLog
 import MotionMath
+import MotionSupervision
 
 /// What a ``MotionEngine`` takes from its surroundings: the environment variables it reads on first use
 /// (`MOTION_DEVICE`, `MOTION_MOUNT_MATRIX`, `MOTION_CALIBRATION`, `MOTION_DECLINATION`, `MOTION_LOCATION`)
@@ -22,6 +23,9 @@ public struct MotionEngineEnvironment: Sendable {
     /// Where the engine's own detail goes (a failed start's retry, a stall, a reopen; debug lines, since
     /// faults reach every subscription). The process's handler by default.
     public var logger = Logger(label: "engine")
+    /// The clock of the start retries' back-off: the process's monotonic time and Dispatch's timers, or a
+    /// test's manual clock.
+    public var clock: any SupervisionClock = DispatchSupervisionClock()
 
     /// Creates an environment.
     /// - Parameters:

@@ -49,6 +49,9 @@ final class ScriptedIMU: IMUDevice {
     /// How many times the device was started.
     var startCount: Int { state.withLock { $0.starts } }
 
+    /// How often a start was attempted (failed ones included).
+    var startAttempts: Int { state.withLock { $0.attemptTimes.count } }
+
     /// Delivers `event` now, on the caller's thread, if running.
     func emit(_ event: IMUDeviceEvent) {
         let handler = state.withLock { $0.handler }

@@ -2,6 +2,7 @@ import Dispatch
 import MotionFusion
 import MotionHAL
 import MotionMath
+import MotionSupervision
 import Synchronization
 
 /// The barometer under CoreMotion's `CMAltimeter` and the agent's altitude service: relative altitude
@@ -82,14 +83,26 @@ public final class MotionAltimeter: Sendable {
     /// listener added as the last one is removed, a retry, a new device) happen one after the other.
     private let lifecycle = Mutex(())
     private let floors: MotionActivityMonitor?
+    /// Restarts a barometer that could not start or went away.
+    private let supervisor: DeviceSupervisor
+    /// How long the altimeter waits before starting a barometer again, s.
+    static let restartDelay = 2.0
 
     /// Creates an altimeter over `device`.
     /// - Parameters:
     ///   - device: the barometer, nil for none.
     ///   - seaLevelPressure: Pa, for the absolute altitude.
     ///   - floors: where floors climbed and descended are recorded (nil: nowhere).
-    public init(device: (any BarometerDevice)?, seaLevelPressure: Double = BarometricFormula.standardPressure, floors: MotionActivityMonitor? = nil) {
+    ///   - clock: the clock of the restarts of a barometer that could not start or went away (every
+    ///     ``restartDelay`` seconds; the process's by default).
+    public init(
+        device: (any BarometerDevice)?, seaLevelPressure: Double = BarometricFormula.standardPressure, floors: MotionActivityMonitor? = nil,
+        clock: any SupervisionClock = DispatchSupervisionClock()
+    ) {
         state = Mutex(State(device: device))
+        supervisor = DeviceSupervisor(
+            backoff: Backoff(first: Self.restartDelay, maximum: Self.restartDelay), clock: clock,
+            queue: DispatchQueue(label: "MotionAltimeter.supervision"))
         self.seaLevelPressure = seaLevelPressure
         self.floors = floors
     }
@@ -162,19 +175,31 @@ public final class MotionAltimeter: Sendable {
         reconcile()
     }
 
-    /// Starts the device when there are listeners and it is not started, stops it when there are none.
+    /// Starts the device when there are listeners and it is not started (restarting it with the
+    /// supervisor if it cannot start), stops it when there are none.
     private func reconcile() {
-        lifecycle.withLock { _ in
+        if reconcileOnce() == .failed { restartLater() }
+    }
+
+    /// Restarts the device after ``restartDelay`` seconds, and again after each failure.
+    private func restartLater() {
+        supervisor.retry { [weak self] in self?.reconcileOnce() ?? .abandoned }
+    }
+
+    /// One attempt of ``reconcile()``: whether a start was needed and failed.
+    private func reconcileOnce() -> DeviceSupervisor.Outcome {
+        lifecycle.withLock { _ -> DeviceSupervisor.Outcome in
             let (device, wanted, started, generation) = state.withLock { state in
                 (state.device, !state.listeners.isEmpty, state.started, state.generation)
             }
-            guard let device, wanted != started else { return }
+            guard let device, wanted != started else { return .abandoned }
             guard wanted else {
                 state.withLock { state in
                     state.started = false
                     state.generation &+= 1
                 }
-                return device.stop()
+                device.stop()
+                return .abandoned
             }
             let run = generation &+ 1
             state.withLock { state in
@@ -187,17 +212,13 @@ public final class MotionAltimeter: Sendable {
                 try device.start(sampleRate: device.info.defaultSampleRate) { [weak self] event in
                     self?.receive(event, generation: run)
                 }
+                return .succeeded
             } catch {
                 state.withLock { $0.started = false }
                 notify(.fault("\(error)"))
-                retry(after: 2)
+                return .failed
             }
         }
-    }
-
-    /// Tries ``reconcile()`` again after `seconds` (a device that could not start, or went away).
-    private func retry(after seconds: Double) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.reconcile() }
     }
 
     private func receive(_ event: BarometerEvent, generation: UInt64) {
@@ -235,7 +256,7 @@ public final class MotionAltimeter: Sendable {
                         }
                         device?.stop()
                     }
-                    self.retry(after: 2)
+                    self.restartLater()
                 }
             }
         }
