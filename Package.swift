@@ -112,8 +112,28 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",
-            dependencies: ["MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionFleet", "MotionMath", "MQTT", "MotionTestSupport", "RemoteMotion", "motion-agent", "motionctl", "motion-bench", "tilt-monitor"]
-        ),
+            dependencies: [
+                "CoreMotion", "MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionHAL", "MotionMath",
+                "MotionSupervision", "MQTT", "MotionTestSupport",
+            ]),
+        .testTarget(name: "RemoteMotionTests", dependencies: ["AgentTestSupport", "MotionContract", "MotionTestSupport", "RemoteMotion", "motion-agent"]),
+
+        // The programs as a user runs them, against real brokers: the agent (MotionAgentIntegrationTests) and
+        // motionctl (MotionctlTests), spawned from the build's products with AgentTestSupport's helpers.
+        .target(
+            name: "AgentTestSupport", dependencies: ["MotionAgent", "MotionContract", "MQTT", "MotionTestSupport"], path: "Tests/AgentTestSupport"),
+        .testTarget(
+            name: "MotionAgentIntegrationTests",
+            dependencies: [
+                "AgentTestSupport", "MotionAgent", "MotionContract", "MotionHAL", "MQTT", "MotionTestSupport", "motion-agent", "motionctl",
+                "tilt-monitor",
+            ]),
+        .testTarget(
+            name: "MotionctlTests",
+            dependencies: [
+                "AgentTestSupport", "MotionAgent", "MotionContract", "MotionEngine", "MotionFusion", "MotionHAL", "MotionMath", "MQTT",
+                "MotionTestSupport", "motion-agent", "motionctl", "motion-bench",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

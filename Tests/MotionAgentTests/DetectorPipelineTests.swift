@@ -2,6 +2,7 @@ import Foundation
 import MotionContract
 import MotionHAL
 import MotionMath
+import MotionTestSupport
 import Testing
 
 @testable import MotionAgent
@@ -205,7 +206,7 @@ import Testing
     /// the unit and default in the description.
     @Test(arguments: ["config.schema.json", "config-set.schema.json"])
     func theSchemasStateTheModelsThresholds(file: String) throws {
-        let url = PayloadSchemaTests.schemas.appendingPathComponent(file)
+        let url = Repository.schemas.appendingPathComponent(file)
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         /// The first alternative of an `anyOf` (the others are `null`s), or the object itself.
         func first(_ value: Any?) -> [String: Any]? {
@@ -232,7 +233,7 @@ import Testing
 
     /// Config/README.md's table states each threshold's default, range and unit as the model declares them.
     @Test func theConfigurationGuideStatesTheModelsThresholds() throws {
-        let guide = PayloadSchemaTests.schemas.deletingLastPathComponent().appendingPathComponent("Config/README.md")
+        let guide = Repository.schemas.deletingLastPathComponent().appendingPathComponent("Config/README.md")
         let rows = try String(contentsOf: guide, encoding: .utf8).split(separator: "\n").map(String.init)
         for detector in MotionDetectorKind.allCases {
             for parameter in MotionDetectorSettings.parameters(of: detector) {

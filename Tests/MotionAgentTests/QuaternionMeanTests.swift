@@ -1,5 +1,6 @@
 import MotionContract
 import Foundation
+import MotionTestSupport
 import Testing
 
 import CoreMotion
@@ -15,7 +16,7 @@ import MotionMath
 
     private func negated(_ q: Quaternion) -> Quaternion { Quaternion(w: -q.w, x: -q.x, y: -q.y, z: -q.z) }
 
-    private func randomRotation(_ random: inout SeededRandom) -> Quaternion {
+    private func randomRotation(_ random: inout SeededGenerator) -> Quaternion {
         rotation(random.unitVector(), Double.random(in: 0...Double.pi, using: &random))
     }
 
@@ -30,7 +31,7 @@ import MotionMath
     }
 
     @Test func eigensystemOfAMatrixWithKnownSpectrum() {
-        var random = SeededRandom(seed: 42)
+        var random = SeededGenerator(seed: 42)
         for spectrum in [[4, 2.5, 1, -0.5], [3, 3, 1, 1], [1e-9, 0, 0, 0], [2, 2, 2, 2]] as [[Double]] {
             for _ in 0..<20 {
                 // A = Q diag(λ) Qᵀ with Q orthogonal: the columns of Q are the eigenvectors.
@@ -63,7 +64,7 @@ import MotionMath
     }
 
     @Test func theSignOfEachQuaternionDoesNotMatter() {
-        var random = SeededRandom(seed: 1)
+        var random = SeededGenerator(seed: 1)
         for _ in 0..<50 {
             let q = randomRotation(&random)
             let mean = QuaternionMean.mean(of: [q, negated(q), q, negated(q), negated(q)])
@@ -74,7 +75,7 @@ import MotionMath
     }
 
     @Test func oppositeRotationsAboutAnAxisAverageToTheIdentity() {
-        var random = SeededRandom(seed: 2)
+        var random = SeededGenerator(seed: 2)
         for _ in 0..<50 {
             let axis = random.unitVector()
             let angle = Double.random(in: 0.01...1.5, using: &random)
@@ -85,7 +86,7 @@ import MotionMath
 
     @Test func rotationsAboutOneAxisAverageToTheCircularMeanOfTheirAngles() {
         // For q_i = (cos θ_i/2, sin θ_i/2 · a), M's top eigenvector is at half the angle of Σ (cos θ_i, sin θ_i).
-        var random = SeededRandom(seed: 3)
+        var random = SeededGenerator(seed: 3)
         for _ in 0..<50 {
             let axis = random.unitVector()
             let angles = (0..<7).map { _ in Double.random(in: -0.8...1.6, using: &random) }
@@ -96,7 +97,7 @@ import MotionMath
     }
 
     @Test func closeAttitudesAgreeWithTheNormalizedArithmeticMean() {
-        var random = SeededRandom(seed: 4)
+        var random = SeededGenerator(seed: 4)
         for _ in 0..<50 {
             let base = randomRotation(&random)
             // A 20 ms window turning at up to ~1 rad/s, plus noise: attitudes within ~0.01 rad.
@@ -122,7 +123,7 @@ import MotionMath
 
     @Test func markleysMeanMinimisesTheChordalCost() {
         // The mean maximises Σ (q·q_i)² (equivalently minimises Σ ‖R(q) − R(q_i)‖²_F): no nearby attitude does better.
-        var random = SeededRandom(seed: 5)
+        var random = SeededGenerator(seed: 5)
         for _ in 0..<20 {
             let inputs = (0..<6).map { _ in randomRotation(&random) }
             func score(_ q: Quaternion) -> Double {
@@ -149,7 +150,7 @@ import MotionMath
 
     @Test func eulerAnglesInvertTheirDefiningRotationSequence() {
         // Device → reference = Rz(yaw) · Rx(pitch) · Ry(roll), with pitch in (−π/2, π/2), roll and yaw in (−π, π).
-        var random = SeededRandom(seed: 8)
+        var random = SeededGenerator(seed: 8)
         for _ in 0..<500 {
             let roll = Double.random(in: -3.1...3.1, using: &random)
             let pitch = Double.random(in: -1.5...1.5, using: &random)

@@ -2,6 +2,7 @@ import MotionContract
 import MotionMath
 import CoreMotion
 import Foundation
+import MotionTestSupport
 import Testing
 
 @testable import MotionAgent
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func aSensorSlowerThanTheRequestedRatePublishesEachSampleOnce() throws {
-        var random = SeededRandom(seed: 7)
+        var random = SeededGenerator(seed: 7)
         // 20 Hz with ±5 ms jitter, 100 Hz requested.
         let samples = (0..<200).map { index in
             VectorSample(timestamp: 10 + Double(index) * 0.05 + Double.random(in: -0.005...0.005, using: &random),
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func aSensorAsFastAsTheRequestedRateWithJitterLosesNoSample() throws {
-        var random = SeededRandom(seed: 11)
+        var random = SeededGenerator(seed: 11)
         // 50 Hz with ±3 ms jitter, 50 Hz requested (any jitter below a sixth of the period is safe).
         let samples = (0..<500).map { index in
             VectorSample(timestamp: 3 + Double(index) * 0.02 + Double.random(in: -0.003...0.003, using: &random),
@@ -155,7 +156,7 @@ import Testing
     }
 
     @Test func deadbandSuppressesSmallChangesAndHeartbeatForcesMessages() throws {
-        var random = SeededRandom(seed: 3)
+        var random = SeededGenerator(seed: 3)
         // 100 Hz for 5 s: noise of ±0.01 around 0, a step to 1 at 2.5 s.
         let samples = (0..<500).map { index in
             let time = Double(index) * 0.01
