@@ -1,3 +1,4 @@
+import Dispatch
 import MQTT
 import MotionContract
 import MotionEngine
@@ -70,6 +71,9 @@ extension MotionAgent {
     /// On the control queue: stops the detectors (the event count goes on when they start again).
     func stopDetectors() {
         guard let run = detectorRun.withLock({ run -> DetectorRun? in defer { run = nil }; return run }) else { return }
+        // What the run found before the stop is queued already (under the run's lock): published now, and
+        // nothing of the run after this returns.
+        detectorPublisher.sync {}
         engine.unsubscribe(run.subscription)
         lastEventSequence.store(run.pipeline.sequence, ordering: .relaxed)
     }
@@ -100,22 +104,30 @@ extension MotionAgent {
     /// broker is away), changed states retained on `{base}/state/{name}` while connected (a reconnect
     /// announces the states in force, so a state is not queued for later).
     ///
-    /// Publishing happens under the run's lock, as ``stopDetectors()`` and ``announceDetectors(on:)`` take
-    /// it, so that nothing found by a run that was stopped (or by another subscription's batch still under
-    /// way) is published after the stop, and a state announced is never overtaken by an older one.
+    /// The run's lock is held to feed the pipeline and queue what it found on ``detectorPublisher`` (in the
+    /// order found); the writes happen there, without a lock. ``stopDetectors()`` empties that queue before
+    /// it returns, and ``announceDetectors(on:)`` publishes on it, so that nothing found by a run that was
+    /// stopped (or by another subscription's batch still under way) is published after the stop, and a
+    /// state announced is never overtaken by an older one.
     func receiveDetectorSamples(_ samples: [DeviceMotionSample], from subscription: MotionSubscription) {
         guard let client = state.withLock({ $0.shuttingDown ? nil : $0.client }) else { return }
         detectorRun.withLock { run in
             guard run?.subscription === subscription else { return }
             let output = run!.pipeline.add(samples)
+            guard !(output.events.isEmpty && output.states.isEmpty) else { return }
             let (qos, format) = (run!.qos, run!.format)
-            for event in output.events {
-                publish(event.encoded(format), to: topics.events, qos: qos, expiry: nil, format: format, on: client)
-                eventCounts.withLock { $0[event.type, default: 0] += 1 }
-            }
-            guard client.isConnected else { return }
-            for state in output.states { publishState(state, on: client) }
+            detectorPublisher.async { [weak self] in self?.publishDetections(output, qos: qos, format: format, on: client) }
         }
+    }
+
+    /// On ``detectorPublisher``: the events found (counted) and, while connected, the states changed.
+    private func publishDetections(_ output: DetectorPipeline.Output, qos: MQTTQoS, format: PayloadFormat, on client: any MessageTransport) {
+        for event in output.events {
+            publish(event.encoded(format), to: topics.events, qos: qos, expiry: nil, format: format, on: client)
+            eventCounts.withLock { $0[event.type, default: 0] += 1 }
+        }
+        guard client.isConnected else { return }
+        for state in output.states { publishState(state, on: client) }
     }
 
     /// On (re)connect and after the detectors' settings changed: the detectors' Home Assistant discovery,
@@ -123,11 +135,11 @@ extension MotionAgent {
     /// (after their entities are removed, so that Home Assistant never renders an empty state).
     func announceDetectors(on client: any MessageTransport) {
         publishDetectorDiscovery(on: client)
-        detectorRun.withLock { run in
-            let published = publishedStates(of: run)
+        detectorPublisher.sync {
+            let (published, inForce) = detectorRun.withLock { run in (publishedStates(of: run), run?.pipeline.states ?? [:]) }
             for name in MotionStateName.allCases {
                 if published.contains(name) {
-                    if let state = run?.pipeline.states[name] { publishState(state, on: client) }
+                    if let state = inForce[name] { publishState(state, on: client) }
                 } else {
                     _ = try? client.publish(MQTTMessage(topic: topics.state(name), payload: [], qos: .atLeastOnce, retain: true))
                 }

@@ -36,8 +36,12 @@ public final class MotionAgent: Sendable {
     /// topic gets only the samples it can publish, see `startUpdates`). Changed on the control queue only.
     let subscriptions = Mutex<[MotionService: MotionSubscription]>([:])
     /// The motion detectors while they run (started and stopped on the control queue, fed on the device's
-    /// thread).
+    /// thread). Never held while writing to the broker.
     let detectorRun = Mutex<DetectorRun?>(nil)
+    /// The one owner of what the detectors publish: their events and states and the states announced, in
+    /// the order found, so that no state announced is overtaken by an older one, without a lock held across
+    /// a socket write (the detectors' stop waits for it to empty).
+    let detectorPublisher = DispatchQueue(label: "motion-agent.detectors")
     /// The `seq` of the last `{base}/events` message, kept while the detectors are stopped.
     let lastEventSequence = Atomic<UInt64>(0)
     /// Events published since the start, by type (for `health`; every type from 0).
