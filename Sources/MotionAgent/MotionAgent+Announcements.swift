@@ -67,7 +67,7 @@ extension MotionAgent {
     /// The status `service` would publish now (control queue only: it asks the motion manager).
     func status(of service: MotionService) -> ServiceStatus {
         let (serviceState, deviceError, barometerError) = state.withLock {
-            ($0.services[service]!, $0.deviceError, $0.barometerError)
+            ($0.services[service], $0.deviceError, $0.barometerError)
         }
         // The IMU's fault is not the barometer's, and the other way round.
         let unavailableReason = (service == .altitude ? barometerError : deviceError) ?? serviceState.error

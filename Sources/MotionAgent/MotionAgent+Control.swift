@@ -53,7 +53,7 @@ extension MotionAgent {
         do {
             let command = try ControlCommand.parse(message.payload, for: service)
             let status = status(of: service)
-            next = try state.withLock { $0.services[service]! }.applying(
+            next = try state.withLock { $0.services[service] }.applying(
                 command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
                 availableFrames: engine.deviceInfo == nil ? nil : Set(engine.availableFrames))
         } catch {
@@ -62,7 +62,7 @@ extension MotionAgent {
         }
         state.withLock { $0.services[service] = next }
         restart(service)
-        Logger.agent.info("\(service.topicName): \(state.withLock { $0.services[service]!.active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
+        Logger.agent.info("\(service.topicName): \(state.withLock { $0.services[service].active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
         if message.responseTopic != nil {
             respond(to: message, with: CommandAnswer.accepted.json())
         }
@@ -89,13 +89,13 @@ extension MotionAgent {
     func restart(_ service: MotionService) {
         stopUpdates(service)
         let (active, sampling) = state.withLock { state in
-            state.services[service]!.error = nil
-            return (state.services[service]!.active, state.services[service]!.settings.sampling)
+            state.services[service].error = nil
+            return (state.services[service].active, state.services[service].settings.sampling)
         }
         do {
             try pipelines.withLock { try $0.reconfigure(service, sampling) }
         } catch {
-            state.withLock { $0.services[service]!.error = "\(error)" }
+            state.withLock { $0.services[service].error = "\(error)" }
         }
         if active { startUpdates(service) }
         if let client = state.withLock({ $0.client }) {

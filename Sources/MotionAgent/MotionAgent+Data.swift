@@ -14,7 +14,7 @@ extension MotionAgent {
     func startUpdates(_ service: MotionService) {
         // The altitude service needs the barometer only.
         guard isAvailable(service), service == .altitude || state.withLock({ $0.deviceError == nil }) else { return }
-        let sampling = state.withLock { $0.services[service]!.settings.sampling }
+        let sampling = state.withLock { $0.services[service].settings.sampling }
         let stream: MotionStream
         switch service {
         case .steps, .activity: return startActivityUpdates(service, interval: sampling.interval)
@@ -23,9 +23,9 @@ extension MotionAgent {
         case .gyro: stream = .gyroscope
         case .magnetometer: stream = .magnetometer
         case .deviceMotion:
-            let frame = state.withLock { $0.services[.deviceMotion]!.settings.referenceFrame } ?? .defaultFrame
+            let frame = state.withLock { $0.services[.deviceMotion].settings.referenceFrame } ?? .defaultFrame
             guard engine.availableFrames.contains(frame) else {
-                state.withLock { $0.services[.deviceMotion]!.error = "reference frame \(frame.rawValue) is not available on this device" }
+                state.withLock { $0.services[.deviceMotion].error = "reference frame \(frame.rawValue) is not available on this device" }
                 return
             }
             stream = .deviceMotion(frame)
@@ -85,10 +85,10 @@ extension MotionAgent {
     /// fault that data arriving again has ended.
     func readyToPublish(_ service: MotionService) -> (any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)? {
         let (ready, recovered) = state.withLock { state -> ((any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)?, Bool) in
-            guard !state.shuttingDown, let client = state.client, let serviceState = state.services[service],
-                  serviceState.active else { return (nil, false) }
+            let serviceState = state.services[service]
+            guard !state.shuttingDown, let client = state.client, serviceState.active else { return (nil, false) }
             let recovered = serviceState.error != nil
-            if recovered { state.services[service]!.error = nil }
+            if recovered { state.services[service].error = nil }
             return ((client, serviceState.qos, serviceState.settings.messageExpiry, serviceState.settings.format), recovered)
         }
         if recovered, let (client, _, _, _) = ready {
@@ -115,8 +115,8 @@ extension MotionAgent {
     func report(reason: String, for service: MotionService) {
         controlQueue.async {
             let changed = self.state.withLock { state -> Bool in
-                guard state.services[service]!.error != reason else { return false }
-                state.services[service]!.error = reason
+                guard state.services[service].error != reason else { return false }
+                state.services[service].error = reason
                 return true
             }
             guard changed else { return }

@@ -68,7 +68,7 @@ extension MotionAgent {
 
     /// On the control queue: starts the updates of every active service, and the motion detectors.
     func startActiveServices() {
-        for service in MotionService.allCases where state.withLock({ $0.services[service]!.active }) {
+        for service in MotionService.allCases where state.withLock({ $0.services[service].active }) {
             startUpdates(service)
         }
         startDetectors()

@@ -43,8 +43,8 @@ extension MotionAgent {
         for service in MotionService.allCases {
             let count = counters.counts[service]!
             report.services.append(.init(
-                service: service, active: services[service]!.active, messages: count.messages, samples: count.samples,
-                messageRate: last.map { counters.messageRate(of: service, since: $0) }, error: services[service]!.error))
+                service: service, active: services[service].active, messages: count.messages, samples: count.samples,
+                messageRate: last.map { counters.messageRate(of: service, since: $0) }, error: services[service].error))
         }
         report.hasBufferFile = hasBufferFile
         report.stateFileProblem = store.problem.map(RemoteConfigurationStore.memoryOnly)

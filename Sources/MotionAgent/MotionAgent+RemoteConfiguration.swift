@@ -62,7 +62,7 @@ extension MotionAgent {
     func apply(_ new: AgentConfiguration, keepingCommandedStates: Bool) -> [String] {
         let old = configuration
         let plan = ReloadPlan(
-            from: old, to: new, services: state.withLock { $0.services }, keepingCommandedStates: keepingCommandedStates)
+            from: old, to: new, services: state.withLock { $0.services.byService }, keepingCommandedStates: keepingCommandedStates)
         var notes = plan.restartNotes
         state.withLock { state in
             state.configuration.services = new.services

@@ -42,7 +42,7 @@ extension MotionAgent {
         // The IMU's sample path only: the altitude service's barometer may be missing or slow without the
         // agent being stuck.
         let (active, deviceIsOpen) = state.withLock {
-            (Set($0.services.filter { $0.value.active && $0.key != .altitude }.keys), $0.deviceError == nil)
+            (Set($0.services.byService.filter { $0.value.active && $0.key != .altitude }.keys), $0.deviceError == nil)
         }
         let previous = serviceManager.withLock { $0?.lastCheck }
         var rates: [MotionService: Double] = [:]

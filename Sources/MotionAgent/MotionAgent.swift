@@ -88,7 +88,7 @@ public final class MotionAgent: Sendable {
         /// When the configuration in force came into force, Unix time, s.
         var configurationSince: Double
         var client: (any MessageTransport)?
-        var services: [MotionService: ServiceState]
+        var services: ServiceStates
         var deviceError: String?
         /// Why the configured barometer could not be opened (nil: it is open, or none is configured).
         var barometerError: String?
@@ -132,9 +132,7 @@ public final class MotionAgent: Sendable {
         state = Mutex(State(
             configuration: effective, fileConfiguration: configuration, remote: remote, remoteStore: store, remoteError: overlayError,
             configurationSince: WallClock.unixTime(),
-            services: Dictionary(uniqueKeysWithValues: MotionService.allCases.map {
-                ($0, ServiceState(settings: effective.settings(for: $0)))
-            })))
+            services: ServiceStates { ServiceState(settings: effective.settings(for: $0)) }))
         pipelines = Mutex(try ServicePipelines(settings: effective.settings(for:)))
         activityMonitor = MotionActivityMonitor(source: engine, detectors: DetectorPipeline.activityBank(effective.detectors))
         altimeter = MotionAltimeter(device: nil, floors: activityMonitor, clock: engine.environment.clock)
