@@ -25,7 +25,7 @@ extension MotionAgent {
                 topic: topics.info, string: infoPayload(), qos: .atLeastOnce, retain: true, contentType: Self.json))
             for service in MotionService.allCases { try publishStatus(service, on: client) }
             publishConfiguration(on: client)
-            announceDetectors(on: client)
+            detectors.announce(configuration, on: client)
             if configuration.healthInterval == 0 { try clearHealth(on: client) }
         } catch {
             Logger.agent.error("announcing on the broker failed: \(error)")

@@ -49,7 +49,7 @@ extension MotionAgent {
         report.hasBufferFile = hasBufferFile
         report.stateFileProblem = store.problem.map(RemoteConfigurationStore.memoryOnly)
         report.detectors = HealthPayload.Detectors(
-            running: detectorRun.withLock { $0 != nil }, events: eventCounts.withLock { $0 })
+            running: detectors.isRunning, events: detectors.eventCounts)
         // Retained (contract 1.1), so that a fleet tool joining late reads when the device last reported.
         _ = try? client.publish(MQTTMessage(
             topic: topics.health, string: report.json(), qos: .atMostOnce, retain: true, contentType: Self.json))

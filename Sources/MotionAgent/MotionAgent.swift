@@ -35,20 +35,11 @@ public final class MotionAgent: Sendable {
     /// One engine subscription per running service, so that each takes its own sample interval (a `latest`
     /// topic gets only the samples it can publish, see `startUpdates`). Changed on the control queue only.
     let subscriptions = Mutex<[MotionService: MotionSubscription]>([:])
-    /// The motion detectors while they run (started and stopped on the control queue, fed on the device's
-    /// thread). Never held while writing to the broker.
-    let detectorRun = Mutex<DetectorRun?>(nil)
-    /// The one owner of what the detectors publish: their events and states and the states announced, in
-    /// the order found, so that no state announced is overtaken by an older one, without a lock held across
-    /// a socket write (the detectors' stop waits for it to empty).
-    let detectorPublisher = DispatchQueue(label: "motion-agent.detectors")
-    /// The `seq` of the last `{base}/events` message, kept while the detectors are stopped.
-    let lastEventSequence = Atomic<UInt64>(0)
-    /// Events published since the start, by type (for `health`; every type from 0).
-    let eventCounts = Mutex(Dictionary(uniqueKeysWithValues: MotionEventPayload.EventType.allCases.map { ($0.rawValue, UInt64(0)) }))
     /// The pedometer and the activity under the `steps` and `activity` services (rest ↔ motion, steps and
     /// activity with the configured detectors' thresholds), running while either service does.
     let activityMonitor: MotionActivityMonitor
+    /// The on-board motion detectors: `{base}/events` and `{base}/state/{name}`.
+    let detectors: DetectorService
     /// The barometer under the `altitude` service and the pedometer's floors; its device is opened by
     /// ``start()`` from the configuration's `barometer`.
     let altimeter: MotionAltimeter
@@ -134,6 +125,7 @@ public final class MotionAgent: Sendable {
             configurationSince: WallClock.unixTime(),
             services: ServiceStates { ServiceState(settings: effective.settings(for: $0)) }))
         pipelines = Mutex(try ServicePipelines(settings: effective.settings(for:)))
+        detectors = DetectorService(engine: engine, topics: topics, wallClockOffset: encoder.wallClockOffset, version: version)
         activityMonitor = MotionActivityMonitor(source: engine, detectors: DetectorPipeline.activityBank(effective.detectors))
         altimeter = MotionAltimeter(device: nil, floors: activityMonitor, clock: engine.environment.clock)
     }
@@ -166,6 +158,7 @@ public final class MotionAgent: Sendable {
             self?.handle(event)
         }
         state.withLock { $0.client = client }
+        detectors.setClient(client)
         try client.start()
         Logger.agent.notice("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
         try controlQueue.sync {
@@ -186,6 +179,7 @@ public final class MotionAgent: Sendable {
                 state.shuttingDown = true
                 return state.client
             }
+            detectors.setClient(nil)
             healthTimer?.cancel()
             serviceManagerTimer?.cancel()
             deviceSupervisor.cancel()

@@ -1,0 +1,220 @@
+import Dispatch
+import MQTT
+import MotionContract
+import MotionEngine
+import MotionFusion
+import MotionLog
+import Synchronization
+
+/// The motion detectors while they run: their engine subscription (device motion at the full sensor rate),
+/// the pipeline it feeds, and how `{base}/events` is published (changed in place when only that changes).
+struct DetectorRun: Sendable {
+    var pipeline: DetectorPipeline
+    let subscription: MotionSubscription
+    /// The events' QoS.
+    private(set) var qos = MQTTQoS.atLeastOnce
+    /// The events' payload format.
+    private(set) var format = PayloadFormat.json
+
+    /// A run that publishes its events as `settings` say.
+    init(pipeline: DetectorPipeline, subscription: MotionSubscription, settings: DetectorSettings) {
+        self.pipeline = pipeline
+        self.subscription = subscription
+        deliver(as: settings)
+    }
+
+    /// Publishes the events with the QoS and format of `settings` from now on.
+    mutating func deliver(as settings: DetectorSettings) {
+        qos = MQTTQoS(rawValue: Int32(settings.qos)) ?? .atLeastOnce
+        format = settings.format
+    }
+}
+
+/// The on-board motion detectors as the agent publishes them, one part of the agent with its own state: the
+/// run (an engine subscription to device motion at the full sensor rate and the pipeline it feeds),
+/// `{base}/events` with its `seq` across runs and counts by type, the retained `{base}/state/{name}`, and
+/// the detectors' Home Assistant discovery.
+///
+/// Threading: ``start(_:)``, ``stop()``, ``publishEvents(as:)`` and
+/// ``announce(_:on:)`` on the agent's control queue; samples arrive on the device's thread. The run's lock
+/// is held to feed the pipeline and queue what it found on a serial publisher (in the order found); the
+/// writes happen there, without a lock. ``stop()`` empties that queue before it returns, and
+/// ``announce(_:on:)`` publishes on it, so that nothing found by a run that was stopped (or by another
+/// subscription's batch still under way) is published after the stop, and a state announced is never
+/// overtaken by an older one.
+final class DetectorService: Sendable {
+    private let engine: MotionEngine
+    private let topics: TopicLayout
+    private let wallClockOffset: Double
+    private let version: String
+    /// The run while the detectors run.
+    private let run = Mutex<DetectorRun?>(nil)
+    /// The one owner of what the detectors publish.
+    private let publisher = DispatchQueue(label: "motion-agent.detectors")
+    /// Where events and states go; nil before the agent connects and once it shuts down.
+    private let client = Mutex<(any MessageTransport)?>(nil)
+    /// The `seq` of the last `{base}/events` message, kept while the detectors are stopped.
+    private let lastEventSequence = Atomic<UInt64>(0)
+    /// Events published since the start, by type (for `health`; every type from 0).
+    private let counts = Mutex(Dictionary(uniqueKeysWithValues: MotionEventPayload.EventType.allCases.map { ($0.rawValue, UInt64(0)) }))
+
+    /// The detectors of an agent.
+    /// - Parameters:
+    ///   - engine: where device motion comes from.
+    ///   - topics: the agent's topics.
+    ///   - wallClockOffset: Unix time minus seconds since boot, s (the events' `ts`).
+    ///   - version: the agent's version, for Home Assistant's device.
+    init(engine: MotionEngine, topics: TopicLayout, wallClockOffset: Double, version: String) {
+        self.engine = engine
+        self.topics = topics
+        self.wallClockOffset = wallClockOffset
+        self.version = version
+    }
+
+    /// Publishes on `client` from now on (nil: nowhere).
+    func setClient(_ client: (any MessageTransport)?) {
+        self.client.withLock { $0 = client }
+    }
+
+    /// Whether the detectors run.
+    var isRunning: Bool { run.withLock { $0 != nil } }
+
+    /// Events published since the start, by type.
+    var eventCounts: [String: UInt64] { counts.withLock { $0 } }
+
+    /// Starts the detectors `configuration` switches on, over device motion in the device-motion
+    /// service's reference frame (or `xArbitraryZVertical` when the device cannot compute that one), unless
+    /// they run already or the device cannot give device motion.
+    func start(_ configuration: AgentConfiguration) {
+        let settings = configuration.detectors
+        guard DetectorSettings.Detector.allCases.contains(where: settings.isOn), !isRunning,
+            engine.hasSensors(for: .deviceMotion(.xArbitraryZVertical))
+        else { return }
+        let requested = configuration.settings(for: .deviceMotion).referenceFrame
+        let frame = requested.map { engine.availableFrames.contains($0) ? $0 : .xArbitraryZVertical } ?? .xArbitraryZVertical
+        let pipeline = DetectorPipeline(
+            settings: settings, sampleRate: engine.sampleRate, frame: frame, wallClockOffset: wallClockOffset,
+            sequence: lastEventSequence.load(ordering: .relaxed))
+        if pipeline.bands != settings.bank.vibration.bands, settings.isOn(.vibration) {
+            // Clipping the default 20–100 Hz band to a 200 Hz device's 90 Hz is expected; a band lost is not.
+            let rate = (engine.sampleRate ?? 0).fixedDecimal(places: 0)
+            let inUse = pipeline.bands.map { "\($0.lowerBound.fixedDecimal(places: 1))–\($0.upperBound.fixedDecimal(places: 1)) Hz" }
+            let message = "detectors.vibration.bands: the device samples at \(rate) Hz; bands in use: "
+                + (inUse.isEmpty ? "none (the vibration detector is off)" : inUse.joined(separator: ", "))
+            if pipeline.bands.count < settings.bank.vibration.bands.count { Logger.agent.warning(message) } else { Logger.agent.info(message) }
+        }
+        let subscription = MotionSubscription(
+            service: .deviceMotion(frame), interval: 0,
+            sink: .batch { [weak self] subscription, samples, _ in
+                guard !subscription.isCancelled, let samples else { return }
+                self?.receive(samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } }, from: subscription)
+            })
+        run.withLock { $0 = DetectorRun(pipeline: pipeline, subscription: subscription, settings: settings) }
+        if !engine.subscribe(subscription) {
+            run.withLock { $0 = nil }
+            Logger.agent.warning("motion detectors: the device cannot deliver device motion")
+        }
+    }
+
+    /// Stops the detectors (the event count goes on when they start again).
+    func stop() {
+        guard let stopped = run.withLock({ run -> DetectorRun? in defer { run = nil }; return run }) else { return }
+        // What the run found before the stop is queued already (under the run's lock): published now, and
+        // nothing of the run after this returns.
+        publisher.sync {}
+        engine.unsubscribe(stopped.subscription)
+        lastEventSequence.store(stopped.pipeline.sequence, ordering: .relaxed)
+    }
+
+    /// Publishes the running detectors' events with the QoS and format of `settings` from now on (a change
+    /// of those alone keeps the run, with its states and tilt reference).
+    func publishEvents(as settings: DetectorSettings) {
+        run.withLock { $0?.deliver(as: settings) }
+    }
+
+    /// On the device's thread: feeds the detectors and queues what they found.
+    private func receive(_ samples: [DeviceMotionSample], from subscription: MotionSubscription) {
+        guard let client = client.withLock({ $0 }) else { return }
+        run.withLock { run in
+            guard run?.subscription === subscription else { return }
+            let output = run!.pipeline.add(samples)
+            guard !(output.events.isEmpty && output.states.isEmpty) else { return }
+            let (qos, format) = (run!.qos, run!.format)
+            publisher.async { [weak self] in self?.publish(output, qos: qos, format: format, on: client) }
+        }
+    }
+
+    /// On the publisher: events on `{base}/events` (the configured QoS and format; QoS 1 and 2 are kept in
+    /// the offline buffer while the broker is away), counted, and changed states retained on
+    /// `{base}/state/{name}` while connected (a reconnect announces the states in force, so a state is not
+    /// queued for later).
+    private func publish(_ output: DetectorPipeline.Output, qos: MQTTQoS, format: PayloadFormat, on client: any MessageTransport) {
+        for event in output.events {
+            // Publishing while disconnected fails for QoS 0: the message is gone, and `seq` shows the gap.
+            _ = try? client.publish(MQTTMessage(
+                topic: topics.events, payload: event.encoded(format), qos: qos, retain: false, contentType: format.contentType))
+            counts.withLock { $0[event.type, default: 0] += 1 }
+        }
+        guard client.isConnected else { return }
+        for state in output.states { publishState(state, on: client) }
+    }
+
+    /// On (re)connect and after the detectors' settings changed: the detectors' Home Assistant discovery,
+    /// the states in force (retained), and empty retained messages for the states no detector keeps now
+    /// (after their entities are removed, so that Home Assistant never renders an empty state).
+    func announce(_ configuration: AgentConfiguration, on client: any MessageTransport) {
+        publishDiscovery(configuration, on: client)
+        publisher.sync {
+            let (published, inForce) = run.withLock { run in (publishedStates(of: run, configuration), run?.pipeline.states ?? [:]) }
+            for name in MotionStateName.allCases {
+                if published.contains(name) {
+                    if let state = inForce[name] { publishState(state, on: client) }
+                } else {
+                    _ = try? client.publish(MQTTMessage(topic: topics.state(name), payload: [], qos: .atLeastOnce, retain: true))
+                }
+            }
+        }
+    }
+
+    /// The states published: those of the running pipeline (a vibration meter without a usable band keeps
+    /// none), or, while the detectors wait for the device, those the settings switch on.
+    private func publishedStates(of run: DetectorRun?, _ configuration: AgentConfiguration) -> Set<MotionStateName> {
+        Set(run?.pipeline.stateNames ?? configuration.detectors.publishedStates)
+    }
+
+    private func publishState(_ state: MotionStatePayload, on client: any MessageTransport) {
+        _ = try? client.publish(MQTTMessage(
+            topic: topics.state(state.name), string: state.json(), qos: .atLeastOnce, retain: true, contentType: MotionAgent.json))
+    }
+
+    /// With Home Assistant discovery on: a device trigger per event type and an entity per state of the
+    /// detectors that run; empty retained messages (which remove them) for the others, and for every event
+    /// trigger while the events are CBOR (Home Assistant's templates read JSON only).
+    private func publishDiscovery(_ configuration: AgentConfiguration, on client: any MessageTransport) {
+        let homeAssistant = configuration.homeAssistant
+        guard homeAssistant.discovery else { return }
+        let settings = configuration.detectors
+        let discovery = HomeAssistantDiscovery(
+            discoveryPrefix: homeAssistant.discoveryPrefix, topics: topics, model: engine.deviceInfo?.chip ?? configuration.device,
+            version: version)
+        let running = run.withLock { publishedStates(of: $0, configuration) }
+        let events = Set(Self.eventTypes(of: settings))
+        for (name, entity) in discovery.stateEntities() {
+            retain(entity, present: running.contains(name), on: client)
+        }
+        for (type, trigger) in discovery.eventTriggers() {
+            retain(trigger, present: settings.format == .json && events.contains(type), on: client)
+        }
+    }
+
+    private func retain(_ entry: HomeAssistantDiscovery.Sensor, present: Bool, on client: any MessageTransport) {
+        _ = try? client.publish(MQTTMessage(
+            topic: entry.topic, payload: present ? Array(entry.payload.utf8) : [], qos: .atLeastOnce, retain: true,
+            contentType: present ? MotionAgent.json : nil))
+    }
+
+    /// The event types the detectors that run can find.
+    static func eventTypes(of settings: DetectorSettings) -> [MotionEventKind] {
+        DetectorSettings.Detector.allCases.filter(settings.isOn).flatMap(\.eventKinds)
+    }
+}
