@@ -27,6 +27,11 @@ done
 # The largest input each parser meets in practice, with room: a command is at most 4 KiB.
 declare -A max_length=([control-command]=8192 [configuration]=65536 [recording]=65536 [payloads]=16384 [cbor]=16384)
 
+# SwiftPM does not notice modules added to the main package under a path dependency's old build: a new
+# module would read "no such module". The build directory is started afresh when ../Package.swift changed.
+parent=$(sha256sum ../Package.swift | cut -c1-16)
+if [ -d .build ] && [ "$(cat .build/parent-package 2>/dev/null)" != "$parent" ]; then rm -rf .build; fi
+mkdir -p .build && echo "$parent" > .build/parent-package
 work=$(mktemp -d "${TMPDIR:-/tmp}/motionbridge-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 status=0
