@@ -26,7 +26,7 @@ extension MotionAgent {
             for service in MotionService.allCases { try publishStatus(service, on: client) }
             publishConfiguration(on: client)
             detectors.announce(configuration, on: client)
-            if configuration.healthInterval == 0 { try clearHealth(on: client) }
+            if configuration.healthInterval == 0 { try health.clear(on: client) }
         } catch {
             Logger.agent.error("announcing on the broker failed: \(error)")
         }

@@ -11,29 +11,20 @@ import Synchronization
 extension MotionAgent {
     // MARK: - Health (control queue)
 
+    /// On the control queue: a health report every `interval` seconds from now (0: none, and the retained
+    /// one removed).
     func scheduleHealthReports(every interval: Double) {
-        healthTimer?.cancel()
-        healthTimer = nil
-        guard interval > 0 else {
-            // No reports from now on: a retained one left behind would make the device look stale.
-            if let client = state.withLock({ $0.client }), client.isConnected { try? clearHealth(on: client) }
-            return
-        }
-        healthTimer = engine.environment.clock.scheduleRepeating(on: controlQueue, every: interval) { [weak self] in self?.publishHealth() }
+        health.schedule(every: interval) { [weak self] in self?.publishHealth() }
+        if interval == 0, let client = state.withLock({ $0.client }), client.isConnected { try? health.clear(on: client) }
     }
 
-    /// Removes the retained `{base}/health` (an empty retained message).
-    func clearHealth(on client: any MessageTransport) throws {
-        try client.publish(MQTTMessage(topic: topics.health, payload: [], qos: .atLeastOnce, retain: true))
-    }
-
+    /// On the control queue: the report of now.
     func publishHealth() {
         let counters = pipelineCounters()
-        let (client, services, last, interval, hasBufferFile, store) = state.withLock { state in
-            let last = state.lastHealth
-            state.lastHealth = counters
-            return (state.client, state.services, last, state.configuration.healthInterval,
-                    state.configuration.broker.durableOfflineBuffer != nil, state.remoteStore)
+        let last = health.exchangeCounters(for: counters)
+        let (client, services, interval, hasBufferFile, store) = state.withLock { state in
+            (state.client, state.services, state.configuration.healthInterval,
+             state.configuration.broker.durableOfflineBuffer != nil, state.remoteStore)
         }
         guard let client else { return }
         var report = HealthReport(
@@ -50,8 +41,6 @@ extension MotionAgent {
         report.stateFileProblem = store.problem.map(RemoteConfigurationStore.memoryOnly)
         report.detectors = HealthPayload.Detectors(
             running: detectors.isRunning, events: detectors.eventCounts)
-        // Retained (contract 1.1), so that a fleet tool joining late reads when the device last reported.
-        _ = try? client.publish(MQTTMessage(
-            topic: topics.health, string: report.json(), qos: .atMostOnce, retain: true, contentType: Self.json))
+        health.publish(report, on: client)
     }
 }

@@ -40,6 +40,8 @@ public final class MotionAgent: Sendable {
     let activityMonitor: MotionActivityMonitor
     /// The on-board motion detectors: `{base}/events` and `{base}/state/{name}`.
     let detectors: DetectorService
+    /// The periodic `{base}/health`.
+    let health: HealthReporter
     /// The barometer under the `altitude` service and the pedometer's floors; its device is opened by
     /// ``start()`` from the configuration's `barometer`.
     let altimeter: MotionAltimeter
@@ -57,8 +59,6 @@ public final class MotionAgent: Sendable {
     let deviceSupervisor: DeviceSupervisor
     /// Opens the barometer again while it cannot be opened (on the control queue, the engine's clock).
     let barometerSupervisor: DeviceSupervisor
-    // Touched only on `controlQueue`.
-    nonisolated(unsafe) var healthTimer: ScheduledWork?
     /// The service manager told of readiness, status and stopping, and fed the watchdog (see
     /// ``attach(serviceManager:)``); `nil` when there is none.
     let serviceManager = Mutex<ServiceManagerLink?>(nil)
@@ -83,7 +83,6 @@ public final class MotionAgent: Sendable {
         var deviceError: String?
         /// Why the configured barometer could not be opened (nil: it is open, or none is configured).
         var barometerError: String?
-        var lastHealth: PipelineCounters?
         var shuttingDown = false
     }
 
@@ -125,6 +124,7 @@ public final class MotionAgent: Sendable {
             configurationSince: WallClock.unixTime(),
             services: ServiceStates { ServiceState(settings: effective.settings(for: $0)) }))
         pipelines = Mutex(try ServicePipelines(settings: effective.settings(for:)))
+        health = HealthReporter(topics: topics, clock: engine.environment.clock, queue: controlQueue)
         detectors = DetectorService(engine: engine, topics: topics, wallClockOffset: encoder.wallClockOffset, version: version)
         activityMonitor = MotionActivityMonitor(source: engine, detectors: DetectorPipeline.activityBank(effective.detectors))
         altimeter = MotionAltimeter(device: nil, floors: activityMonitor, clock: engine.environment.clock)
@@ -180,7 +180,7 @@ public final class MotionAgent: Sendable {
                 return state.client
             }
             detectors.setClient(nil)
-            healthTimer?.cancel()
+            health.stop()
             serviceManagerTimer?.cancel()
             deviceSupervisor.cancel()
             barometerSupervisor.cancel()
