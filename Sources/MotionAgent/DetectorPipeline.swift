@@ -52,9 +52,7 @@ struct DetectorPipeline: Sendable {
         self.wallClockOffset = wallClockOffset
         self.sequence = sequence
         bands = VibrationMeter.usableBands(settings.bank.vibration.bands, sampleRate: sampleRate)
-        var detectors = settings.bank
-        if !settings.enabled { detectors.switchedOff = Set(MotionDetectorKind.allCases) }
-        bank = MotionDetectorBank(settings: detectors, vibrationBands: bands)
+        bank = MotionDetectorBank(settings: settings.running, vibrationBands: bands)
         let kept: [MotionStateName: Bool] = [
             .moving: bank.moving != nil, .orientation: bank.orientation != nil, .tilt: bank.tilt != nil,
             .vibration: bank.vibration != nil, .activity: bank.activity != nil,

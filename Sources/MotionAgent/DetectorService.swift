@@ -150,9 +150,7 @@ final class DetectorService: Sendable {
     /// queued for later).
     private func publish(_ output: DetectorPipeline.Output, qos: MQTTQoS, format: PayloadFormat, on client: any MessageTransport) {
         for event in output.events {
-            // Publishing while disconnected fails for QoS 0: the message is gone, and `seq` shows the gap.
-            _ = try? client.publish(MQTTMessage(
-                topic: topics.events, payload: event.encoded(format), qos: qos, retain: false, contentType: format.contentType))
+            client.publishData(event.encoded(format), to: topics.events, qos: qos, expiry: nil, format: format)
             counts.withLock { $0[event.type, default: 0] += 1 }
         }
         guard client.isConnected else { return }

@@ -24,8 +24,16 @@ public struct DetectorSettings: Sendable, Equatable {
     /// The defaults: every detector on with its documented thresholds.
     public init() {}
 
+    /// The thresholds and switches the detectors run with: ``bank``, with every detector switched off
+    /// while the detectors are off.
+    public var running: MotionDetectorSettings {
+        var running = bank
+        if !enabled { running.switchedOff = Set(Detector.allCases) }
+        return running
+    }
+
     /// Whether `detector` runs (the detectors are on and it is not switched off).
-    public func isOn(_ detector: Detector) -> Bool { enabled && bank.isOn(detector) }
+    public func isOn(_ detector: Detector) -> Bool { running.isOn(detector) }
 
     /// Whether `other` detects the same (the same detectors with the same thresholds), whatever the events'
     /// QoS and format.

@@ -138,7 +138,7 @@ extension MotionAgent {
             payloads = messages.map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
         }
         for payload in payloads {
-            publish(payload, to: topics.data(service), qos: qos, expiry: expiry, format: format, on: client)
+            client.publishData(payload, to: topics.data(service), qos: qos, expiry: expiry, format: format)
         }
     }
 
@@ -156,8 +156,8 @@ extension MotionAgent {
             }
             let (messages, batched) = pipelines.withLock { ($0.altitude.add(values), $0.altitude.isBatched) }
             for message in messages {
-                publish(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
-                        to: topics.data(.altitude), qos: qos, expiry: expiry, format: format, on: client)
+                client.publishData(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
+                    to: topics.data(.altitude), qos: qos, expiry: expiry, format: format)
             }
         }
     }

@@ -67,8 +67,8 @@ extension MotionAgent {
         var batched = false
         pipelines.withLock { pipelines in (messages, batched) = pipelines.add(vectors, to: service) }
         for message in messages {
-            publish(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched, format: format),
-                    to: topics.data(service), qos: qos, expiry: expiry, format: format, on: client)
+            client.publishData(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched, format: format),
+                to: topics.data(service), qos: qos, expiry: expiry, format: format)
         }
     }
 
@@ -76,8 +76,8 @@ extension MotionAgent {
         guard let (client, qos, expiry, format) = readyToPublish(.deviceMotion) else { return }
         let (messages, batched) = pipelines.withLock { ($0.deviceMotion.add(samples), $0.deviceMotion.isBatched) }
         for message in messages {
-            publish(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
-                    to: topics.data(.deviceMotion), qos: qos, expiry: expiry, format: format, on: client)
+            client.publishData(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
+                to: topics.data(.deviceMotion), qos: qos, expiry: expiry, format: format)
         }
     }
 
@@ -96,14 +96,6 @@ extension MotionAgent {
             controlQueue.async { try? self.publishStatus(service, on: client) }
         }
         return ready
-    }
-
-    func publish(
-        _ payload: [UInt8], to topic: String, qos: MQTTQoS, expiry: UInt32?, format: PayloadFormat, on client: any MessageTransport
-    ) {
-        // Publishing while disconnected fails for QoS 0: the message is gone, and `seq` shows the gap.
-        _ = try? client.publish(MQTTMessage(
-            topic: topic, payload: payload, qos: qos, retain: false, contentType: format.contentType, messageExpiryInterval: expiry))
     }
 
     /// A sensor fault: the service is unavailable with the reason until data flows again.
@@ -125,5 +117,15 @@ extension MotionAgent {
                 try? self.publishStatus(service, on: client)
             }
         }
+    }
+}
+
+extension MessageTransport {
+    /// Publishes a data payload of a service or of the detectors' events: not retained, with its format's
+    /// content type and the topic's message expiry (s; nil for none). Publishing while disconnected fails for
+    /// QoS 0: the message is gone, and the payload's `seq` shows the gap.
+    func publishData(_ payload: [UInt8], to topic: String, qos: MQTTQoS, expiry: UInt32?, format: PayloadFormat) {
+        _ = try? publish(MQTTMessage(
+            topic: topic, payload: payload, qos: qos, retain: false, contentType: format.contentType, messageExpiryInterval: expiry))
     }
 }

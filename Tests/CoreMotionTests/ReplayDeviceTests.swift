@@ -1,6 +1,7 @@
 import CoreMotion
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Testing
 
 /// One reading a handler received: its timestamp (s since boot) and values.
@@ -12,8 +13,7 @@ struct TimedReading: Sendable {
 /// A BROAD recording replayed through `replay:PATH` reaches CoreMotion as exactly the recorded values, in
 /// Apple's units and signs (acceleration in g with the sign flipped, rad/s, µT).
 extension CMMotionManagerDeviceTests {
-    static let broadExcerpt = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL.path
+    static let broadExcerpt = Repository.broadExcerpt.path
 
     @Test func aReplayedRecordingFeedsCoreMotionTheRecordedValues() throws {
         try CMMotionManager.useLinuxDevice(specification: "replay:\(Self.broadExcerpt)")

@@ -10,9 +10,6 @@ import Testing
 extension AgentEndToEndTests {
     /// The agent and its device: a device missing at start, the field recording, the mount matrix.
     @Suite(.timeLimit(.minutes(1))) struct AgentDeviceTests {
-        static let excerpt = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL
-
         @Test func aDeviceMissingAtStartIsOpenedOnceItAppears() throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,7 +25,7 @@ extension AgentEndToEndTests {
             #expect(!RunningAgent.isAvailable(missing.message) && reason?.contains("later.csv") == true, "\(reason ?? "")")
 
             // The recording appears: within the back-off (1, 2, 4 s) the agent opens it and publishes.
-            try FileManager.default.copyItem(at: Self.excerpt, to: recording)
+            try FileManager.default.copyItem(at: Repository.broadExcerpt, to: recording)
             #expect(running.subscriber.waitForMessage(on: topics.status(.accelerometer), timeout: .seconds(10)) {
                 RunningAgent.isAvailable($0)
             } != nil, "\(running.agent.log)")

@@ -37,9 +37,6 @@ import Testing
         }
     }
 
-    static let excerpt = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL
-
     /// Opened again after 1 s, then 2 s later, then 4 s later: the third attempt finds the recording.
     @Test func aDeviceMissingAtStartIsOpenedAgainAfterOneTwoAndFourSeconds() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clocked-\(UUID().uuidString)")
@@ -54,7 +51,7 @@ import Testing
         #expect(test.clock.pendingDelays == [2], "still missing: twice the delay")
         test.clock.advance(by: 1.999)
         #expect(test.status(.accelerometer)?.available == false)
-        try FileManager.default.copyItem(at: Self.excerpt, to: recording)
+        try FileManager.default.copyItem(at: Repository.broadExcerpt, to: recording)
         test.clock.advance(by: 0.001)
         test.settle()
         #expect(test.status(.accelerometer)?.available == true, "opened at the third attempt, 3 s after the start")

@@ -2,6 +2,7 @@ import Foundation
 import MotionFusion
 import MotionMath
 import MotionHAL
+import MotionTestSupport
 import Testing
 
 /// The BROAD error metric, and the frame estimator scored with it on real data.
@@ -37,8 +38,7 @@ import Testing
     }
 
     @Test func frameEstimatorOnARealBroadExcerpt() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL.path
+        let path = Repository.broadExcerpt.path
         let recording = try IMURecording.load(contentsOf: path)
         var magnetic = FrameAttitudeEstimator(frame: .xMagneticNorthZVertical)
         var trueNorth = FrameAttitudeEstimator(frame: .xTrueNorthZVertical, declination: 4)

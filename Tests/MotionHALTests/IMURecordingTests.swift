@@ -1,11 +1,11 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Testing
 
 /// The recording reader on a real BROAD excerpt and on malformed files.
 @Suite struct IMURecordingTests {
-    static let broadExcerpt = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL.path
+    static let broadExcerpt = Repository.broadExcerpt.path
 
     private func parse(_ text: String) throws(IMURecordingError) -> IMURecording {
         try IMURecording.parse(csv: Array(text.utf8), source: "test.csv")

@@ -1,12 +1,12 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Synchronization
 import Testing
 
 /// The replay device: the recorded values exactly, at the recorded pace, looping on request.
 @Suite struct ReplayIMUTests {
-    static let broadExcerpt = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL.path
+    static let broadExcerpt = Repository.broadExcerpt.path
 
     /// Collects the samples a device delivers.
     final class Collector: Sendable {

@@ -1,12 +1,12 @@
 import AgentTestSupport
 import MotionMath
 import Foundation
+import MotionTestSupport
 import Testing
 
 /// `motionctl fuse` and `motion-bench broad` on a real BROAD excerpt, and their errors.
 @Suite struct MotionctlFusionTests {
-    static let broadExcerpt = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/broad/01_slow_rotation_12s.csv").standardizedFileURL.path
+    static let broadExcerpt = Repository.broadExcerpt.path
 
     private func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("motionctl-\(UUID().uuidString)")
