@@ -182,7 +182,7 @@ final class DetectorService: Sendable {
 
     private func publishState(_ state: MotionStatePayload, on client: any MessageTransport) {
         _ = try? client.publish(MQTTMessage(
-            topic: topics.state(state.name), string: state.json(), qos: .atLeastOnce, retain: true, contentType: MotionAgent.json))
+            topic: topics.state(state.name), string: state.json(), qos: .atLeastOnce, retain: true, contentType: PayloadFormat.json.contentType))
     }
 
     /// With Home Assistant discovery on: a device trigger per event type and an entity per state of the
@@ -208,7 +208,7 @@ final class DetectorService: Sendable {
     private func retain(_ entry: HomeAssistantDiscovery.Sensor, present: Bool, on client: any MessageTransport) {
         _ = try? client.publish(MQTTMessage(
             topic: entry.topic, payload: present ? Array(entry.payload.utf8) : [], qos: .atLeastOnce, retain: true,
-            contentType: present ? MotionAgent.json : nil))
+            contentType: present ? PayloadFormat.json.contentType : nil))
     }
 
     /// The event types the detectors that run can find.

@@ -1,5 +1,4 @@
 import MotionContract
-import MotionHAL
 
 /// The service pipelines' counters at one moment of the agent's uptime: what `health` and the service
 /// manager's status line measure message rates between.
@@ -22,16 +21,5 @@ struct PipelineCounters: Sendable {
     /// Messages a second of `service` since `earlier` (the counters only grow).
     func messageRate(of service: MotionService, since earlier: PipelineCounters) -> Double {
         Double((counts[service]?.messages ?? 0) - (earlier.counts[service]?.messages ?? 0)) / max(uptime - earlier.uptime, 1e-3)
-    }
-}
-
-extension MotionAgent {
-    /// The pipelines' counters now.
-    func pipelineCounters() -> PipelineCounters {
-        let uptime = Double(MonotonicClock.now() - startMonotonicNanoseconds) / 1e9
-        let counts = pipelines.withLock { pipelines in
-            Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
-        }
-        return PipelineCounters(uptime: uptime, counts: counts, samplesAnalysed: activityMonitor.samplesAnalysed)
     }
 }

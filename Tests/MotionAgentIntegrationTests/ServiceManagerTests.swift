@@ -32,11 +32,11 @@ import Testing
     }
 
     @Test func theStatusLineIsOneLine() {
-        #expect(MotionAgent.serviceManagerStatusLine(connection: "connected to mqtt://127.0.0.1:1883", services: ["device-motion 50 Hz", "gyro 12.5 Hz"], faults: [])
+        #expect(ServiceManagerReporter.statusLine(connection: "connected to mqtt://127.0.0.1:1883", services: ["device-motion 50 Hz", "gyro 12.5 Hz"], faults: [])
             == "connected to mqtt://127.0.0.1:1883; device-motion 50 Hz, gyro 12.5 Hz; no faults")
-        #expect(MotionAgent.serviceManagerStatusLine(connection: "connecting to mqtt://b:1883", services: [], faults: ["no samples for 2 s\nat all"])
+        #expect(ServiceManagerReporter.statusLine(connection: "connecting to mqtt://b:1883", services: [], faults: ["no samples for 2 s\nat all"])
             == "connecting to mqtt://b:1883; no service active; faults: no samples for 2 s at all")
-        #expect(MotionAgent.formatRate(49.96) == "50" && MotionAgent.formatRate(12.46) == "12.5" && MotionAgent.formatRate(0) == "0")
+        #expect(ServiceManagerReporter.formatRate(49.96) == "50" && ServiceManagerReporter.formatRate(12.46) == "12.5" && ServiceManagerReporter.formatRate(0) == "0")
     }
 
     @Test func readyStatusWatchdogAndStoppingReachTheNotifySocket() throws {

@@ -1,7 +1,7 @@
 import Dispatch
-import MQTT
 import MotionContract
-import MotionHAL
+import MotionSupervision
+import Synchronization
 
 /// What the agent keeps about its service manager: the notifier, the watchdog's rule, and the counters
 /// and status line of the previous check.
@@ -12,45 +12,67 @@ struct ServiceManagerLink {
     var lastStatus: String?
 }
 
-extension MotionAgent {
-    // MARK: - Service manager (control queue)
-
+/// The agent's reports to its service manager (systemd), a part with its own state: readiness, a status
+/// line with the measured rates and faults, the watchdog fed while the sample path makes progress, and
+/// stopping.
+///
+/// Threading: the checks run on the control queue, so a dead-locked control queue starves the watchdog
+/// too; every method may be called from any thread but ``attach(_:)``, which must not be called on the
+/// control queue.
+final class ServiceManagerReporter: Sendable {
     /// How often the status line is refreshed when the manager watches nothing, s.
-    static let serviceManagerStatusInterval = 5.0
+    static let statusInterval = 5.0
 
-    /// Reports to `notifier` from now on: `READY=1` with a first `STATUS=` at once (call it after
-    /// ``start()``); then, every half watchdog interval (systemd's advice; every 5 s without a watchdog),
-    /// the status line when it changed and, when the sample path made progress (``SampleWatchdog``),
-    /// `WATCHDOG=1`; `STOPPING=1` when ``shutdown(timeout:)`` begins. The checks run on the control
-    /// queue, so a dead-locked control queue starves the watchdog too.
-    public func attach(serviceManager notifier: any ServiceManagerNotifier) {
-        controlQueue.sync {
-            let status = serviceManagerStatus(rates: [:])
-            serviceManager.withLock { $0 = ServiceManagerLink(notifier: notifier, lastStatus: status) }
+    private let core: AgentCore
+    private let announcer: AgentAnnouncer
+    private let publisher: ServicePublisher
+    private let link = Mutex<ServiceManagerLink?>(nil)
+    private let timer = Mutex<ScheduledWork?>(nil)
+
+    init(core: AgentCore, announcer: AgentAnnouncer, publisher: ServicePublisher) {
+        self.core = core
+        self.announcer = announcer
+        self.publisher = publisher
+    }
+
+    /// Reports to `notifier` from now on: `READY=1` with a first `STATUS=` at once; then, every half
+    /// watchdog interval (systemd's advice; every ``statusInterval`` without a watchdog), the status line
+    /// when it changed and, when the sample path made progress (``SampleWatchdog``), `WATCHDOG=1`.
+    func attach(_ notifier: any ServiceManagerNotifier) {
+        core.controlQueue.sync {
+            let status = statusLine(rates: [:])
+            link.withLock { $0 = ServiceManagerLink(notifier: notifier, lastStatus: status) }
             notifier.notify("READY=1\nSTATUS=\(status)")
-            let period = notifier.watchdogInterval.map { $0 / 2 } ?? Self.serviceManagerStatusInterval
-            serviceManagerTimer = engine.environment.clock.scheduleRepeating(on: controlQueue, every: period) { [weak self] in
-                self?.checkServiceManager()
+            let period = notifier.watchdogInterval.map { $0 / 2 } ?? Self.statusInterval
+            let work = core.engine.environment.clock.scheduleRepeating(on: core.controlQueue, every: period) { [weak self] in
+                self?.check()
             }
+            timer.withLock { $0?.cancel(); $0 = work }
         }
     }
 
+    /// `STOPPING=1`, and no more checks.
+    func stopping() {
+        timer.withLock { $0?.cancel(); $0 = nil }
+        link.withLock { $0?.notifier.notify("STOPPING=1\nSTATUS=stopping") }
+    }
+
     /// One check: measured rates since the previous one, the status line, the watchdog.
-    func checkServiceManager() {
-        guard !state.withLock({ $0.shuttingDown }) else { return }
-        let counters = pipelineCounters()
+    func check() {
+        guard !core.isShuttingDown else { return }
+        let counters = publisher.counters()
         // The IMU's sample path only: the altitude service's barometer may be missing or slow without the
         // agent being stuck.
-        let (active, deviceIsOpen) = state.withLock {
+        let (active, deviceIsOpen) = core.state.withLock {
             (Set($0.services.byService.filter { $0.value.active && $0.key != .altitude }.keys), $0.deviceError == nil)
         }
-        let previous = serviceManager.withLock { $0?.lastCheck }
+        let previous = link.withLock { $0?.lastCheck }
         var rates: [MotionService: Double] = [:]
         if let previous {
             for service in MotionService.allCases { rates[service] = counters.messageRate(of: service, since: previous) }
         }
-        let status = serviceManagerStatus(rates: rates)
-        serviceManager.withLock { link in
+        let status = statusLine(rates: rates)
+        link.withLock { link in
             guard var current = link else { return }
             var assignments: [String] = []
             if current.lastStatus != status { assignments.append("STATUS=\(status)") }
@@ -69,24 +91,24 @@ extension MotionAgent {
     /// The one-line state for the service manager (`systemctl status`): the connection, each active
     /// service with its measured message rate (the configured one before a rate is measured), and the
     /// faults.
-    func serviceManagerStatus(rates: [MotionService: Double]) -> String {
-        let (client, configured) = state.withLock { ($0.client, $0.configuration.broker.address) }
+    private func statusLine(rates: [MotionService: Double]) -> String {
+        let (client, configured) = core.state.withLock { ($0.client, $0.configuration.broker.address) }
         let broker = client?.currentBroker ?? configured
         let connection = (client?.isConnected ?? false) ? "connected to \(broker)" : "connecting to \(broker)"
         var services: [String] = []
         var faults: [String] = []
         for service in MotionService.allCases {
-            let status = self.status(of: service)
+            let status = announcer.status(of: service)
             guard status.active else { continue }
             let rate = rates[service] ?? (status.interval > 0 ? 1 / status.interval : 0)
             services.append("\(service.topicName) \(Self.formatRate(rate)) Hz")
             if let error = status.error, !faults.contains(error) { faults.append(error) }
         }
-        return Self.serviceManagerStatusLine(connection: connection, services: services, faults: faults)
+        return Self.statusLine(connection: connection, services: services, faults: faults)
     }
 
     /// `connection; service rate Hz, …; faults: …` (`no service active`, `no faults` when empty).
-    static func serviceManagerStatusLine(connection: String, services: [String], faults: [String]) -> String {
+    static func statusLine(connection: String, services: [String], faults: [String]) -> String {
         let running = services.isEmpty ? "no service active" : services.joined(separator: ", ")
         let problems = faults.isEmpty ? "no faults" : "faults: " + faults.joined(separator: "; ")
         // One line: a fault text must not end the assignment.

@@ -1,10 +1,7 @@
-import Dispatch
 import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionHAL
-import MotionLog
-import MotionSupervision
 
 /// The listeners the running `steps`, `activity` and `altitude` services hold.
 struct ActivityListeners: Sendable {
@@ -18,49 +15,7 @@ struct ActivityListeners: Sendable {
 // The `steps`, `activity` and `altitude` services: what the on-board pedometer, activity classifier and
 // barometer make of the sensors, published like the sensor services (`latest` or `mean` at the service's
 // interval, deadband, batches, QoS, format, status and control).
-extension MotionAgent {
-    /// How long the agent waits before opening a barometer again that could not be opened, s.
-    static let barometerRetryDelay = 30.0
-
-    /// Opens the configured barometer for the altimeter; one that cannot be opened is opened again by the
-    /// supervisor every ``barometerRetryDelay`` seconds (the altitude service is unavailable with the reason
-    /// meanwhile).
-    func openBarometer() {
-        if openBarometerOnce() == .failed {
-            barometerSupervisor.retry { [weak self] in self?.openBarometerOnce() ?? .abandoned }
-        }
-    }
-
-    /// One attempt at opening the configured barometer: on success the altitude service starts again if
-    /// it had failed; on failure a changed reason is logged and published.
-    private func openBarometerOnce() -> DeviceSupervisor.Outcome {
-        guard let specification = configuration.barometer, !state.withLock({ $0.shuttingDown }) else { return .abandoned }
-        do {
-            let device = try BarometerSpecification(parsing: specification).makeDevice()
-            altimeter.setDevice(device)
-            let recovered = state.withLock { state in
-                defer { state.barometerError = nil }
-                return state.barometerError != nil
-            }
-            if let info = device?.info { Logger.agent.info("barometer \(specification): \(info.chip), \(info.defaultSampleRate.fixedDecimal(places: 1)) Hz") }
-            if recovered {
-                controlQueue.async { self.restart(.altitude) }
-            }
-            return .succeeded
-        } catch {
-            let reason = "barometer \(specification): \(error)"
-            let changed = state.withLock { state in
-                defer { state.barometerError = reason }
-                return state.barometerError != reason
-            }
-            if changed {
-                Logger.agent.warning("\(reason); trying again in \(Int(Self.barometerRetryDelay)) s")
-                controlQueue.async { if let client = self.state.withLock({ $0.client }) { try? self.publishStatus(.altitude, on: client) } }
-            }
-            return .failed
-        }
-    }
-
+extension ServicePublisher {
     /// On the control queue: starts the steps or activity service (unless it runs): the monitor runs (a
     /// listener) and the engine delivers one device-motion sample per interval, each a tick that reads the
     /// monitor.
@@ -73,16 +28,16 @@ extension MotionAgent {
                 guard !subscription.isCancelled else { return }
                 self?.receiveTicks(samples, fault: fault, for: service)
             })
-        subscription.sampleInterval = effectiveInterval(interval)
+        subscription.sampleInterval = core.effectiveInterval(interval)
         subscriptions.withLock { $0[service] = subscription }
-        engine.subscribe(subscription)
+        core.engine.subscribe(subscription)
     }
 
     /// On the control queue: starts the altitude service on the altimeter (nothing without a barometer, or
     /// when it runs already: it does not wait for the IMU, whose opening starts the active services again).
     func startAltitudeUpdates() {
         guard activityListeners.withLock({ $0.altimeter == nil }) else { return }
-        let token = altimeter.addListener { [weak self] update in self?.receiveAltitude(update) }
+        let token = core.altimeter.addListener { [weak self] update in self?.receiveAltitude(update) }
         activityListeners.withLock { $0.altimeter = token }
     }
 
@@ -94,7 +49,7 @@ extension MotionAgent {
             return (listeners.monitor.removeValue(forKey: service), altimeterToken)
         }
         if let monitorToken { activityMonitor.removeListener(monitorToken) }
-        if let altimeterToken { altimeter.removeListener(altimeterToken) }
+        if let altimeterToken { core.altimeter.removeListener(altimeterToken) }
     }
 
     // MARK: - Data (the device's thread)
@@ -109,7 +64,7 @@ extension MotionAgent {
         let payloads: [[UInt8]]
         if service == .steps {
             let (seen, cadence) = (activityMonitor.lastSampleTime, activityMonitor.cadence)
-            let floors = altimeter.isAvailable
+            let floors = core.altimeter.isAvailable
             let (messages, batched) = pipelines.withLock { pipelines in
                 let values = times.map { time in
                     pipelines.stepTally.advance(to: time, seenThrough: seen, ledger: activityMonitor.pedometerTotals)
@@ -138,7 +93,7 @@ extension MotionAgent {
             payloads = messages.map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
         }
         for payload in payloads {
-            client.publishData(payload, to: topics.data(service), qos: qos, expiry: expiry, format: format)
+            client.publishData(payload, to: core.topics.data(service), qos: qos, expiry: expiry, format: format)
         }
     }
 
@@ -157,7 +112,7 @@ extension MotionAgent {
             let (messages, batched) = pipelines.withLock { ($0.altitude.add(values), $0.altitude.isBatched) }
             for message in messages {
                 client.publishData(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
-                    to: topics.data(.altitude), qos: qos, expiry: expiry, format: format)
+                    to: core.topics.data(.altitude), qos: qos, expiry: expiry, format: format)
             }
         }
     }

@@ -5,16 +5,56 @@ import MotionEngine
 import MotionFusion
 import MotionHAL
 import MotionLog
-import MotionMath
 import Synchronization
 
-extension MotionAgent {
-    // MARK: - Engine subscriptions (control queue)
+/// The services' data path, a part with its own state: one engine subscription (or activity listener) per
+/// running service, the pipelines that sample, batch and count each topic, and the payloads they publish;
+/// a fault marks the service unavailable until data flows again.
+///
+/// Threading: ``startUpdates(_:)``, ``stopUpdates(_:)`` and ``restart(_:)`` on the control queue; samples
+/// arrive on the device's thread (the barometer's for `altitude`), where they are sampled under the
+/// pipelines' lock and published after it.
+final class ServicePublisher: Sendable {
+    let core: AgentCore
+    let announcer: AgentAnnouncer
+    /// The pedometer and the activity under the `steps` and `activity` services (rest ↔ motion, steps and
+    /// activity with the configured detectors' thresholds), running while either service does.
+    let activityMonitor: MotionActivityMonitor
+    let encoder: SamplePayloadEncoder
+    let pipelines: Mutex<ServicePipelines>
+    /// One engine subscription per running service, so that each takes its own sample interval (a
+    /// `latest` topic gets only the samples it can publish, see ``startUpdates(_:)``).
+    let subscriptions = Mutex<[MotionService: MotionSubscription]>([:])
+    /// What the running `steps`, `activity` and `altitude` services hold on the monitor and the altimeter.
+    let activityListeners = Mutex(ActivityListeners())
 
+    /// The data path of `core`'s services.
+    /// - Throws: ``ConfigurationError`` when a service's sampling settings are unusable.
+    init(core: AgentCore, announcer: AgentAnnouncer, activityMonitor: MotionActivityMonitor, encoder: SamplePayloadEncoder)
+        throws(ConfigurationError)
+    {
+        self.core = core
+        self.announcer = announcer
+        self.activityMonitor = activityMonitor
+        self.encoder = encoder
+        let configuration = core.configuration
+        pipelines = Mutex(try ServicePipelines(settings: configuration.settings(for:)))
+    }
+
+    // MARK: - Subscriptions (control queue)
+
+    /// Starts the updates of every active service.
+    func startActiveServices() {
+        for service in MotionService.allCases where core.state.withLock({ $0.services[service].active }) {
+            startUpdates(service)
+        }
+    }
+
+    /// Starts `service`'s updates when its sensors are there (and, but for `altitude`, the IMU is open).
     func startUpdates(_ service: MotionService) {
         // The altitude service needs the barometer only.
-        guard isAvailable(service), service == .altitude || state.withLock({ $0.deviceError == nil }) else { return }
-        let sampling = state.withLock { $0.services[service].settings.sampling }
+        guard core.isAvailable(service), service == .altitude || core.state.withLock({ $0.deviceError == nil }) else { return }
+        let sampling = core.state.withLock { $0.services[service].settings.sampling }
         let stream: MotionStream
         switch service {
         case .steps, .activity: return startActivityUpdates(service, interval: sampling.interval)
@@ -23,9 +63,9 @@ extension MotionAgent {
         case .gyro: stream = .gyroscope
         case .magnetometer: stream = .magnetometer
         case .deviceMotion:
-            let frame = state.withLock { $0.services[.deviceMotion].settings.referenceFrame } ?? .defaultFrame
-            guard engine.availableFrames.contains(frame) else {
-                state.withLock { $0.services[.deviceMotion].error = "reference frame \(frame.rawValue) is not available on this device" }
+            let frame = core.state.withLock { $0.services[.deviceMotion].settings.referenceFrame } ?? .defaultFrame
+            guard core.engine.availableFrames.contains(frame) else {
+                core.state.withLock { $0.services[.deviceMotion].error = "reference frame \(frame.rawValue) is not available on this device" }
                 return
             }
             stream = .deviceMotion(frame)
@@ -39,18 +79,44 @@ extension MotionAgent {
             })
         // `latest` publishes one sample per interval, on the same kind of schedule the engine keeps for a
         // sample interval: only those samples are made and passed on (`mean` averages every sample).
-        subscription.sampleInterval = sampling.mode == .latest ? effectiveInterval(sampling.interval) : 0
+        subscription.sampleInterval = sampling.mode == .latest ? core.effectiveInterval(sampling.interval) : 0
         subscriptions.withLock { $0[service] = subscription }
-        engine.subscribe(subscription)
+        core.engine.subscribe(subscription)
     }
 
+    /// Stops `service`'s updates (nothing when it does not run).
     func stopUpdates(_ service: MotionService) {
         if let subscription = subscriptions.withLock({ $0.removeValue(forKey: service) }) {
-            engine.unsubscribe(subscription)
+            core.engine.unsubscribe(subscription)
         }
         stopActivityUpdates(service)
     }
 
+    /// Stops `service` and starts it again with its current settings if it is active; publishes its status.
+    func restart(_ service: MotionService) {
+        stopUpdates(service)
+        let (active, sampling) = core.state.withLock { state in
+            state.services[service].error = nil
+            return (state.services[service].active, state.services[service].settings.sampling)
+        }
+        do {
+            try pipelines.withLock { try $0.reconfigure(service, sampling) }
+        } catch {
+            core.state.withLock { $0.services[service].error = "\(error)" }
+        }
+        if active { startUpdates(service) }
+        if let client = core.client {
+            try? announcer.publishStatus(service, on: client)
+        }
+    }
+
+    /// The pipelines' counters now.
+    func counters() -> PipelineCounters {
+        let counts = pipelines.withLock { pipelines in
+            Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
+        }
+        return PipelineCounters(uptime: core.uptime, counts: counts, samplesAnalysed: activityMonitor.samplesAnalysed)
+    }
 
     // MARK: - Data (the device's thread)
 
@@ -68,23 +134,23 @@ extension MotionAgent {
         pipelines.withLock { pipelines in (messages, batched) = pipelines.add(vectors, to: service) }
         for message in messages {
             client.publishData(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched, format: format),
-                to: topics.data(service), qos: qos, expiry: expiry, format: format)
+                to: core.topics.data(service), qos: qos, expiry: expiry, format: format)
         }
     }
 
-    func receiveDeviceMotion(_ samples: [DeviceMotionSample]) {
+    private func receiveDeviceMotion(_ samples: [DeviceMotionSample]) {
         guard let (client, qos, expiry, format) = readyToPublish(.deviceMotion) else { return }
         let (messages, batched) = pipelines.withLock { ($0.deviceMotion.add(samples), $0.deviceMotion.isBatched) }
         for message in messages {
             client.publishData(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
-                to: topics.data(.deviceMotion), qos: qos, expiry: expiry, format: format)
+                to: core.topics.data(.deviceMotion), qos: qos, expiry: expiry, format: format)
         }
     }
 
     /// The client and the topic's QoS, expiry and payload format when `service` should publish; clears a
     /// fault that data arriving again has ended.
     func readyToPublish(_ service: MotionService) -> (any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)? {
-        let (ready, recovered) = state.withLock { state -> ((any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)?, Bool) in
+        let (ready, recovered) = core.state.withLock { state -> ((any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)?, Bool) in
             let serviceState = state.services[service]
             guard !state.shuttingDown, let client = state.client, serviceState.active else { return (nil, false) }
             let recovered = serviceState.error != nil
@@ -93,7 +159,7 @@ extension MotionAgent {
         }
         if recovered, let (client, _, _, _) = ready {
             Logger.agent.notice("\(service.topicName): data flows again")
-            controlQueue.async { try? self.publishStatus(service, on: client) }
+            core.controlQueue.async { try? self.announcer.publishStatus(service, on: client) }
         }
         return ready
     }
@@ -105,16 +171,16 @@ extension MotionAgent {
 
     /// A fault with its reason: the service is unavailable until data flows again.
     func report(reason: String, for service: MotionService) {
-        controlQueue.async {
-            let changed = self.state.withLock { state -> Bool in
+        core.controlQueue.async {
+            let changed = self.core.state.withLock { state -> Bool in
                 guard state.services[service].error != reason else { return false }
                 state.services[service].error = reason
                 return true
             }
             guard changed else { return }
             Logger.agent.warning("\(service.topicName): unavailable: \(reason)")
-            if let client = self.state.withLock({ $0.client }) {
-                try? self.publishStatus(service, on: client)
+            if let client = self.core.client {
+                try? self.announcer.publishStatus(service, on: client)
             }
         }
     }

@@ -1,38 +1,63 @@
-import Dispatch
 import MQTT
 import MotionContract
-import MotionEngine
-import MotionFusion
-import MotionHAL
 import MotionLog
-import MotionMath
-import Synchronization
 
-extension MotionAgent {
+/// The agent's control plane, a part of the agent: broker events, the service commands on
+/// `{base}/{service}/set`, the configuration documents on `{base}/config/set` and reloads of the file,
+/// each checked and answered; a refused one changes nothing.
+///
+/// Threading: ``handle(_:)`` on libmosquitto's thread hands everything over to the control queue at once;
+/// every other method runs there.
+final class ControlPlane: Sendable {
+    /// The largest configuration document taken, bytes (every run-time field set is under 2 KiB).
+    static let maximumConfigurationDocument = 64 * 1024
+
+    let core: AgentCore
+    let announcer: AgentAnnouncer
+    let publisher: ServicePublisher
+    let devices: AgentDevices
+    let detectors: DetectorService
+    let health: HealthReporter
+    let intake: CommandIntake
+
+    init(
+        core: AgentCore, announcer: AgentAnnouncer, publisher: ServicePublisher, devices: AgentDevices, detectors: DetectorService,
+        health: HealthReporter, intake: CommandIntake
+    ) {
+        self.core = core
+        self.announcer = announcer
+        self.publisher = publisher
+        self.devices = devices
+        self.detectors = detectors
+        self.health = health
+        self.intake = intake
+    }
+
+    private var topics: TopicLayout { core.topics }
+
     // MARK: - Broker events (libmosquitto's thread: hand over at once)
 
     func handle(_ event: MQTTClientEvent) {
         switch event {
         case .connected:
-            controlQueue.async { self.announce() }
+            core.controlQueue.async {
+                guard let client = self.announcer.announce() else { return }
+                self.health.connected(on: client)
+            }
         case .connectionRefused(let code, let reason):
             Logger.agent.warning("broker refused the connection (\(code)): \(reason)")
         case .disconnected(let code, let reason):
             Logger.agent.warning("disconnected from the broker (\(code)): \(reason)")
         case .message(let message):
-            // A flood of commands must not queue without bound: beyond the limit they are dropped (the
-            // broker stops sending QoS 1 ones by itself once 20 are unacknowledged; QoS 0 ones it does not).
-            let waiting = pendingCommands.add(1, ordering: .relaxed).newValue
-            guard waiting <= Self.maximumPendingCommands else {
-                pendingCommands.subtract(1, ordering: .relaxed)
-                if droppedCommands.add(1, ordering: .relaxed).newValue == 1 {
+            guard intake.admit() else {
+                if intake.droppedCount == 1 {
                     Logger.agent.warning("commands arrive faster than they can be handled: dropping them (counted in health)")
                 }
                 return
             }
-            controlQueue.async {
+            core.controlQueue.async {
                 self.handleControl(message)
-                self.pendingCommands.subtract(1, ordering: .relaxed)
+                self.intake.finished()
             }
         case .offlineBufferProblem(let problem):
             Logger.agent.warning(problem)
@@ -41,7 +66,7 @@ extension MotionAgent {
         }
     }
 
-    // MARK: - Control (control queue)
+    // MARK: - Commands (control queue)
 
     func handleControl(_ message: MQTTMessage) {
         guard let service = topics.service(forControlTopic: message.topic) else {
@@ -52,17 +77,18 @@ extension MotionAgent {
         let next: ServiceState
         do {
             let command = try ControlCommand.parse(message.payload, for: service)
-            let status = status(of: service)
-            next = try state.withLock { $0.services[service] }.applying(
+            let status = announcer.status(of: service)
+            next = try core.state.withLock { $0.services[service] }.applying(
                 command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
-                availableFrames: engine.deviceInfo == nil ? nil : Set(engine.availableFrames))
+                availableFrames: core.engine.deviceInfo == nil ? nil : Set(core.engine.availableFrames))
         } catch {
             answerError(error.description, service: service, command: message)
             return
         }
-        state.withLock { $0.services[service] = next }
-        restart(service)
-        Logger.agent.info("\(service.topicName): \(state.withLock { $0.services[service].active } ? "active" : "stopped"), interval \(status(of: service).interval) s")
+        core.state.withLock { $0.services[service] = next }
+        publisher.restart(service)
+        Logger.agent.info(
+            "\(service.topicName): \(next.active ? "active" : "stopped"), interval \(announcer.status(of: service).interval) s")
         if message.responseTopic != nil {
             respond(to: message, with: CommandAnswer.accepted.json())
         }
@@ -85,24 +111,6 @@ extension MotionAgent {
         return true
     }
 
-    /// Stops `service` and starts it again with its current settings if it is active; publishes its status.
-    func restart(_ service: MotionService) {
-        stopUpdates(service)
-        let (active, sampling) = state.withLock { state in
-            state.services[service].error = nil
-            return (state.services[service].active, state.services[service].settings.sampling)
-        }
-        do {
-            try pipelines.withLock { try $0.reconfigure(service, sampling) }
-        } catch {
-            state.withLock { $0.services[service].error = "\(error)" }
-        }
-        if active { startUpdates(service) }
-        if let client = state.withLock({ $0.client }) {
-            try? publishStatus(service, on: client)
-        }
-    }
-
     /// Answers a refused command (`service` nil: a configuration document): on its MQTT 5 response topic
     /// when it named one, else on `{base}/error`.
     func answerError(_ reason: String, service: MotionService?, command: MQTTMessage) {
@@ -113,9 +121,10 @@ extension MotionAgent {
     /// Publishes `result` on the command's response topic with its correlation data, or on `{base}/error`
     /// when the command named no response topic.
     func respond(to command: MQTTMessage, with result: String) {
-        guard let client = state.withLock({ $0.client }) else { return }
+        guard let client = core.client else { return }
         var answer = MQTTMessage(
-            topic: command.responseTopic ?? topics.error, string: result, qos: .atLeastOnce, retain: false, contentType: Self.json)
+            topic: command.responseTopic ?? topics.error, string: result, qos: .atLeastOnce, retain: false,
+            contentType: PayloadFormat.json.contentType)
         answer.correlationData = command.correlationData
         _ = try? client.publish(answer)
     }
