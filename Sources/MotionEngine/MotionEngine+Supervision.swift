@@ -50,7 +50,7 @@ extension MotionEngine {
     func stopDevice(_ lifecycle: inout Lifecycle) {
         lifecycle.device?.stop()
         lifecycle.isRunning = false
-        StallWatchdog.shared.unwatch(self)
+        stallWatchdog.unwatch(self)
         processing.withLock { $0.health.deviceStopped() }
     }
 
@@ -76,10 +76,10 @@ extension MotionEngine {
     }
 
     private func startWatchdog(_ lifecycle: inout Lifecycle, generation: UInt64) {
-        StallWatchdog.shared.watch(self, generation: generation)
+        stallWatchdog.watch(self, generation: generation)
     }
 
-    /// From the process's ``StallWatchdog``: reports a stall of run `generation` once per episode, on the
+    /// From ``stallWatchdog``: reports a stall of run `generation` once per episode, on the
     /// supervision queue.
     func checkForStall(generation: UInt64) {
         let now = environment.monotonicNanoseconds()

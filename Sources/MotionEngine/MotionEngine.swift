@@ -40,10 +40,12 @@ public final class MotionEngine: Sendable {
     let lifecycle = Mutex(Lifecycle())
     /// Subscriptions, fusion and health; taken briefly by the event handler and by (un)subscribing.
     let processing = Mutex(Processing())
-    /// Runs start retries and reports stalls (found by the process's ``StallWatchdog``).
+    /// Runs start retries and reports stalls (found by ``stallWatchdog``).
     let supervisionQueue: DispatchQueue
     /// Retries a failed start (or a device lost) on the environment's clock, with back-off.
     let supervisor: DeviceSupervisor
+    /// Finds stalls on the environment's clock (shared by every engine on the process's clock).
+    let stallWatchdog: StallWatchdog
     /// The magnetic declination for true north. A leaf lock: nothing else is taken while it is held.
     private let declination = Mutex(Declination())
 
@@ -59,6 +61,7 @@ public final class MotionEngine: Sendable {
         self.supervisionQueue = supervisionQueue
         supervisor = DeviceSupervisor(
             backoff: Backoff(first: Self.firstRetryDelay, maximum: Self.maximumRetryDelay), clock: environment.clock, queue: supervisionQueue)
+        stallWatchdog = StallWatchdog.on(environment.clock)
     }
 
     /// The magnetic declination known to the engine: set explicitly, else read once from the

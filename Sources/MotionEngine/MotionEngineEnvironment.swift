@@ -23,8 +23,9 @@ public struct MotionEngineEnvironment: Sendable {
     /// Where the engine's own detail goes (a failed start's retry, a stall, a reopen; debug lines, since
     /// faults reach every subscription). The process's handler by default.
     public var logger = Logger(label: "engine")
-    /// The clock of the start retries' back-off: the process's monotonic time and Dispatch's timers, or a
-    /// test's manual clock.
+    /// The clock of the start retries' back-off and the stall checks: the process's monotonic time and
+    /// Dispatch's timers, or a test's manual clock (then set ``monotonicNanoseconds`` from it too, since a
+    /// stall is measured on that clock).
     public var clock: any SupervisionClock = DispatchSupervisionClock()
 
     /// Creates an environment.

@@ -1,41 +1,45 @@
 import Dispatch
+import MotionSupervision
 import Synchronization
 
-/// One timer for the stall checks of every engine of the process: every ``MotionEngine/stallCheckInterval``
-/// it asks each engine whose device runs whether its samples stopped. A timer per engine would cost two
+/// One timer for the stall checks of every engine on a clock: every ``MotionEngine/stallCheckInterval`` it
+/// asks each engine whose device runs whether its samples stopped. A timer per engine would cost two
 /// thread wake-ups per engine and check; with a fleet simulated in one process (`motionctl simulate`:
-/// thousands of engines) that was a third of the process's CPU. The timer runs only while some device does.
+/// thousands of engines) that was a third of the process's CPU. So the engines on the process's clock share
+/// ``shared``; an engine on another clock (a test's manual clock) has a watchdog of its own on that clock.
+/// The timer runs only while some device does.
 ///
 /// Threads: any. The checks run on the watchdog's own queue; a stall found is reported on the engine's
-/// supervision queue, as before.
+/// supervision queue.
 final class StallWatchdog: Sendable {
-    /// The process's watchdog.
-    static let shared = StallWatchdog()
+    /// The watchdog of the engines on the process's clock.
+    static let shared = StallWatchdog(clock: DispatchSupervisionClock())
+
+    /// The watchdog for an engine on `clock`: ``shared`` for the process's clock, else a new one.
+    static func on(_ clock: any SupervisionClock) -> StallWatchdog {
+        clock is DispatchSupervisionClock ? shared : StallWatchdog(clock: clock)
+    }
 
     private struct Watched: Sendable {
         weak var engine: MotionEngine?
         let generation: UInt64
     }
 
-    /// A dispatch timer, thread-safe itself.
-    private struct Timer: @unchecked Sendable {
-        let source: any DispatchSourceTimer
-    }
-
-    private let state = Mutex<(watched: [ObjectIdentifier: Watched], timer: Timer?)>(([:], nil))
+    private let clock: any SupervisionClock
+    private let state = Mutex<(watched: [ObjectIdentifier: Watched], timer: ScheduledWork?)>(([:], nil))
     private let queue = DispatchQueue(label: "MotionEngine.stall-watchdog")
+
+    /// A watchdog whose checks `clock` times.
+    init(clock: any SupervisionClock) {
+        self.clock = clock
+    }
 
     /// Checks `engine`'s run `generation` from now on (replacing an earlier run's).
     func watch(_ engine: MotionEngine, generation: UInt64) {
         state.withLock { state in
             state.watched[ObjectIdentifier(engine)] = Watched(engine: engine, generation: generation)
             guard state.timer == nil else { return }
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            let period = DispatchTimeInterval.milliseconds(Int(MotionEngine.stallCheckInterval * 1000))
-            source.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(50))
-            source.setEventHandler { [weak self] in self?.check() }
-            source.resume()
-            state.timer = Timer(source: source)
+            state.timer = clock.scheduleRepeating(on: queue, every: MotionEngine.stallCheckInterval) { [weak self] in self?.check() }
         }
     }
 
@@ -44,7 +48,7 @@ final class StallWatchdog: Sendable {
         state.withLock { state in
             state.watched[ObjectIdentifier(engine)] = nil
             if state.watched.isEmpty {
-                state.timer?.source.cancel()
+                state.timer?.cancel()
                 state.timer = nil
             }
         }
@@ -55,7 +59,7 @@ final class StallWatchdog: Sendable {
             // An engine released without stopping its device leaves no entry behind.
             state.watched = state.watched.filter { $0.value.engine != nil }
             if state.watched.isEmpty {
-                state.timer?.source.cancel()
+                state.timer?.cancel()
                 state.timer = nil
             }
             return Array(state.watched.values)

@@ -1,3 +1,4 @@
+import Dispatch
 import MotionEngine
 import MotionLog
 import MotionSupervision
@@ -10,13 +11,23 @@ import Testing
     struct Engine {
         let clock = ManualClock()
         let capture = CapturingLogHandler()
+        /// Where the engine reports faults: the test waits on it after advancing the clock.
+        let supervisionQueue = DispatchQueue(label: "test.supervision")
         let engine: MotionEngine
 
+        /// An engine whose supervision clock and sample clock are both the manual clock.
         init() {
             var environment = MotionEngineEnvironment()
             environment.logger = Logger(label: "engine", handler: capture, minimumPriority: .debug)
             environment.clock = clock
-            engine = MotionEngine(environment: environment)
+            environment.monotonicNanoseconds = { [clock] in UInt64(clock.now * 1e9) }
+            engine = MotionEngine(environment: environment, supervisionQueue: supervisionQueue)
+        }
+
+        /// Moves both clocks on and lets the faults found on the way reach the subscribers.
+        func advance(by seconds: Double) {
+            clock.advance(by: seconds)
+            supervisionQueue.sync {}
         }
     }
 
@@ -36,7 +47,8 @@ import Testing
         test.clock.advance(by: 0.001)
         #expect(device.startAttempts == 2 && test.clock.pendingDelays == [1])
         test.clock.advance(by: 1)
-        #expect(device.startAttempts == 3 && device.isRunning && test.clock.pendingDelays.isEmpty)
+        // No retry pending: only the stall watchdog's check, every 0.25 s.
+        #expect(device.startAttempts == 3 && device.isRunning && test.clock.pendingDelays == [0.25])
         #expect(faults.count == 1, "the failed starts are one fault episode")
         #expect(test.capture.messages(.debug) == ["device test script: starting again in 0.5 s", "device test script: starting again in 1.0 s"])
         #expect(test.capture.records.allSatisfy { $0.label == "engine" })
@@ -61,5 +73,42 @@ import Testing
         test.clock.advance(by: 60)
         #expect(failing.startAttempts == 5 && working.startCount == 1 && working.isRunning)
         test.engine.unsubscribe(subscription)
+    }
+
+    @Test func aStallIsReportedOnceAfterFiveDeliveryIntervalsAndHalfASecondAndClearsWithData() throws {
+        let test = Engine()
+        let device = ScriptedIMU(sampleRate: 200)
+        test.engine.setDevice(device)
+        let faults = Recorder<MotionEngineFault>()
+        let samples = Recorder<Double>()
+        let subscription = MotionSubscription(service: .accelerometer, interval: 0) { _, sample, fault in
+            if let fault { faults.append(fault) }
+            if case .vector(let reading)? = sample { samples.append(reading.timestamp) }
+        }
+        #expect(test.engine.subscribe(subscription))
+        defer { test.engine.unsubscribe(subscription) }
+        // 0.3 s of deliveries every 10 ms (the last at 0.29 s), then silence. The watchdog looks every
+        // 0.25 s from the start; the threshold is 5 × 10 ms + 0.5 s = 0.55 s of silence.
+        var next: UInt64 = 1_000_000_000
+        for _ in 0..<30 {
+            device.emit(.samples(device.restingSamples(count: 2, from: next)))
+            next += 10_000_000
+            test.advance(by: 0.01)
+        }
+        test.advance(by: 0.75 - 0.3)
+        #expect(faults.count == 0 && test.engine.diagnostics.lastFault == nil, "0.46 s of silence is no stall")
+        test.advance(by: 0.3)  // to 1.05 s (not 0.25: thirty steps of 0.01 s leave the clock a hair short of 0.3 s)
+        #expect(faults.count == 1, "found by the check at 1.0 s, after 0.71 s of silence")
+        #expect(test.engine.diagnostics.lastFault == "read failed: no samples for 0.7 s")
+        // A longer silence is the same episode.
+        test.advance(by: 60)
+        #expect(faults.count == 1 && test.engine.diagnostics.faultsSeen == 1)
+        // Samples again: the fault clears and data flows.
+        let before = samples.count
+        device.emit(.samples(device.restingSamples(count: 4, from: next)))
+        #expect(test.engine.diagnostics.lastFault == nil)
+        #expect(samples.count == before + 4)
+        test.advance(by: 0.25)
+        #expect(faults.count == 1)
     }
 }
