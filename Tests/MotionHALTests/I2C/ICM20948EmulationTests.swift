@@ -6,8 +6,17 @@ import Testing
 /// The ICM-20948 emulation behaves as the datasheet describes, independently of the driver: the tests the
 /// driver's tests rely on.
 @Suite struct ICM20948EmulationTests {
-    let bench = ICM20948TestBench(motion: .atRest(acceleration: SIMD3(0, 0, 9.80665), rotationRate: SIMD3(0, 0, 0)))
+    /// The chips' time: advanced by the tests instead of waiting.
+    let time: ManualClock
+    let bench: ICM20948TestBench
     var bus: EmulatedI2CBus { bench.bus }
+
+    init() {
+        let time = ManualClock()
+        self.time = time
+        bench = ICM20948TestBench(
+            motion: .atRest(acceleration: SIMD3(0, 0, 9.80665), rotationRate: SIMD3(0, 0, 0)), now: time.nanosecondSource)
+    }
 
     private func write(_ register: UInt8, _ bytes: UInt8...) throws {
         try bus.writeRegisters(address: 0x68, startingAt: register, bytes: bytes)
@@ -59,17 +68,17 @@ import Testing
     @Test func dataRegistersIncrementAndSaturate() throws {
         bench.chip.motion = .atRest(acceleration: SIMD3(3 * 9.80665, -3 * 9.80665, 9.80665), rotationRate: SIMD3(0.01, 0, 0))
         try write(0x06, 0x01)
-        Thread.sleep(forTimeInterval: 0.005)
+        time.advance(by: 0.005)
         // ±2 g: 16384 counts per g, saturated at the int16 limits; ±250 °/s: 0.01 rad/s is 75.1 → 75 counts.
         #expect(try read(0x2D, count: 8) == [0x7F, 0xFF, 0x80, 0x00, 0x40, 0x00, 0x00, 0x4B])
     }
 
     @Test func fifoPortPopsWithoutIncrementing() throws {
         try startFIFO(mode: 0)
-        Thread.sleep(forTimeInterval: 0.01)
+        time.advance(by: 0.01)
         let countBytes = try read(0x70, count: 2)
         let count = Int(countBytes[0]) << 8 | Int(countBytes[1])
-        #expect(count >= 24 && count % 12 == 0)
+        #expect(count == 11 * 12, "11 frames of 12 bytes in 10 ms at 1125 Hz")
         #expect(try read(0x72, count: 24) == Array(repeating: [0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0], count: 2).flatMap { $0 })
         try write(0x03, 0x00)  // FIFO off: nothing more comes in
         let left = bench.chip.fifoCount
@@ -80,7 +89,7 @@ import Testing
 
     @Test func streamModeOverflowDropsTheOldestBytes() throws {
         try startFIFO(mode: 0)
-        Thread.sleep(forTimeInterval: 0.06)  // 67 frames into a 42-frame FIFO
+        time.advance(by: 0.06)  // 67 frames into a 42-frame FIFO
         #expect(try read(0x70, count: 2) == [0x02, 0x00], "512 bytes")
         // FIFO off: a loaded machine must not overflow it again between the two status reads.
         try write(0x03, 0x00)
@@ -92,7 +101,7 @@ import Testing
 
     @Test func snapshotModeOverflowKeepsTheOldestFrames() throws {
         try startFIFO(mode: 1)
-        Thread.sleep(forTimeInterval: 0.06)
+        time.advance(by: 0.06)
         #expect(try read(0x1B) == [0x01])
         #expect(try read(0x72, count: 12) == [0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0])
     }
@@ -108,9 +117,9 @@ import Testing
     }
 
     @Test func magnetometerModesStatusAndReset() throws {
-        let magnetometer = EmulatedAK09916(motion: .atRest(magneticField: SIMD3(15, -30, 4000)))
+        let magnetometer = EmulatedAK09916(motion: .atRest(magneticField: SIMD3(15, -30, 4000)), now: time.nanosecondSource)
         magnetometer.write(startingAt: 0x31, bytes: [0x01])  // single measurement
-        Thread.sleep(forTimeInterval: 0.015)
+        time.advance(by: 0.015)
         #expect(magnetometer.mode == 0, "back in power-down after the measurement")
         let measurement = magnetometer.read(startingAt: 0x10, count: 9)
         // ST1 DRDY; 15 µT = 100, −30 µT = −200, 4000 µT = 26667 counts, little-endian; ST2 HOFL (4045 µT < 4912 µT: no).
@@ -119,7 +128,7 @@ import Testing
 
         magnetometer.motion = .atRest(magneticField: SIMD3(4000, 1000, 0))
         magnetometer.write(startingAt: 0x31, bytes: [0x08])  // continuous 100 Hz
-        Thread.sleep(forTimeInterval: 0.035)
+        time.advance(by: 0.035)
         let status = magnetometer.read(startingAt: 0x10, count: 9)
         #expect(status[0] == 0x03, "DRDY and DOR: measurements were not read in time")
         #expect(status[8] == 0x08, "HOFL: |X| + |Y| + |Z| ≥ 4912 µT")

@@ -9,9 +9,13 @@ struct ICM20948TestBench {
     let chip: EmulatedICM20948
     let address: UInt8
 
-    /// Attaches a chip measuring `motion` at `address`.
-    init(motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0, whoAmI: UInt8 = 0xEA, address: UInt8 = 0x68) {
-        chip = EmulatedICM20948(motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI)
+    /// Attaches a chip measuring `motion` at `address`, on the chip time `now` (`CLOCK_MONOTONIC` ns by
+    /// default; a manual clock's for tests that advance it).
+    init(
+        motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0, whoAmI: UInt8 = 0xEA, address: UInt8 = 0x68,
+        now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
+    ) {
+        chip = EmulatedICM20948(motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI, now: now)
         self.address = address
         chip.attach(to: bus, at: address)
     }

@@ -38,12 +38,14 @@ import Testing
     }
 
     @Test func theEmulatedFIFOFollowsFIFOEnAndItsPortDoesNotIncrement() throws {
-        let (bus, _) = InvenSenseTestSupport.bus(.mpu6050, motion: .atRest(acceleration: SIMD3(0, 0, 9.80665)))
+        let time = ManualClock()
+        let (bus, _) = InvenSenseTestSupport.bus(
+            .mpu6050, motion: .atRest(acceleration: SIMD3(0, 0, 9.80665)), now: time.nanosecondSource)
         configure(bus, selection: 0x88)  // accelerometer and temperature: 8-byte frames
-        Thread.sleep(forTimeInterval: 0.02)
+        time.advance(by: 0.02)
         let countAndFirst = try bus.readRegisters(address: 0x68, startingAt: 0x72, count: 3)
         let count = Int(countAndFirst[0]) << 8 | Int(countAndFirst[1])
-        #expect(count >= 8 * 15 && count % 8 == 0, "FIFO_COUNT \(count)")
+        #expect(count == 8 * 20, "FIFO_COUNT \(count): 20 frames in 20 ms at 1 kHz")
         #expect(countAndFirst[2] == 0, "ACCEL_XOUT_H of the first frame")
         let frame = try bus.readRegisters(address: 0x68, startingAt: 0x74, count: 7)
         // The rest of frame 1: ACCEL_X low, Y, Z = 16384 (±2 g after reset), TEMP for 25 °C = −3920.
@@ -56,11 +58,12 @@ import Testing
     }
 
     @Test func fifoResetNeedsTheFIFOOff() throws {
-        let (bus, chip) = InvenSenseTestSupport.bus(.mpu6500)
+        let time = ManualClock()
+        let (bus, chip) = InvenSenseTestSupport.bus(.mpu6500, now: time.nanosecondSource)
         configure(bus, selection: 0x78)
-        Thread.sleep(forTimeInterval: 0.02)
+        time.advance(by: 0.02)
         try bus.writeRegister(address: 0x68, 0x6A, 0x44)  // FIFO_EN and FIFO_RESET: ignored
-        #expect(chip.fifoCount > 0)
+        #expect(chip.fifoCount == 12 * 20)
         try bus.writeRegister(address: 0x68, 0x6A, 0x04)
         #expect(chip.register(0x6A) == 0, "FIFO_RESET clears itself")
         #expect(chip.fifoCount == 0)
@@ -68,11 +71,12 @@ import Testing
 
     @Test func aFullFIFOOverwritesOrKeepsItsOldestBytes() throws {
         // MPU-6050: the oldest bytes go; MPU-6500 with FIFO_MODE 1: the new ones.
-        let (overwriting, overwritingChip) = InvenSenseTestSupport.bus(.mpu6050)
+        let time = ManualClock()
+        let (overwriting, overwritingChip) = InvenSenseTestSupport.bus(.mpu6050, now: time.nanosecondSource)
         configure(overwriting, selection: 0x08)
-        let (keeping, keepingChip) = InvenSenseTestSupport.bus(.mpu6500)
+        let (keeping, keepingChip) = InvenSenseTestSupport.bus(.mpu6500, now: time.nanosecondSource)
         configure(keeping, selection: 0x08, configuration: 0x41)
-        Thread.sleep(forTimeInterval: 0.25)
+        time.advance(by: 0.25)
         // Asleep, the chips stop sampling: no new overflow can set the flag between the reads below.
         for bus in [overwriting, keeping] { try bus.writeRegister(address: 0x68, 0x6B, 0x40) }
         #expect(overwritingChip.fifoCount == 1024)
@@ -89,14 +93,17 @@ import Testing
     }
 
     @Test func deviceResetRestoresResetValuesAndTakesTime() throws {
-        let (bus, chip) = InvenSenseTestSupport.bus(.mpu6050)
+        let time = ManualClock()
+        let (bus, chip) = InvenSenseTestSupport.bus(.mpu6050, now: time.nanosecondSource)
         configure(bus, selection: 0x78)
         try bus.writeRegister(address: 0x68, 0x6B, 0x80)
         #expect(chip.register(0x6B) == 0xC0, "DEVICE_RESET reads 1 while resetting, SLEEP is the reset value")
         try bus.writeRegister(address: 0x68, 0x19, 7)
         #expect(chip.register(0x19) == 0, "a write during the reset is lost")
         #expect(chip.register(0x6A) == 0 && chip.register(0x23) == 0 && chip.fifoCount == 0)
-        Thread.sleep(forTimeInterval: EmulatedInvenSenseMPU.resetDuration + 0.01)
+        time.advance(by: EmulatedInvenSenseMPU.resetDuration - 0.001)
+        #expect(chip.register(0x6B) == 0xC0, "still resetting 1 ms before the reset time")
+        time.advance(by: 0.001)
         #expect(chip.register(0x6B) == 0x40, "DEVICE_RESET cleared itself")
         #expect(chip.register(0x75) == 0x68)
         try bus.writeRegister(address: 0x68, 0x19, 7)
@@ -104,15 +111,16 @@ import Testing
     }
 
     @Test func sleepStopsSampling() throws {
-        let (bus, chip) = InvenSenseTestSupport.bus(.mpu9250)
+        let time = ManualClock()
+        let (bus, chip) = InvenSenseTestSupport.bus(.mpu9250, now: time.nanosecondSource)
         configure(bus, selection: 0x78)
         try bus.writeRegister(address: 0x68, 0x6B, 0x40)
         let count = chip.fifoCount
-        Thread.sleep(forTimeInterval: 0.03)
+        time.advance(by: 0.03)
         #expect(chip.fifoCount == count)
         try bus.writeRegister(address: 0x68, 0x6B, 0x01)
-        Thread.sleep(forTimeInterval: 0.03)
-        #expect(chip.fifoCount >= count + 12 * 20)
+        time.advance(by: 0.03)
+        #expect(chip.fifoCount == count + 12 * 30, "30 frames of 12 bytes in 30 ms at 1 kHz")
     }
 
     @Test func theConfiguredRateDecidesHowFastTheFIFOFills() throws {
@@ -122,19 +130,19 @@ import Testing
             (.mpu6050, 0x00, 7, 1000), (.mpu6050, 0x01, 9, 100), (.mpu6500, 0x00, 7, 8000),
         ]
         for (model, configuration, divider, rate) in setups {
-            let (bus, chip) = InvenSenseTestSupport.bus(model)
+            let time = ManualClock()
+            let (bus, chip) = InvenSenseTestSupport.bus(model, now: time.nanosecondSource)
             try bus.writeRegister(address: 0x68, 0x6B, 0x01)
             try bus.writeRegister(address: 0x68, 0x1A, configuration)
             try bus.writeRegister(address: 0x68, 0x19, divider)
             try bus.writeRegister(address: 0x68, 0x23, 0x08)
             try bus.writeRegister(address: 0x68, 0x6A, 0x40)
-            let started = MonotonicClock.now()
-            Thread.sleep(forTimeInterval: 0.04)
+            time.advance(by: 0.04)
             let frames = Double(chip.fifoCount / 6)
             // 8 kHz fills the 512 bytes within 11 ms: then the FIFO is full.
-            let expected = min(rate * Double(MonotonicClock.now() - started) / 1e9, Double(model.fifoCapacity / 6))
+            let expected = min(rate * 0.04, Double(model.fifoCapacity / 6))
             #expect(
-                abs(frames - expected) <= max(0.1 * expected, 2),
+                frames == expected.rounded(.down),
                 "\(model) CONFIG \(configuration) SMPLRT_DIV \(divider): \(frames) frames, expected \(expected)")
         }
     }

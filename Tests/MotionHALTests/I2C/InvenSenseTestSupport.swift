@@ -15,13 +15,14 @@ enum InvenSenseTestSupport {
         }
     }
 
-    /// A bus with an emulated `model` at `address` (and its AK8963 behind the bypass switch).
+    /// A bus with an emulated `model` at `address` (and its AK8963 behind the bypass switch), on the chip
+    /// time `now` (`CLOCK_MONOTONIC` ns by default; a manual clock's for tests that advance it).
     static func bus(
         _ model: EmulatedInvenSenseModel, motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0,
-        whoAmI: UInt8? = nil, address: UInt8 = 0x68
+        whoAmI: UInt8? = nil, address: UInt8 = 0x68, now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
     ) -> (bus: EmulatedI2CBus, chip: EmulatedInvenSenseMPU) {
         let bus = EmulatedI2CBus()
-        let chip = EmulatedInvenSenseMPU(model: model, motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI)
+        let chip = EmulatedInvenSenseMPU(model: model, motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI, now: now)
         chip.attach(to: bus, at: address)
         return (bus, chip)
     }

@@ -10,12 +10,18 @@ import Synchronization
 /// which keeps the data registers still; reading ST2 ends it and clears DRDY and DOR.
 public final class EmulatedAK09916: EmulatedI2CChip {
     private let state: Mutex<State>
+    /// The chip\'s time, `CLOCK_MONOTONIC` ns.
+    private let time: @Sendable () -> UInt64
 
     /// Creates a magnetometer in power-down.
     /// - Parameters:
     ///   - motion: the field it measures (`magneticField`, µT) in its own axes.
     ///   - oscillatorError: relative error of its measurement clock (default 0).
-    public init(motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0) {
+    ///   - now: the chip's time, `CLOCK_MONOTONIC` ns (a test's manual clock makes it sample without waiting).
+    public init(
+        motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0, now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
+    ) {
+        time = now
         state = Mutex(State(motion: motion, clock: EmulatedSampleClock(oscillatorError: oscillatorError)))
     }
 
@@ -27,7 +33,7 @@ public final class EmulatedAK09916: EmulatedI2CChip {
 
     /// CNTL2: the operating mode now (a single measurement returns it to power-down when done).
     public var mode: UInt8 {
-        let now = MonotonicClock.now()
+        let now = time()
         return state.withLock { state in
             state.advance(to: now)
             return state.mode
@@ -35,7 +41,7 @@ public final class EmulatedAK09916: EmulatedI2CChip {
     }
 
     public func read(startingAt register: UInt8, count: Int) -> [UInt8] {
-        let now = MonotonicClock.now()
+        let now = time()
         return state.withLock { state in
             state.advance(to: now)
             return (0..<count).map { offset in state.readByte(register &+ UInt8(truncatingIfNeeded: offset)) }
@@ -43,7 +49,7 @@ public final class EmulatedAK09916: EmulatedI2CChip {
     }
 
     public func write(startingAt register: UInt8, bytes: [UInt8]) {
-        let now = MonotonicClock.now()
+        let now = time()
         state.withLock { state in
             state.advance(to: now)
             for (offset, byte) in bytes.enumerated() {

@@ -21,15 +21,22 @@ public final class EmulatedICM20948: EmulatedI2CChip {
     /// The magnetometer die, measuring this chip's field in its own axes.
     public let magnetometer: EmulatedAK09916
     private let state: Mutex<EmulatedICM20948State>
+    /// The chip\'s time, `CLOCK_MONOTONIC` ns.
+    private let time: @Sendable () -> UInt64
 
     /// Creates a chip as it is at power-on (asleep).
     /// - Parameters:
     ///   - motion: what it measures, in the accelerometer's axes (default: at rest, face up).
     ///   - oscillatorError: relative error of its sample clock, 0.02 runs 2 % fast (default 0).
     ///   - whoAmI: what WHO_AM_I reads (default the ICM-20948's 0xEA).
-    public init(motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0, whoAmI: UInt8 = 0xEA) {
+    ///   - now: the chip's time, `CLOCK_MONOTONIC` ns (a test's manual clock makes it sample without waiting).
+    public init(
+        motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0, whoAmI: UInt8 = 0xEA,
+        now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
+    ) {
+        time = now
         state = Mutex(EmulatedICM20948State(motion: motion, oscillatorError: oscillatorError, identity: whoAmI))
-        magnetometer = EmulatedAK09916(motion: Self.magnetometerMotion(motion))
+        magnetometer = EmulatedAK09916(motion: Self.magnetometerMotion(motion), now: now)
     }
 
     /// What the chip measures, in the accelerometer's axes; may be changed while it runs.
@@ -56,7 +63,7 @@ public final class EmulatedICM20948: EmulatedI2CChip {
     ///   - bank: user bank 0...3.
     ///   - address: register address.
     public func peek(bank: Int, _ address: UInt8) -> UInt8 {
-        let now = MonotonicClock.now()
+        let now = time()
         return state.withLock { state in
             state.advance(to: now)
             return state.peek(bank: bank, address)
@@ -68,7 +75,7 @@ public final class EmulatedICM20948: EmulatedI2CChip {
 
     /// Bytes in the FIFO now.
     public var fifoCount: Int {
-        let now = MonotonicClock.now()
+        let now = time()
         return state.withLock { state in
             state.advance(to: now)
             return state.fifo.count
@@ -79,12 +86,12 @@ public final class EmulatedICM20948: EmulatedI2CChip {
     public var outputDataRate: Double? { state.withLock { $0.timing?.frameRate } }
 
     public func read(startingAt register: UInt8, count: Int) -> [UInt8] {
-        let now = MonotonicClock.now()
+        let now = time()
         return state.withLock { $0.read(startingAt: register, count: count, at: now) }
     }
 
     public func write(startingAt register: UInt8, bytes: [UInt8]) {
-        let now = MonotonicClock.now()
+        let now = time()
         state.withLock { $0.write(startingAt: register, bytes: bytes, at: now) }
     }
 

@@ -24,6 +24,8 @@ public final class EmulatedAK8963: EmulatedI2CChip {
 
     private let motion: EmulatedMotion
     private let state: Mutex<State>
+    /// The chip\'s time, `CLOCK_MONOTONIC` ns.
+    private let time: @Sendable () -> UInt64
 
     private struct State {
         var registers = [UInt8](repeating: 0, count: 0x13)
@@ -51,9 +53,12 @@ public final class EmulatedAK8963: EmulatedI2CChip {
     ///   - motion: what it measures; the magnetic field in the MPU-9250's axes, µT.
     ///   - sensitivityAdjustment: the fuse ROM values (default 176, 177, 165, a typical part).
     ///   - oscillatorError: relative error of its measurement clock.
+    ///   - now: the chip's time, `CLOCK_MONOTONIC` ns (a test's manual clock makes it sample without waiting).
     public init(
-        motion: EmulatedMotion, sensitivityAdjustment: SIMD3<UInt8> = SIMD3(176, 177, 165), oscillatorError: Double = 0
+        motion: EmulatedMotion, sensitivityAdjustment: SIMD3<UInt8> = SIMD3(176, 177, 165), oscillatorError: Double = 0,
+        now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
     ) {
+        time = now
         self.motion = motion
         self.sensitivityAdjustment = sensitivityAdjustment
         var state = State(clock: EmulatedSampleClock(oscillatorError: oscillatorError))
@@ -66,14 +71,14 @@ public final class EmulatedAK8963: EmulatedI2CChip {
 
     public func read(startingAt register: UInt8, count: Int) -> [UInt8] {
         state.withLock { state in
-            advance(&state, to: MonotonicClock.now())
+            advance(&state, to: time())
             return (0..<count).map { offset in readByte(&state, (Int(register) + offset) & 0xFF) }
         }
     }
 
     public func write(startingAt register: UInt8, bytes: [UInt8]) {
         state.withLock { state in
-            let now = MonotonicClock.now()
+            let now = time()
             advance(&state, to: now)
             for (offset, value) in bytes.enumerated() {
                 writeByte(&state, Int(register) + offset, value)

@@ -37,6 +37,8 @@ public final class EmulatedInvenSenseMPU: EmulatedI2CChip {
     private let identity: UInt8
     private let temperature: Double
     private let state: Mutex<State>
+    /// The chip\'s time, `CLOCK_MONOTONIC` ns.
+    private let time: @Sendable () -> UInt64
 
     private struct State {
         var registers: [UInt8]
@@ -78,19 +80,21 @@ public final class EmulatedInvenSenseMPU: EmulatedI2CChip {
     ///   - oscillatorError: relative error of its sample clock (0.02: 2 % fast).
     ///   - whoAmI: what WHO_AM_I reads, to emulate a clone or an unknown part (default: the model's).
     ///   - temperature: die temperature, °C, for TEMP_OUT.
+    ///   - now: the chip's time, `CLOCK_MONOTONIC` ns (a test's manual clock makes it sample without waiting).
     public init(
         model: EmulatedInvenSenseModel, motion: EmulatedMotion, oscillatorError: Double = 0, whoAmI: UInt8? = nil,
-        temperature: Double = 25
+        temperature: Double = 25, now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
     ) {
+        time = now
         self.model = model
         self.motion = motion
         self.identity = whoAmI ?? model.whoAmI
         self.temperature = temperature
-        magnetometer = model.hasMagnetometer ? EmulatedAK8963(motion: motion, oscillatorError: oscillatorError) : nil
+        magnetometer = model.hasMagnetometer ? EmulatedAK8963(motion: motion, oscillatorError: oscillatorError, now: now) : nil
         var state = State(registers: [], clock: EmulatedSampleClock(oscillatorError: oscillatorError))
         state.registers = Self.resetRegisters(model: model, identity: identity)
         self.state = Mutex(state)
-        self.state.withLock { updateSampling(&$0, at: MonotonicClock.now()) }
+        self.state.withLock { updateSampling(&$0, at: time()) }
     }
 
     /// Attaches the chip at `address` (0x68 or 0x69) and, for an MPU-9250 or MPU-9255, its AK8963 at 0x0C,
@@ -115,7 +119,7 @@ public final class EmulatedInvenSenseMPU: EmulatedI2CChip {
     /// Bytes in the FIFO now.
     public var fifoCount: Int {
         state.withLock { state in
-            advance(&state, to: MonotonicClock.now())
+            advance(&state, to: time())
             return state.fifoCount
         }
     }
@@ -123,14 +127,14 @@ public final class EmulatedInvenSenseMPU: EmulatedI2CChip {
     /// The value of a register as the chip holds it (no read side effects).
     public func register(_ register: UInt8) -> UInt8 {
         state.withLock { state in
-            advance(&state, to: MonotonicClock.now())
+            advance(&state, to: time())
             return state.registers[Int(register & 0x7F)]
         }
     }
 
     public func read(startingAt register: UInt8, count: Int) -> [UInt8] {
         state.withLock { state in
-            advance(&state, to: MonotonicClock.now())
+            advance(&state, to: time())
             var register = Int(register & 0x7F)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(count)
@@ -144,7 +148,7 @@ public final class EmulatedInvenSenseMPU: EmulatedI2CChip {
 
     public func write(startingAt register: UInt8, bytes: [UInt8]) {
         state.withLock { state in
-            let now = MonotonicClock.now()
+            let now = time()
             advance(&state, to: now)
             var register = Int(register & 0x7F)
             for byte in bytes {
