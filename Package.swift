@@ -57,7 +57,7 @@ let package = Package(
         // What motion is made of, for every layer: the sample values, services, reference frames and
         // magnetic-field accuracies. No Foundation, no C, no wire format.
         .target(name: "MotionModel", dependencies: ["MotionMath"]),
-        .target(name: "MotionHAL", dependencies: ["CLinuxIO", "MotionMath"]),
+        .target(name: "MotionHAL", dependencies: ["CLinuxIO", "MotionMath", "MotionSupervision"]),
         .target(name: "MotionFusion", dependencies: ["MotionMath", "MotionModel"]),
         // The contract's wire format over the model: topics, payload encoders and decoders (JSON and CBOR).
         // For publishers and subscribers alike: no HAL, no fusion, no Foundation.

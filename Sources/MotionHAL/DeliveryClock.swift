@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import MotionSupervision
 import Synchronization
 
 /// A thread of its own that calls `tick` at fixed `CLOCK_MONOTONIC` deadlines until cancelled: the
@@ -12,11 +13,14 @@ import Synchronization
 /// One wake-up per tick: a dispatch timer costs two (the dispatch manager thread, then a worker), which at
 /// 100 deliveries a second is a measurable share of the agent's CPU. A late tick does not cause a burst:
 /// the next deadline then counts from now. A clock may instead be kept by the process's
-/// ``DeliveryClockPool`` (one thread per core for every such clock), for fleets of simulated devices.
+/// ``DeliveryClockPool`` (one thread per core for every such clock), for fleets of simulated devices, or
+/// by the supervision clock of a ``DeviceTime`` (a test's manual clock: the ticks run when it is advanced).
 final class DeliveryClock: Sendable {
     private let cancelled = Atomic<Bool>(false)
     /// Whether ``DeliveryClockPool/shared`` keeps the clock (rather than a thread of its own).
     let isShared: Bool
+    /// The repeating work of a supervision clock that keeps this one; nil for a thread or the pool.
+    private let keptWork = Mutex<ScheduledWork?>(nil)
     /// ns between ticks.
     let interval: UInt64
     private let tick: @Sendable () -> Void
@@ -31,14 +35,24 @@ final class DeliveryClock: Sendable {
     ///   - finish: what to do on the clock's thread after the last tick, before ``waitUntilFinished()`` returns
     ///     (for a shared clock: on the thread of its last tick, or in ``cancel()`` between ticks).
     ///   - shared: kept by ``DeliveryClockPool/shared`` instead of a thread of its own.
+    ///   - time: the time that keeps the deadlines: with a supervision clock, its repeating work (every
+    ///     `interval` from now) runs the ticks on ``DeviceTime/pollQueue`` instead of a thread or the pool.
     init(
-        interval: UInt64, start: UInt64, shared: Bool = false, tick: @escaping @Sendable () -> Void,
-        finish: @escaping @Sendable () -> Void = {}
+        interval: UInt64, start: UInt64, shared: Bool = false, time: DeviceTime = .monotonic,
+        tick: @escaping @Sendable () -> Void, finish: @escaping @Sendable () -> Void = {}
     ) {
         self.interval = max(interval, 1)
         self.tick = tick
         self.finish = finish
-        isShared = shared
+        isShared = shared && time.clock == nil
+        if let clock = time.clock {
+            // Kept like a pool's clock (the same tick and finish rules), by the clock's work.
+            let work = clock.scheduleRepeating(on: DeviceTime.pollQueue, every: Double(self.interval) / 1e9) { [self] in
+                if !tickFromPool() { keptWork.withLock { $0?.cancel() } }
+            }
+            keptWork.withLock { $0 = work }
+            return
+        }
         if shared {
             DeliveryClockPool.shared.add(self, firstDeadline: start + self.interval)
             return
@@ -63,7 +77,9 @@ final class DeliveryClock: Sendable {
     /// that is not ticking has finished at once (its entry leaves the pool at its next deadline).
     func cancel() {
         cancelled.store(true, ordering: .releasing)
-        guard isShared else { return }
+        let work = keptWork.withLock { $0 }
+        work?.cancel()
+        guard isShared || work != nil else { return }
         let finishesNow = poolState.withLock { state -> Bool in
             guard !state.ticking, !state.finished else { return false }
             state.finished = true

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Synchronization
 
@@ -19,6 +22,11 @@ public protocol SupervisionClock: Sendable {
     /// Runs `work` on `queue` every `interval` seconds, the first an interval from now, until cancelled.
     /// - Returns: the handle that cancels it.
     func scheduleRepeating(on queue: DispatchQueue, every interval: Double, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
+
+    /// Blocks the calling thread for `seconds` (a driver waiting for a chip's reset). A manual clock moves
+    /// its time on at once instead, without running the work that falls due (that runs when it is next
+    /// advanced, late, as it would behind a blocked thread).
+    func sleep(seconds: Double)
 }
 
 /// Work a ``SupervisionClock`` will run: cancel it to run it no more (a run already begun completes).
@@ -53,6 +61,13 @@ public struct DispatchSupervisionClock: SupervisionClock {
     public init() {}
 
     public var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    public func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
 
     @discardableResult
     public func schedule(on queue: DispatchQueue, after delay: Double, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {

@@ -1,6 +1,7 @@
 import Foundation
 import MotionHAL
 import MotionMath
+import MotionTestSupport
 
 /// Euclidean length of a vector.
 func length(_ vector: SIMD3<Double>) -> Double { (vector * vector).sum().squareRoot() }
@@ -43,11 +44,11 @@ func maxDifference(_ a: SIMD3<Double>?, _ b: SIMD3<Double>) -> Double {
 
 /// Reads a started chip driver every 10 ms for `seconds`, as ``I2CIMU``'s poll thread would, and returns
 /// every sample.
-func collectSamples(from driver: any I2CChipDriver, for seconds: Double) throws -> [IMUSample] {
+func collectSamples(from driver: any I2CChipDriver, for seconds: Double, time: TestTime = .real) throws -> [IMUSample] {
     var samples: [IMUSample] = []
-    let end = MonotonicClock.now() + UInt64(seconds * 1e9)
-    while MonotonicClock.now() < end {
-        Thread.sleep(forTimeInterval: 0.01)
+    let end = time.now + UInt64(seconds * 1e9)
+    while time.now < end {
+        time.pass(0.01)
         samples += try driver.readSamples()
     }
     return samples

@@ -75,6 +75,12 @@ public final class ManualClock: SupervisionClock {
         state.withLock { $0.now = max($0.now, end) }
     }
 
+    /// Moves the time `seconds` on without running the work that falls due meanwhile: what a thread that
+    /// blocks sees (it runs at the next ``advance(by:)``, late).
+    public func sleep(seconds: Double) {
+        state.withLock { $0.now += Self.nanoseconds(seconds) }
+    }
+
     private func add(queue: DispatchQueue, delay: UInt64, interval: UInt64?, work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let handle = ScheduledWork()
         state.withLock { state in

@@ -29,14 +29,16 @@ public final class I2CIMU: IMUDevice {
     public var stallTimeout: Double { 0.5 }
 
     private let openBus: @Sendable () throws(I2CBusError) -> any I2CBus
+    /// What the driver stamps its reads with and the poll runs on.
+    private let time: DeviceTime
     private let queue = DispatchQueue(label: "MotionHAL.I2CIMU", target: IMUDeliveryQueue.root)
     private let state = Mutex(State())
 
-    /// The current run's poll thread (the driver inside is only touched by that thread), and the previous
+    /// The current run's poller (the driver inside is only touched by its poll thread), and the previous
     /// one while it may still be putting the chip to sleep.
     private struct State {
-        var clock: DeliveryClock?
-        var finishing: DeliveryClock?
+        var run: DevicePoller<IMUDeviceEvent>?
+        var finishing: DevicePoller<IMUDeviceEvent>?
     }
 
     /// Opens the Linux bus at `bus` and identifies the chip at `address`.
@@ -67,17 +69,20 @@ public final class I2CIMU: IMUDevice {
     ///   - address: the chip's 7-bit address.
     ///   - models: the chip models to try, in order.
     ///   - mountMatrix: chip axes → board axes.
+    ///   - time: what stamps the reads and runs the poll (the monotonic clock and a thread on a board).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the bus cannot be opened, nothing answers or no
     ///   model recognises the chip.
     public init(
         openingBus openBus: @escaping @Sendable () throws(I2CBusError) -> any I2CBus, busName: String,
-        address: UInt8, models: [I2CChipModel] = I2CChipModel.all, mountMatrix: MountMatrix = .identity
+        address: UInt8, models: [I2CChipModel] = I2CChipModel.all, mountMatrix: MountMatrix = .identity,
+        time: DeviceTime = .monotonic
     ) throws(IMUDeviceError) {
         self.openBus = openBus
+        self.time = time
         self.busName = busName
         self.address = address
         self.mountMatrix = mountMatrix
-        let (model, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: models)
+        let (model, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: models, time: time)
         self.model = model
         var info = driver.info
         if mountMatrix != .identity { info.chip += " (mount matrix \(mountMatrix))" }
@@ -97,12 +102,12 @@ public final class I2CIMU: IMUDevice {
 
     private static func identify(
         openBus: @Sendable () throws(I2CBusError) -> any I2CBus, busName: String, address: UInt8,
-        models: [I2CChipModel]
+        models: [I2CChipModel], time: DeviceTime
     ) throws(IMUDeviceError) -> (I2CChipModel, any I2CChipDriver) {
         let bus: any I2CBus
         do { bus = try openBus() } catch { throw .unavailable(error.description) }
         for model in models {
-            if let driver = try model.probe(bus, address) { return (model, driver) }
+            if let driver = try model.probe(bus, address, time: time) { return (model, driver) }
         }
         let names = models.map(\.name).joined(separator: ", ")
         throw .unavailable(
@@ -135,92 +140,70 @@ public final class I2CIMU: IMUDevice {
             finishing.waitUntilFinished()
         }
         try state.withLock { (state) throws(IMUDeviceError) in
-            guard state.clock == nil else { throw .alreadyRunning }
+            guard state.run == nil else { throw .alreadyRunning }
             state.finishing = nil
-            let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model])
+            let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model], time: time)
             // A chip pair that lost a member (a magnetometer gone from the bus) is not the device opened.
             guard driver.info.sensors == info.sensors else {
                 throw .unavailable(
                     "the \(model.name) at \(I2CBusError.hex(address)) on \(busName) now has \(Self.describe(driver.info.sensors)) instead of \(Self.describe(info.sensors))")
             }
             try driver.start(sampleRate: sampleRate)
-            let poller = Poller(
+            let chip = ChipPoll(
                 driver: driver, mountMatrix: mountMatrix, screen: IMUSampleScreen(info: info),
-                stallTimeout: UInt64((stallTimeout + 10 / sampleRate) * 1e9), sampleRate: sampleRate, handler: handler)
-            let interval = UInt64(Self.pollInterval(sampleRate: sampleRate) * 1e9)
-            let clock = DeliveryClock(
-                interval: interval, start: MonotonicClock.now(), tick: { [queue] in poller.poll(queue: queue) },
-                finish: { poller.finish() })
-            poller.setClock(clock)
-            state.clock = clock
+                silence: SilenceWatch(timeout: stallTimeout + 10 / sampleRate, start: time.now()), sampleRate: sampleRate,
+                time: time)
+            state.run = DevicePoller(
+                interval: Self.pollInterval(sampleRate: sampleRate), time: time, queue: queue, handler: handler,
+                poll: { chip.poll() }, finish: { chip.driver.stop() })
         }
     }
 
     /// Stops polling and puts the chip to sleep; no event is delivered after it returns. Called from the
     /// delivery handler it does not wait: the poll thread then finishes on its own.
     public func stop() {
-        let clock = state.withLock { state -> DeliveryClock? in
-            defer { state.finishing = state.clock ?? state.finishing; state.clock = nil }
-            return state.clock
+        let run = state.withLock { state -> DevicePoller<IMUDeviceEvent>? in
+            defer { state.finishing = state.run ?? state.finishing; state.run = nil }
+            return state.run
         }
-        guard let clock else { return }
-        clock.cancel()
-        if !IMUDeliveryQueue.isCurrent { clock.waitUntilFinished() }
+        run?.stop()
     }
 
-    /// The poll thread's state. Only the poll thread touches the driver and the counters (the last time
-    /// when it puts the chip to sleep after its last tick); the clock it runs on is set once, under a lock,
-    /// and let go of when the thread finishes (clock and poller hold each other until then).
-    private final class Poller: @unchecked Sendable {
+    /// The poll thread's view of the chip. Only the poll thread touches the driver, the screen and the
+    /// silence watch (the last time when it puts the chip to sleep after its last poll).
+    private final class ChipPoll: @unchecked Sendable {
         let driver: any I2CChipDriver
         let mountMatrix: MountMatrix
         var screen: IMUSampleScreen
-        let stallTimeout: UInt64
+        var silence: SilenceWatch
         let sampleRate: Double
-        let handler: @Sendable (IMUDeviceEvent) -> Void
-        private let clock = Mutex<DeliveryClock?>(nil)
-        var lastSampleTime = MonotonicClock.now()
-        var failed = false
+        let time: DeviceTime
 
         init(
-            driver: any I2CChipDriver, mountMatrix: MountMatrix, screen: IMUSampleScreen, stallTimeout: UInt64,
-            sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void
+            driver: any I2CChipDriver, mountMatrix: MountMatrix, screen: IMUSampleScreen, silence: SilenceWatch,
+            sampleRate: Double, time: DeviceTime
         ) {
             self.driver = driver
             self.mountMatrix = mountMatrix
             self.screen = screen
-            self.stallTimeout = stallTimeout
+            self.silence = silence
             self.sampleRate = sampleRate
-            self.handler = handler
+            self.time = time
         }
 
-        /// Gives the poller the clock that runs it (right after the clock's creation).
-        func setClock(_ clock: DeliveryClock) {
-            self.clock.withLock { $0 = clock }
-        }
-
-        /// After the last tick, on the poll thread: puts the chip to sleep and lets go of the clock.
-        func finish() {
-            driver.stop()
-            clock.withLock { $0 = nil }
-        }
-
-        /// One tick: read, convert, screen, deliver; faults as described on ``I2CIMU``.
-        func poll(queue: DispatchQueue) {
-            guard !failed else { return }
+        /// One poll: read, convert, screen; faults as described on ``I2CIMU``.
+        func poll() -> [IMUDeviceEvent] {
             var events: [IMUDeviceEvent] = []
             do {
                 var samples = try driver.readSamples()
-                let now = MonotonicClock.now()
+                let now = time.now()
                 if samples.isEmpty {
-                    if now - lastSampleTime > stallTimeout {
-                        let silence = Double(now - lastSampleTime) / 1e9
-                        events.append(.fault(.readFailed("no samples from the chip for \(Int(silence * 1000)) ms; configuring it again")))
-                        lastSampleTime = now
+                    if let silent = silence.stall(at: now) {
+                        events.append(.fault(.readFailed("no samples from the chip for \(silent) ms; configuring it again")))
                         try driver.start(sampleRate: sampleRate)
                     }
                 } else {
-                    lastSampleTime = now
+                    silence.dataArrived(at: now)
                     if mountMatrix != .identity {
                         for index in samples.indices { samples[index] = rotated(samples[index]) }
                     }
@@ -230,17 +213,8 @@ public final class I2CIMU: IMUDevice {
                 }
             } catch {
                 events.append(.fault(error))
-                if case .unavailable = error {
-                    failed = true
-                    clock.withLock { $0 }?.cancel()
-                }
             }
-            guard !events.isEmpty else { return }
-            queue.sync {
-                // A stop that came while this tick read the chip silences it.
-                guard clock.withLock({ $0 })?.isCancelled != true || failed else { return }
-                for event in events { handler(event) }
-            }
+            return events
         }
 
         private func rotated(_ sample: IMUSample) -> IMUSample {

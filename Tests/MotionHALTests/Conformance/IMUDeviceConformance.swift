@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Synchronization
 import Testing
 
@@ -39,8 +40,13 @@ enum IMUDeviceConformance {
         private let state = Mutex(State())
         private let inside = Atomic<Int>(0)
         private let callerThread: UInt
+        private let now: @Sendable () -> UInt64
 
-        init() { callerThread = UInt(bitPattern: Int(pthread_self())) }
+        /// A recorder that notes each delivery's time from `now` (`CLOCK_MONOTONIC` by default).
+        init(now: @escaping @Sendable () -> UInt64 = MonotonicClock.now) {
+            callerThread = UInt(bitPattern: Int(pthread_self()))
+            self.now = now
+        }
 
         var batches: [(deliveredAt: UInt64, samples: [IMUSample])] { state.withLock { $0.batches } }
         var samples: [IMUSample] { state.withLock { $0.batches.flatMap(\.samples) } }
@@ -53,7 +59,7 @@ enum IMUDeviceConformance {
             { event in
                 let overlapping = self.inside.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue > 0
                 defer { self.inside.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
-                let now = MonotonicClock.now()
+                let now = self.now()
                 let onCaller = UInt(bitPattern: Int(pthread_self())) == self.callerThread
                 self.state.withLock { state in
                     if overlapping { state.concurrentDeliveries += 1 }
@@ -74,9 +80,11 @@ enum IMUDeviceConformance {
     ///   - expected: what the device should read.
     ///   - rate: the rate to run at, Hz; the device's default when `nil`.
     ///   - duration: how long each run collects, s.
+    ///   - time: the time the device runs on (a manual clock's runs the device's polls on the test's thread
+    ///     while it advances, so that check is left out).
     static func check(
         _ makeDevice: () throws -> any IMUDevice, expecting expected: Expectation, rate: Double? = nil,
-        duration: Double = 0.6, sourceLocation: SourceLocation = #_sourceLocation
+        duration: Double = 0.6, time: TestTime = .real, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let device = try makeDevice()
         let info = device.info
@@ -98,24 +106,26 @@ enum IMUDeviceConformance {
 
         let sampleRate = rate ?? info.defaultSampleRate
         for run in 1...2 {
-            let recorder = Recorder()
-            let startCalled = MonotonicClock.now()
+            let recorder = Recorder(now: time.nanosecondSource)
+            let startCalled = time.now
             try device.start(sampleRate: sampleRate, handler: recorder.handler)
             // A chip's start (reset, settling) may take a while; the rate counts from when it returned.
-            let started = MonotonicClock.now()
+            let started = time.now
             #expect(throws: IMUDeviceError.alreadyRunning, sourceLocation: sourceLocation) {
                 try device.start(sampleRate: sampleRate) { _ in }
             }
-            Thread.sleep(forTimeInterval: duration)
+            time.pass(duration)
             device.stop()
             device.stop()  // idempotent
-            let stopped = MonotonicClock.now()
+            let stopped = time.now
             let eventsAtStop = recorder.eventCount
-            Thread.sleep(forTimeInterval: 0.1)
+            time.pass(0.1)
             #expect(recorder.eventCount == eventsAtStop, "run \(run): an event after stop returned", sourceLocation: sourceLocation)
             #expect(recorder.faults.isEmpty, "run \(run): faults \(recorder.faults)", sourceLocation: sourceLocation)
             #expect(recorder.concurrentDeliveries == 0, "run \(run): two deliveries at once", sourceLocation: sourceLocation)
-            #expect(recorder.deliveriesOnCallerThread == 0, "run \(run): delivered on the caller's thread", sourceLocation: sourceLocation)
+            if time.clock == nil {
+                #expect(recorder.deliveriesOnCallerThread == 0, "run \(run): delivered on the caller's thread", sourceLocation: sourceLocation)
+            }
             checkTiming(
                 recorder, rate: sampleRate, startCalled: startCalled, started: started, stopped: stopped, expected: expected,
                 run: run, sourceLocation: sourceLocation)

@@ -13,7 +13,8 @@ import Testing
         let bench = Bench()
         try IMUDeviceConformance.check(
             { try bench.device() },
-            expecting: .init(acceleration: SIMD3(0, 0, Self.g), rotationRate: .zero, magneticField: SIMD3(0, 20, -40)))
+            expecting: .init(acceleration: SIMD3(0, 0, Self.g), rotationRate: .zero, magneticField: SIMD3(0, 20, -40)),
+            time: bench.time)
     }
 
     @Test func identifiedThroughTheCatalog() throws {
@@ -27,10 +28,10 @@ import Testing
         let device = try bench.device()
         let first = DeviceEventCollector()
         try device.start(sampleRate: 225, handler: first.handler)
-        Thread.sleep(forTimeInterval: 0.15)
+        bench.time.pass(0.15)
         bench.bus.detach(address: 0x68)
         bench.bus.detach(address: 0x0C)
-        Thread.sleep(forTimeInterval: 0.1)
+        bench.time.pass(0.1)
         let events = first.all
         #expect(first.faults.count == 1)
         if case .fault(.unavailable(let why)) = events.last {
@@ -45,7 +46,7 @@ import Testing
         bench.chip.attach(to: bench.bus)
         let second = DeviceEventCollector()
         try device.start(sampleRate: 225, handler: second.handler)
-        Thread.sleep(forTimeInterval: 0.15)
+        bench.time.pass(0.15)
         device.stop()
         #expect(second.faults.isEmpty)
         #expect(second.samples.count > 20)
@@ -58,7 +59,7 @@ import Testing
         #expect(device.info.accelerometerRange == 2 * Self.g)
         let log = DeviceEventCollector()
         try device.start(sampleRate: 225, handler: log.handler)
-        Thread.sleep(forTimeInterval: 0.2)
+        bench.time.pass(0.2)
         device.stop()
         #expect(log.faults == [.readFailed("accelerometer saturated (reading at full scale)")])
         #expect(log.samples.count > 20)
@@ -67,13 +68,13 @@ import Testing
 
     @Test func fifoOverflowIsOneFaultAndSamplesContinue() throws {
         let bench = Bench()
-        let bus = ICM20948StallingBus(bench.bus)
-        let device = try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68)
+        let bus = ICM20948StallingBus(bench.bus, time: bench.time)
+        let device = try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68, time: bench.time.device)
         let log = DeviceEventCollector()
         try device.start(sampleRate: 1125, handler: log.handler)
-        Thread.sleep(forTimeInterval: 0.1)
+        bench.time.pass(0.1)
         bus.stallNextFIFOCountRead(seconds: 0.08)  // 90 frames of 12 bytes into 512
-        Thread.sleep(forTimeInterval: 0.3)
+        bench.time.pass(0.3)
         device.stop()
         #expect(log.faults.count == 1)
         #expect(log.faults.first.map { "\($0)" }?.hasPrefix("read failed: FIFO overflow") == true)

@@ -103,7 +103,7 @@ import Testing
 
         // Reading stays in bank 0.
         let logged = bench.bus.transfers.count
-        Thread.sleep(forTimeInterval: 0.03)
+        bench.time.pass(0.03)
         _ = try driver.readSamples()
         #expect(bench.bus.transfers.dropFirst(logged).allSatisfy { $0.register != 0x7F })
         driver.stop()
@@ -117,7 +117,7 @@ import Testing
         let bench = Bench()
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        let samples = try collectSamples(from: driver, for: 0.2)
+        let samples = try collectSamples(from: driver, for: 0.2, time: bench.time)
         driver.stop()
         #expect(samples.count > 30)
         for sample in samples {
@@ -138,7 +138,7 @@ import Testing
         let bench = Bench(motion: .atRest(acceleration: force, rotationRate: rate, magneticField: field))
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        let samples = try collectSamples(from: driver, for: 0.2)
+        let samples = try collectSamples(from: driver, for: 0.2, time: bench.time)
         driver.stop()
         #expect(samples.count > 30)
         for sample in samples {
@@ -169,7 +169,7 @@ import Testing
         let bench = Bench(motion: .atRest(acceleration: force, rotationRate: rate))
         let driver = try bench.driver(ICM20948Configuration(accelerometerRange: .g2, gyroscopeRange: .dps250))
         try driver.start(sampleRate: 225)
-        let samples = try collectSamples(from: driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1, time: bench.time)
         driver.stop()
         #expect(!samples.isEmpty)
         for sample in samples {
@@ -182,7 +182,7 @@ import Testing
         let bench = Bench(motion: .atRest(acceleration: SIMD3(0, -30, 3 * Self.g), rotationRate: SIMD3(0, 0, 50)))
         let driver = try bench.driver(ICM20948Configuration(accelerometerRange: .g2, gyroscopeRange: .dps250))
         try driver.start(sampleRate: 225)
-        let samples = try collectSamples(from: driver, for: 0.05)
+        let samples = try collectSamples(from: driver, for: 0.05, time: bench.time)
         driver.stop()
         let sample = try #require(samples.last)
         let count = 2 * Self.g / 32768
@@ -203,7 +203,7 @@ import Testing
         #expect(writes.contains { $0.register == 0x00 && $0.bytes == [5, 0x1F] })
         #expect(writes.contains { $0.register == 0x10 && $0.bytes == [0, 5] })
         #expect(bench.chip.outputDataRate == 187.5)
-        let samples = try collectSamples(from: driver, for: 0.5)
+        let samples = try collectSamples(from: driver, for: 0.5, time: bench.time)
         driver.stop()
         let spacings = zip(samples, samples.dropFirst()).map { Double($1.timestamp) - Double($0.timestamp) }.sorted()
         let median = spacings[spacings.count / 2]
@@ -216,7 +216,7 @@ import Testing
         let bench = Bench(oscillatorError: 0.02)
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        let samples = try collectSamples(from: driver, for: 1.6)
+        let samples = try collectSamples(from: driver, for: 1.6, time: bench.time)
         driver.stop()
         let late = samples.filter { $0.timestamp > samples.last!.timestamp - 400_000_000 }
         let spacing = Double(late.last!.timestamp - late.first!.timestamp) / Double(late.count - 1)
@@ -242,12 +242,12 @@ import Testing
         let bench = Bench()
         let driver = try bench.driver()
         try driver.start(sampleRate: 1125)
-        Thread.sleep(forTimeInterval: 0.08)  // 90 frames of 12 bytes into 512
+        bench.time.pass(0.08)  // 90 frames of 12 bytes into 512
         #expect(bench.chip.fifoCount == 512)
         let error = expectError(IMUDeviceError.self) { try driver.readSamples() }
         if case .readFailed(let why)? = error { #expect(why.hasPrefix("FIFO overflow")) } else { Issue.record("\(String(describing: error))") }
         #expect(bench.chip.fifoCount < 120, "the FIFO was reset")
-        let samples = try collectSamples(from: driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1, time: bench.time)
         driver.stop()
         #expect(samples.count > 50)
         #expect(samples.allSatisfy { maxDifference($0.acceleration, SIMD3(0, 0, Self.g)) <= Self.accelerometerCount / 2 })
@@ -261,7 +261,7 @@ import Testing
         try driver.start(sampleRate: 1125)
         var batches: [[IMUSample]] = []
         for _ in 0..<30 {
-            Thread.sleep(forTimeInterval: 0.01)
+            bench.time.pass(0.01)
             batches.append(try driver.readSamples())
         }
         driver.stop()
@@ -276,20 +276,20 @@ import Testing
         let bench = Bench()
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        _ = try collectSamples(from: driver, for: 0.05)
+        _ = try collectSamples(from: driver, for: 0.05, time: bench.time)
         // |x| + |y| + |z| = 5000 µT ≥ 4912 µT: HOFL.
         bench.chip.motion = .atRest(magneticField: SIMD3(3000, -1500, 500))
-        Thread.sleep(forTimeInterval: 0.02)
+        bench.time.pass(0.02)
         #expect(throws: IMUDeviceError.readFailed(
             "magnetometer overflow: the AK09916 reports ST2 0x08 (HOFL), the field exceeds its 4912 µT range; "
                 + "its readings are left out until it is back")) {
             try driver.readSamples()
         }
-        let during = try collectSamples(from: driver, for: 0.1)
+        let during = try collectSamples(from: driver, for: 0.1, time: bench.time)
         #expect(during.count > 15)
         #expect(during.allSatisfy { $0.magneticField == nil && $0.acceleration != nil })
         bench.chip.motion = .atRest(magneticField: SIMD3(-45, 5, 30))
-        let after = try collectSamples(from: driver, for: 0.1)
+        let after = try collectSamples(from: driver, for: 0.1, time: bench.time)
         driver.stop()
         let fields = after.compactMap(\.magneticField)
         #expect(!fields.isEmpty && fields.allSatisfy { maxDifference($0, SIMD3(-45, 5, 30)) <= 0.075 + 1e-9 })
@@ -301,7 +301,7 @@ import Testing
         bench.chip.magnetometer.motion = .atRest(magneticField: SIMD3(30, -15, 45))
         let driver = try bench.driver()
         try driver.start(sampleRate: 225)
-        let samples = try collectSamples(from: driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1, time: bench.time)
         driver.stop()
         let fields = samples.compactMap(\.magneticField)
         #expect(fields.count >= 5)

@@ -15,7 +15,7 @@ import Testing
         let time = ManualClock()
         self.time = time
         bench = ICM20948TestBench(
-            motion: .atRest(acceleration: SIMD3(0, 0, 9.80665), rotationRate: SIMD3(0, 0, 0)), now: time.nanosecondSource)
+            motion: .atRest(acceleration: SIMD3(0, 0, 9.80665), rotationRate: SIMD3(0, 0, 0)), time: .manual(time))
     }
 
     private func write(_ register: UInt8, _ bytes: UInt8...) throws {

@@ -7,9 +7,14 @@ import Synchronization
 /// not get round to reading the chip in time).
 final class ICM20948StallingBus: I2CBus {
     let inner: EmulatedI2CBus
+    /// The time a held-up read blocks on.
+    let time: TestTime
     private let stall = Mutex<Double?>(nil)
 
-    init(_ inner: EmulatedI2CBus) { self.inner = inner }
+    init(_ inner: EmulatedI2CBus, time: TestTime) {
+        self.inner = inner
+        self.time = time
+    }
 
     var name: String { inner.name }
 
@@ -18,7 +23,7 @@ final class ICM20948StallingBus: I2CBus {
 
     func readRegisters(address: UInt8, startingAt register: UInt8, count: Int) throws(I2CBusError) -> [UInt8] {
         if register == 0x70, let seconds = stall.withLock({ state -> Double? in defer { state = nil }; return state }) {
-            Thread.sleep(forTimeInterval: seconds)
+            time.stall(seconds)
         }
         return try inner.readRegisters(address: address, startingAt: register, count: count)
     }

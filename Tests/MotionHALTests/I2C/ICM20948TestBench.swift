@@ -8,33 +8,36 @@ struct ICM20948TestBench {
     let bus = EmulatedI2CBus()
     let chip: EmulatedICM20948
     let address: UInt8
+    /// The time of the chip, the driver and the device (a manual clock unless a test asks for real time).
+    let time: TestTime
 
-    /// Attaches a chip measuring `motion` at `address`, on the chip time `now` (`CLOCK_MONOTONIC` ns by
-    /// default; a manual clock's for tests that advance it).
+    /// Attaches a chip measuring `motion` at `address`, on `time` (a manual clock by default: the tests
+    /// advance it instead of waiting).
     init(
         motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0, whoAmI: UInt8 = 0xEA, address: UInt8 = 0x68,
-        now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
+        time: TestTime = .manual()
     ) {
-        chip = EmulatedICM20948(motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI, now: now)
+        self.time = time
+        chip = EmulatedICM20948(motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI, now: time.nanosecondSource)
         self.address = address
         chip.attach(to: bus, at: address)
     }
 
     /// The driver the ICM-20948 model's probe makes.
     func driver(_ configuration: ICM20948Configuration = ICM20948Configuration()) throws -> any I2CChipDriver {
-        try #require(try I2CChipModel.icm20948(configuration: configuration).probe(bus, address))
+        try #require(try I2CChipModel.icm20948(configuration: configuration).probe(bus, address, time: time.device))
     }
 
     /// The device as the agent opens it, through every known chip model.
     func device() throws -> I2CIMU {
-        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address)
+        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address, time: time.device)
     }
 
     /// The device limited to the ICM-20948 with `configuration`.
     func device(_ configuration: ICM20948Configuration) throws -> I2CIMU {
         try I2CIMU(
             openingBus: { [bus] in bus }, busName: bus.name, address: address,
-            models: [.icm20948(configuration: configuration)])
+            models: [.icm20948(configuration: configuration)], time: time.device)
     }
 
 

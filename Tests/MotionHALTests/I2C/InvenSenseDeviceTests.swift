@@ -6,32 +6,35 @@ import Testing
 /// The InvenSense chips as whole devices through ``I2CIMU``: the device contract, removal, and the register
 /// writes of a start as the bus sees them.
 @Suite struct InvenSenseDeviceTests {
-    @Test func mpu6050KeepsTheDeviceContract() throws {
-        let (bus, _) = InvenSenseTestSupport.bus(.mpu6050)
+    @Test(arguments: [TestTime.real, .manual()])
+    func mpu6050KeepsTheDeviceContract(time: TestTime) throws {
+        let (bus, _) = InvenSenseTestSupport.bus(.mpu6050, now: time.nanosecondSource)
         try IMUDeviceConformance.check(
-            { try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68) },
+            { try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68, time: time.device) },
             expecting: .init(acceleration: SIMD3(0, 0, 9.80665), rotationRate: .zero, magneticField: nil),
-            rate: 500)
+            rate: 500, time: time)
     }
 
     @Test func mpu9250KeepsTheDeviceContract() throws {
+        let time = TestTime.manual()
         let field = SIMD3<Double>(0, 20, -40)
-        let (bus, _) = InvenSenseTestSupport.bus(.mpu9250, motion: .atRest(magneticField: field))
+        let (bus, _) = InvenSenseTestSupport.bus(.mpu9250, motion: .atRest(magneticField: field), now: time.nanosecondSource)
         try IMUDeviceConformance.check(
-            { try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68) },
+            { try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68, time: time.device) },
             expecting: .init(acceleration: SIMD3(0, 0, 9.80665), rotationRate: .zero, magneticField: field),
-            rate: 500)
+            rate: 500, time: time)
     }
 
     @Test func aRemovedChipIsUnavailableAndStartsAgainWhenBack() throws {
-        let (bus, chip) = InvenSenseTestSupport.bus(.mpu9250)
-        let device = try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68)
-        let recorder = IMUDeviceConformance.Recorder()
+        let time = TestTime.manual()
+        let (bus, chip) = InvenSenseTestSupport.bus(.mpu9250, now: time.nanosecondSource)
+        let device = try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68, time: time.device)
+        let recorder = IMUDeviceConformance.Recorder(now: time.nanosecondSource)
         try device.start(sampleRate: 200, handler: recorder.handler)
-        Thread.sleep(forTimeInterval: 0.15)
+        time.pass(0.15)
         #expect(!recorder.samples.isEmpty)
         bus.detach(address: 0x68)
-        Thread.sleep(forTimeInterval: 0.1)
+        time.pass(0.1)
         device.stop()
         #expect(recorder.faults == [.unavailable("no chip answers at address 0x68 on emulated-i2c")])
 
@@ -39,17 +42,18 @@ import Testing
             try device.start(sampleRate: 200) { _ in }
         }
         chip.attach(to: bus)
-        let again = IMUDeviceConformance.Recorder()
+        let again = IMUDeviceConformance.Recorder(now: time.nanosecondSource)
         try device.start(sampleRate: 200, handler: again.handler)
-        Thread.sleep(forTimeInterval: 0.2)
+        time.pass(0.2)
         device.stop()
         #expect(again.faults.isEmpty, "\(again.faults)")
-        #expect(again.samples.count >= 20, "\(again.samples.count) samples after reattaching")
+        #expect(again.samples.count >= 30, "\(again.samples.count) samples in 0.2 s at 200 Hz after reattaching")
         #expect(again.samples.contains { $0.magneticField != nil })
     }
 
     @Test func startResetsAndConfiguresInOrder() throws {
-        let (driver, bus, chip) = InvenSenseTestSupport.driver(.mpu6050)
+        let time = TestTime.manual()
+        let (driver, bus, chip) = InvenSenseTestSupport.driver(.mpu6050, time: time)
         bus.isLogging = true
         try driver.start(sampleRate: 100)
         #expect(
@@ -79,7 +83,8 @@ import Testing
     }
 
     @Test func theMPU9250AlsoSetsItsAccelerometerFilterAndBypass() throws {
-        let (driver, bus, chip) = InvenSenseTestSupport.driver(.mpu9250)
+        let time = TestTime.manual()
+        let (driver, bus, chip) = InvenSenseTestSupport.driver(.mpu9250, time: time)
         bus.isLogging = true
         try driver.start(sampleRate: 1000)
         defer { driver.stop() }

@@ -7,12 +7,13 @@ import Testing
 @Suite struct InvenSenseFIFOTests {
     @Test(arguments: [EmulatedInvenSenseModel.mpu6050, .mpu9250])
     func anOverflowIsReportedOnceThenSamplesContinue(model: EmulatedInvenSenseModel) throws {
-        let (driver, bus, _) = InvenSenseTestSupport.driver(model)
+        let time = TestTime.manual()
+        let (driver, bus, _) = InvenSenseTestSupport.driver(model, time: time)
         try driver.start(sampleRate: 1000)
         defer { driver.stop() }
         _ = try driver.readSamples()
         // 1024 bytes hold 85 frames, 512 bytes 42: 150 ms at 1 kHz is far more.
-        Thread.sleep(forTimeInterval: 0.15)
+        time.pass(0.15)
         bus.isLogging = true
         #expect {
             try driver.readSamples()
@@ -22,7 +23,7 @@ import Testing
         }
         // The FIFO was switched off, reset and switched on again.
         #expect(InvenSenseTestSupport.writes(bus, to: 0x68) == [[0x6A, 0x00], [0x6A, 0x04], [0x6A, 0x40]])
-        let run = InvenSenseTestSupport.poll(driver, for: 0.2)
+        let run = InvenSenseTestSupport.poll(driver, for: 0.2, time: time)
         #expect(run.errors.isEmpty, "\(run.errors)")
         #expect(run.samples.count > 150 && run.samples.count < 230, "\(run.samples.count) samples in 0.2 s")
         #expect(run.samples.allSatisfy { $0.acceleration == SIMD3(0, 0, 9.80665) }, "frames aligned after the reset")

@@ -26,7 +26,8 @@ import Testing
         // The emulation stores the field in the AK8963's axes (x ↔ y, z reversed), divided by this chip's
         // sensitivity (ASA 176, 177, 165: 19 %, 19 % and 14 % more sensitive than nominal).
         let field = SIMD3<Double>(21.5, -34.2, 47.9)
-        let (driver, bus, chip) = InvenSenseTestSupport.driver(.mpu9250, motion: .atRest(magneticField: field))
+        let time = TestTime.manual()
+        let (driver, bus, chip) = InvenSenseTestSupport.driver(.mpu9250, motion: .atRest(magneticField: field), time: time)
         #expect(chip.magnetometer?.sensitivityAdjustment == SIMD3(176, 177, 165))
         bus.isLogging = true
         try driver.start(sampleRate: 200)
@@ -38,7 +39,7 @@ import Testing
         #expect(fuseROMRead?.bytes == [176, 177, 165])
         #expect(chip.magnetometer?.mode == 0x06)
 
-        let run = InvenSenseTestSupport.poll(driver, for: 0.3)
+        let run = InvenSenseTestSupport.poll(driver, for: 0.3, time: time)
         #expect(run.errors.isEmpty, "\(run.errors)")
         let fields = run.samples.compactMap(\.magneticField)
         // 100 Hz, at most one per burst: about 30 in 0.3 s.
@@ -58,11 +59,12 @@ import Testing
                 timestamp: time, acceleration: SIMD3(0, 0, 9.80665), rotationRate: .zero,
                 magneticField: time < strongUntil.load(ordering: .relaxed) ? SIMD3(3000, 2000, -1000) : earth)
         }
-        let (driver, _, _) = InvenSenseTestSupport.driver(.mpu9250, motion: motion)
+        let time = TestTime.manual()
+        let (driver, _, _) = InvenSenseTestSupport.driver(.mpu9250, motion: motion, time: time)
         try driver.start(sampleRate: 200)
         defer { driver.stop() }
-        strongUntil.store(MonotonicClock.now() + 250_000_000, ordering: .relaxed)
-        let strong = InvenSenseTestSupport.poll(driver, for: 0.2)
+        strongUntil.store(time.now + 250_000_000, ordering: .relaxed)
+        let strong = InvenSenseTestSupport.poll(driver, for: 0.2, time: time)
         #expect(strong.errors.count == 1, "\(strong.errors)")
         if case .readFailed(let why) = strong.errors.first {
             #expect(why.contains("ST2 HOFL"))
@@ -73,8 +75,8 @@ import Testing
         // The FIFO is not lost: about 40 samples in 0.2 s at 200 Hz.
         #expect(strong.samples.count >= 30, "\(strong.samples.count) samples")
 
-        Thread.sleep(forTimeInterval: 0.1)
-        let calm = InvenSenseTestSupport.poll(driver, for: 0.2)
+        time.pass(0.1)
+        let calm = InvenSenseTestSupport.poll(driver, for: 0.2, time: time)
         #expect(calm.errors.isEmpty, "\(calm.errors)")
         let fields = calm.samples.compactMap(\.magneticField)
         #expect(fields.count >= 10)

@@ -6,7 +6,8 @@ import Testing
 /// Output data rate, low-pass filter and timestamps.
 @Suite struct InvenSenseRateTests {
     @Test func twoHundredHertzWritesDividerFour() throws {
-        let (driver, bus, chip) = InvenSenseTestSupport.driver(.mpu9250)
+        let time = TestTime.manual()
+        let (driver, bus, chip) = InvenSenseTestSupport.driver(.mpu9250, time: time)
         bus.isLogging = true
         try driver.start(sampleRate: 200)
         defer { driver.stop() }
@@ -26,14 +27,15 @@ import Testing
         #expect(InvenSenseMPU.sampleRateDivider(for: 7) == 142)  // 6.993 Hz beats 7.042 Hz
         #expect(InvenSenseMPU.sampleRateDivider(for: 180) == 5)  // 166.7 Hz beats 200 Hz
 
-        let (driver, bus, _) = InvenSenseTestSupport.driver(.mpu6050)
+        let time = TestTime.manual()
+        let (driver, bus, _) = InvenSenseTestSupport.driver(.mpu6050, time: time)
         bus.isLogging = true
         try driver.start(sampleRate: 300)
         defer { driver.stop() }
         #expect(InvenSenseTestSupport.writes(bus, to: 0x68).contains([0x19, 2]))
         #expect(abs(driver.outputDataRate! - 1000.0 / 3) < 1e-9)
         // Timestamps spaced at the chip's 333.3 Hz, not the 300 Hz asked for.
-        let run = InvenSenseTestSupport.poll(driver, for: 0.4)
+        let run = InvenSenseTestSupport.poll(driver, for: 0.4, time: time)
         #expect(run.errors.isEmpty)
         #expect(run.samples.count > 100 && run.samples.count < 140, "\(run.samples.count) samples in 0.4 s")
         #expect(abs(InvenSenseTestSupport.medianSpacing(run.samples) - 3e6) < 0.01 * 3e6)
@@ -62,10 +64,11 @@ import Testing
 
     @Test func aFastOscillatorIsMeasuredByTheTimestamper() throws {
         // The chip runs 2 % fast: 204 samples a second for 200 Hz.
-        let (driver, _, _) = InvenSenseTestSupport.driver(.mpu6050, oscillatorError: 0.02)
+        let time = TestTime.manual()
+        let (driver, _, _) = InvenSenseTestSupport.driver(.mpu6050, oscillatorError: 0.02, time: time)
         try driver.start(sampleRate: 200)
         defer { driver.stop() }
-        let run = InvenSenseTestSupport.poll(driver, for: 1.5)
+        let run = InvenSenseTestSupport.poll(driver, for: 1.5, time: time)
         #expect(run.errors.isEmpty)
         let realPeriod = 1e9 / 204
         #expect(run.samples.count > 280, "\(run.samples.count) samples in 1.5 s")

@@ -27,15 +27,16 @@ enum InvenSenseTestSupport {
         return (bus, chip)
     }
 
-    /// A driver for the emulated `model`, not started.
+    /// A driver for the emulated `model`, not started; driver and chip on `time`.
     static func driver(
         _ model: EmulatedInvenSenseModel, motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0,
-        accelerometerRange: InvenSenseAccelerometerRange = .g8, gyroscopeRange: InvenSenseGyroscopeRange = .dps2000
+        accelerometerRange: InvenSenseAccelerometerRange = .g8, gyroscopeRange: InvenSenseGyroscopeRange = .dps2000,
+        time: TestTime = .real
     ) -> (driver: InvenSenseMPU, bus: EmulatedI2CBus, chip: EmulatedInvenSenseMPU) {
-        let (bus, chip) = bus(model, motion: motion, oscillatorError: oscillatorError)
+        let (bus, chip) = bus(model, motion: motion, oscillatorError: oscillatorError, now: time.nanosecondSource)
         let driver = InvenSenseMPU(
             bus: bus, address: 0x68, variant: variant(model), accelerometerRange: accelerometerRange,
-            gyroscopeRange: gyroscopeRange)
+            gyroscopeRange: gyroscopeRange, time: time.device)
         return (driver, bus, chip)
     }
 
@@ -49,12 +50,12 @@ enum InvenSenseTestSupport {
         var errors: [IMUDeviceError] = []
     }
 
-    /// Polls `driver` every `interval` s for `duration` s.
-    static func poll(_ driver: InvenSenseMPU, for duration: Double, every interval: Double = 0.01) -> Run {
+    /// Polls `driver` every `interval` s for `duration` s of `time`.
+    static func poll(_ driver: InvenSenseMPU, for duration: Double, every interval: Double = 0.01, time: TestTime = .real) -> Run {
         var run = Run()
-        let end = MonotonicClock.now() + UInt64(duration * 1e9)
-        while MonotonicClock.now() < end {
-            Thread.sleep(forTimeInterval: interval)
+        let end = time.now + UInt64(duration * 1e9)
+        while time.now < end {
+            time.pass(interval)
             do {
                 let samples = try driver.readSamples()
                 if !samples.isEmpty { run.bursts += 1 }

@@ -10,11 +10,12 @@ import Testing
         _ model: EmulatedInvenSenseModel, motion: EmulatedMotion,
         accelerometerRange: InvenSenseAccelerometerRange = .g8, gyroscopeRange: InvenSenseGyroscopeRange = .dps2000
     ) throws -> (samples: [IMUSample], driver: InvenSenseMPU, chip: EmulatedInvenSenseMPU) {
+        let time = TestTime.manual()
         let (driver, _, chip) = InvenSenseTestSupport.driver(
-            model, motion: motion, accelerometerRange: accelerometerRange, gyroscopeRange: gyroscopeRange)
+            model, motion: motion, accelerometerRange: accelerometerRange, gyroscopeRange: gyroscopeRange, time: time)
         try driver.start(sampleRate: 200)
         defer { driver.stop() }
-        let run = InvenSenseTestSupport.poll(driver, for: 0.06)
+        let run = InvenSenseTestSupport.poll(driver, for: 0.06, time: time)
         #expect(run.errors.isEmpty, "\(run.errors)")
         #expect(run.samples.count >= 6)
         return (run.samples, driver, chip)

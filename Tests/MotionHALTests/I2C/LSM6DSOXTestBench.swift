@@ -10,6 +10,8 @@ struct LSM6DSOXTestBench {
     let chip: EmulatedLSM6DSOX
     let magnetometer: EmulatedLIS3MDL?
     let address: UInt8 = 0x6A
+    /// The time of the chips, the driver and the device (a manual clock unless a test asks for real time).
+    let time: TestTime
 
     /// Attaches the chips, both measuring `motion`.
     /// - Parameters:
@@ -18,16 +20,18 @@ struct LSM6DSOXTestBench {
     ///   - oscillatorError: relative clock error of both chips.
     ///   - whoAmI: the identity the LSM6DSOX reports.
     ///   - accelerometerWordFirst: FIFO word order inside a slot.
+    ///   - time: the chips' and the driver's time (a manual clock by default: the tests advance it).
     init(
         motion: EmulatedMotion = .atRest(), magnetometerAddress: UInt8? = nil, oscillatorError: Double = 0,
-        whoAmI: UInt8 = 0x6C, accelerometerWordFirst: Bool = false
+        whoAmI: UInt8 = 0x6C, accelerometerWordFirst: Bool = false, time: TestTime = .manual()
     ) {
+        self.time = time
         chip = EmulatedLSM6DSOX(
             motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI,
-            accelerometerWordFirst: accelerometerWordFirst)
+            accelerometerWordFirst: accelerometerWordFirst, now: time.nanosecondSource)
         bus.attach(chip, at: address)
         if let magnetometerAddress {
-            let magnetometer = EmulatedLIS3MDL(motion: motion, oscillatorError: oscillatorError)
+            let magnetometer = EmulatedLIS3MDL(motion: motion, oscillatorError: oscillatorError, now: time.nanosecondSource)
             bus.attach(magnetometer, at: magnetometerAddress)
             self.magnetometer = magnetometer
         } else {
@@ -37,18 +41,18 @@ struct LSM6DSOXTestBench {
 
     /// The driver the LSM6DSOX model's probe makes.
     func driver(_ model: I2CChipModel = .lsm6dsox) throws -> LSM6DSOXDriver {
-        let driver = try #require(try model.probe(bus, address))
+        let driver = try #require(try model.probe(bus, address, time: time.device))
         return try #require(driver as? LSM6DSOXDriver)
     }
 
     /// The device as the agent opens it, through every known chip model.
     func device() throws -> I2CIMU {
-        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address)
+        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address, time: time.device)
     }
 
     /// The device limited to `model`.
     func device(_ model: I2CChipModel) throws -> I2CIMU {
-        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address, models: [model])
+        try I2CIMU(openingBus: { [bus] in bus }, busName: bus.name, address: address, models: [model], time: time.device)
     }
 
 

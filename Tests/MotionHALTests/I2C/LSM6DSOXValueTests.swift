@@ -20,7 +20,7 @@ import Testing
         let bench = LSM6DSOXTestBench(motion: .atRest(acceleration: acceleration, rotationRate: rotationRate))
         let driver = try bench.driver()
         try driver.start(sampleRate: 208)
-        let samples = try collectSamples(from: driver, for: 0.15)
+        let samples = try collectSamples(from: driver, for: 0.15, time: bench.time)
         driver.stop()
         #expect(samples.count > 20)
         let accelerometerCount = 0.244e-3 * Self.gravity
@@ -54,7 +54,7 @@ import Testing
         ]
         #expect(bench.chip.register(0x10) == 0x40 | accelerometerCode[accelerometerScale]!)
         #expect(bench.chip.register(0x11) == 0x40 | gyroscopeCode[gyroscopeScale]!)
-        let samples = try collectSamples(from: driver, for: 0.15)
+        let samples = try collectSamples(from: driver, for: 0.15, time: bench.time)
         driver.stop()
         #expect(samples.count > 8)
         for sample in samples {
@@ -75,7 +75,7 @@ import Testing
         let device = try bench.device(.lsm6dsox(accelerometerScale: .g2, gyroscopeScale: .dps250))
         let log = DeviceEventCollector()
         try device.start(sampleRate: 208, handler: log.handler)
-        Thread.sleep(forTimeInterval: 0.3)
+        bench.time.pass(0.3)
         device.stop()
         #expect(log.faults == [.readFailed("accelerometer and gyroscope saturated (reading at full scale)")])
         let samples = log.samples
@@ -97,9 +97,9 @@ import Testing
         #expect(bench.chip.register(0x09) == 0x55)  // BDR_GY, BDR_XL 208 Hz
         #expect(bench.chip.register(0x0A) == 0x06)  // continuous mode
         #expect(bench.chip.register(0x12) == 0x44)  // BDU, IF_INC
-        let started = MonotonicClock.now()
-        let samples = try collectSamples(from: driver, for: 0.5)
-        let seconds = Double(MonotonicClock.now() - started) / 1e9
+        let started = bench.time.now
+        let samples = try collectSamples(from: driver, for: 0.5, time: bench.time)
+        let seconds = Double(bench.time.now - started) / 1e9
         driver.stop()
         #expect(abs(Double(samples.count) - 208 * seconds) < 12, "\(samples.count) samples in \(seconds) s")
         let spacing = LSM6DSOXTestBench.medianSpacing(samples)
@@ -112,7 +112,7 @@ import Testing
         let bench = LSM6DSOXTestBench(oscillatorError: 0.02)
         let driver = try bench.driver()
         try driver.start(sampleRate: 208)
-        let samples = try collectSamples(from: driver, for: 1.6)
+        let samples = try collectSamples(from: driver, for: 1.6, time: bench.time)
         driver.stop()
         let realRate: Double = 208 * 1.02
         let realPeriod = 1e9 / realRate
@@ -129,17 +129,18 @@ import Testing
     /// gyroscope word paired with the wrong slot's accelerometer word is 0.02 m/s² off, 30 counts.
     @Test(arguments: [false, true])
     func fifoWordsPairBySlotInEitherOrder(accelerometerWordFirst: Bool) throws {
-        let start = MonotonicClock.now()
+        let time = TestTime.manual()
+        let start = time.now
         let ramp = EmulatedMotion { time in
             let x = 4 * Double(time &- start) / 1e9
             return IMUSample(
                 timestamp: time, acceleration: SIMD3(x, 0, Self.gravity), rotationRate: SIMD3(x / 10, 0, 0))
         }
-        let bench = LSM6DSOXTestBench(motion: ramp, accelerometerWordFirst: accelerometerWordFirst)
+        let bench = LSM6DSOXTestBench(motion: ramp, accelerometerWordFirst: accelerometerWordFirst, time: time)
         let driver = try bench.driver(.lsm6dsox(accelerometerScale: .g2, gyroscopeScale: .dps125))
         try driver.start(sampleRate: 208)
         bench.bus.isLogging = true
-        let samples = try collectSamples(from: driver, for: 0.3)
+        let samples = try collectSamples(from: driver, for: 0.3, time: bench.time)
         bench.bus.isLogging = false
         driver.stop()
         #expect(samples.count > 50)
@@ -158,14 +159,14 @@ import Testing
         let bench = LSM6DSOXTestBench()
         let driver = try bench.driver()
         try driver.start(sampleRate: 833)  // 1666 words a second: 512 take 0.31 s
-        Thread.sleep(forTimeInterval: 0.4)
+        bench.time.pass(0.4)
         #expect(bench.chip.fifoCount == 512)
         let error = expectError(IMUDeviceError.self) { try driver.readSamples() }
         #expect(error == .readFailed(
             "FIFO overflow on the LSM6DSOX at 0x6a on emulated-i2c: more than 512 words were waiting; "
                 + "the FIFO was reset and the samples in it dropped"))
         #expect(bench.chip.fifoCount < 40)
-        let samples = try collectSamples(from: driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1, time: bench.time)
         driver.stop()
         #expect(samples.count > 50)
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
@@ -180,12 +181,12 @@ import Testing
         bench.bus.attach(corrupting, at: bench.address)
         let driver = try bench.driver()
         try driver.start(sampleRate: 208)
-        Thread.sleep(forTimeInterval: 0.03)
+        bench.time.pass(0.03)
         corrupting.corruptNextTag()
         let error = expectError(IMUDeviceError.self) { try driver.readSamples() }
         #expect(error == .readFailed(
             "LSM6DSOX at 0x6a on emulated-i2c: FIFO word with tag 0xd0 (TAG_SENSOR 0x1a is undefined); the FIFO was reset"))
-        let samples = try collectSamples(from: driver, for: 0.1)
+        let samples = try collectSamples(from: driver, for: 0.1, time: bench.time)
         driver.stop()
         #expect(samples.count > 12)
         for sample in samples {

@@ -19,7 +19,7 @@ import Testing
         #expect(magnetometer.register(0x23) == 0x0C)
         #expect(magnetometer.register(0x24) == 0x40)
         #expect(magnetometer.conversionRate == 80)
-        let samples = try collectSamples(from: driver, for: 0.5)
+        let samples = try collectSamples(from: driver, for: 0.5, time: bench.time)
         driver.stop()
         let fields = samples.compactMap(\.magneticField)
         // 80 Hz beside 208 Hz: each value once, the samples in between without one.
@@ -35,7 +35,7 @@ import Testing
         let bench = LSM6DSOXTestBench(motion: .atRest(magneticField: Self.field), magnetometerAddress: 0x1E)
         let driver = try bench.driver()
         try driver.start(sampleRate: 104)
-        Thread.sleep(forTimeInterval: 0.05)
+        bench.time.pass(0.05)
         let repeated = try bench.bus.readRegisters(address: 0x1E, startingAt: 0x28, count: 6)
         #expect(Set(repeated).count == 1)
         let incremented = try bench.bus.readRegisters(address: 0x1E, startingAt: 0x28 | 0x80, count: 6)
@@ -46,7 +46,7 @@ import Testing
         #expect(repeated[0] == incremented[0])
         // The driver's multi-byte reads of the magnetometer all carry the flag.
         bench.bus.isLogging = true
-        _ = try collectSamples(from: driver, for: 0.1)
+        _ = try collectSamples(from: driver, for: 0.1, time: bench.time)
         driver.stop()
         let reads = bench.bus.transfers.filter { $0.isRead && $0.address == 0x1E }
         #expect(!reads.isEmpty)
@@ -62,7 +62,7 @@ import Testing
         let magnetometer = try #require(bench.magnetometer)
         #expect(magnetometer.register(0x21) == 0x20)  // FS 01
         #expect(magnetometer.register(0x20) == 0x74)  // DO 101: 20 Hz beside 26 Hz
-        let samples = try collectSamples(from: driver, for: 0.4)
+        let samples = try collectSamples(from: driver, for: 0.4, time: bench.time)
         driver.stop()
         let fields = samples.compactMap(\.magneticField)
         #expect(fields.count >= 5 && fields.count <= 9)

@@ -8,23 +8,32 @@ public struct BarometerChipModel: Sendable {
     public var name: String
     /// The 7-bit addresses the chip can have (set by its SDO/SA0 pin), for messages and scans.
     public var addresses: [UInt8]
-    /// Reads the identity register of the chip at the address and, when it matches, makes its driver
-    /// (without resetting or configuring anything).
+    /// Reads the identity register of the chip at the address and, when it matches, makes its driver on
+    /// the time given (without resetting or configuring anything).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when nothing answers at the address.
-    public var probe: @Sendable (_ bus: any I2CBus, _ address: UInt8) throws(IMUDeviceError) -> (any BarometerChipDriver)?
+    public var makeDriver: @Sendable (_ bus: any I2CBus, _ address: UInt8, _ time: DeviceTime) throws(IMUDeviceError) -> (any BarometerChipDriver)?
 
     /// Creates a model.
     /// - Parameters:
     ///   - name: short name such as `bmp280`.
     ///   - addresses: the chip's possible 7-bit addresses.
-    ///   - probe: recognises the chip and makes its driver, see ``probe``.
+    ///   - probe: recognises the chip and makes its driver, see ``makeDriver``.
     public init(
         name: String, addresses: [UInt8],
-        probe: @escaping @Sendable (_ bus: any I2CBus, _ address: UInt8) throws(IMUDeviceError) -> (any BarometerChipDriver)?
+        probe: @escaping @Sendable (_ bus: any I2CBus, _ address: UInt8, _ time: DeviceTime) throws(IMUDeviceError) -> (any BarometerChipDriver)?
     ) {
         self.name = name
         self.addresses = addresses
-        self.probe = probe
+        makeDriver = probe
+    }
+
+    /// Recognises the chip at `address` and makes its driver, see ``makeDriver``.
+    /// - Parameters:
+    ///   - bus: the bus.
+    ///   - address: the 7-bit address.
+    ///   - time: what the driver stamps its readings with and waits on (the monotonic clock on a board).
+    public func probe(_ bus: any I2CBus, _ address: UInt8, time: DeviceTime = .monotonic) throws(IMUDeviceError) -> (any BarometerChipDriver)? {
+        try makeDriver(bus, address, time)
     }
 
     /// A model recognised by the value of one identity register.
@@ -36,14 +45,14 @@ public struct BarometerChipModel: Sendable {
     ///   - makeDriver: makes the driver of a recognised chip (configuring nothing).
     public init(
         name: String, addresses: [UInt8], identityRegister: UInt8, identity: UInt8,
-        makeDriver: @escaping @Sendable (_ bus: any I2CBus, _ address: UInt8) -> any BarometerChipDriver
+        makeDriver: @escaping @Sendable (_ bus: any I2CBus, _ address: UInt8, _ time: DeviceTime) -> any BarometerChipDriver
     ) {
-        self.init(name: name, addresses: addresses) { bus, address throws(IMUDeviceError) in
+        self.init(name: name, addresses: addresses) { bus, address, time throws(IMUDeviceError) in
             let value: UInt8
             do throws(I2CBusError) { value = try bus.readRegister(address: address, identityRegister) } catch {
                 throw IMUDeviceError(error)
             }
-            return value == identity ? makeDriver(bus, address) : nil
+            return value == identity ? makeDriver(bus, address, time) : nil
         }
     }
 
@@ -77,13 +86,13 @@ public struct BarometerChipModel: Sendable {
         BarometerChipModel(
             name: variant.name.lowercased(), addresses: BoschBarometerRegisterMap.addresses,
             identityRegister: BoschBarometerRegisterMap.chipIdentity, identity: variant.chipIdentity
-        ) { bus, address in BoschBarometerDriver(bus: bus, address: address, variant: variant) }
+        ) { bus, address, time in BoschBarometerDriver(bus: bus, address: address, variant: variant, time: time) }
     }
 
     private static func st(_ variant: STPressureVariant) -> BarometerChipModel {
         BarometerChipModel(
             name: variant.name.lowercased(), addresses: STPressureRegisterMap.addresses,
             identityRegister: STPressureRegisterMap.whoAmI, identity: variant.identity
-        ) { bus, address in STPressureDriver(bus: bus, address: address, variant: variant) }
+        ) { bus, address, time in STPressureDriver(bus: bus, address: address, variant: variant, time: time) }
     }
 }

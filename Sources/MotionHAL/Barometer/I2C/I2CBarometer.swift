@@ -26,13 +26,15 @@ public final class I2CBarometer: BarometerDevice {
     public let model: BarometerChipModel
 
     private let openBus: @Sendable () throws(I2CBusError) -> any I2CBus
+    /// What the driver stamps its readings with and the poll runs on.
+    private let time: DeviceTime
     private let queue = DispatchQueue(label: "MotionHAL.I2CBarometer", target: IMUDeliveryQueue.root)
     private let state = Mutex(State())
 
     /// The current run's poller, and the previous one while it may still be putting the chip to sleep.
     private struct State {
-        var run: BarometerPoller?
-        var finishing: BarometerPoller?
+        var run: DevicePoller<BarometerEvent>?
+        var finishing: DevicePoller<BarometerEvent>?
     }
 
     /// Opens the Linux bus at `bus` and identifies the barometer at `address`.
@@ -59,16 +61,18 @@ public final class I2CBarometer: BarometerDevice {
     ///   - busName: the bus's name for messages.
     ///   - address: the chip's 7-bit address.
     ///   - models: the chip models to try, in order.
+    ///   - time: what stamps the readings and runs the poll (the monotonic clock and a thread on a board).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the bus cannot be opened, nothing answers or no
     ///   model recognises the chip.
     public init(
         openingBus openBus: @escaping @Sendable () throws(I2CBusError) -> any I2CBus, busName: String,
-        address: UInt8, models: [BarometerChipModel] = BarometerChipModel.all
+        address: UInt8, models: [BarometerChipModel] = BarometerChipModel.all, time: DeviceTime = .monotonic
     ) throws(IMUDeviceError) {
         self.openBus = openBus
+        self.time = time
         self.busName = busName
         self.address = address
-        let (model, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: models)
+        let (model, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: models, time: time)
         self.model = model
         info = driver.info
     }
@@ -80,12 +84,12 @@ public final class I2CBarometer: BarometerDevice {
 
     private static func identify(
         openBus: @Sendable () throws(I2CBusError) -> any I2CBus, busName: String, address: UInt8,
-        models: [BarometerChipModel]
+        models: [BarometerChipModel], time: DeviceTime
     ) throws(IMUDeviceError) -> (BarometerChipModel, any BarometerChipDriver) {
         let bus: any I2CBus
         do { bus = try openBus() } catch { throw .unavailable(error.description) }
         for model in models {
-            if let driver = try model.probe(bus, address) { return (model, driver) }
+            if let driver = try model.probe(bus, address, time: time) { return (model, driver) }
         }
         let names = models.map(\.name).joined(separator: ", ")
         throw .unavailable(
@@ -121,12 +125,14 @@ public final class I2CBarometer: BarometerDevice {
         try state.withLock { (state) throws(IMUDeviceError) in
             guard state.run == nil else { throw .alreadyRunning }
             state.finishing = nil
-            let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model])
+            let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model], time: time)
             try driver.start(sampleRate: sampleRate)
             let rate = max(sampleRate, driver.outputDataRate ?? sampleRate)
-            let chip = ChipPoll(driver: driver, sampleRate: sampleRate, stallTimeout: Self.stallTimeout(outputDataRate: rate))
-            state.run = BarometerPoller(
-                interval: Self.pollInterval(outputDataRate: rate), queue: queue, handler: handler,
+            let chip = ChipPoll(
+                driver: driver, sampleRate: sampleRate,
+                silence: SilenceWatch(timeout: Self.stallTimeout(outputDataRate: rate), start: time.now()), time: time)
+            state.run = DevicePoller(
+                interval: Self.pollInterval(outputDataRate: rate), time: time, queue: queue, handler: handler,
                 poll: { chip.poll() }, finish: { chip.driver.stop() })
         }
     }
@@ -134,38 +140,37 @@ public final class I2CBarometer: BarometerDevice {
     /// Stops polling and puts the chip to sleep; no event is delivered after it returns. Called from the
     /// delivery handler it does not wait: the poll thread then finishes on its own.
     public func stop() {
-        let run = state.withLock { state -> BarometerPoller? in
+        let run = state.withLock { state -> DevicePoller<BarometerEvent>? in
             defer { state.finishing = state.run ?? state.finishing; state.run = nil }
             return state.run
         }
         run?.stop()
     }
 
-    /// The poll thread's view of the chip. Only the poll thread touches the driver and the stall clock
+    /// The poll thread's view of the chip. Only the poll thread touches the driver and the silence watch
     /// (the last time when it puts the chip to sleep after its last poll).
     private final class ChipPoll: @unchecked Sendable {
         let driver: any BarometerChipDriver
         let sampleRate: Double
-        let stallTimeout: UInt64
-        var lastReading = MonotonicClock.now()
+        var silence: SilenceWatch
+        let time: DeviceTime
 
-        init(driver: any BarometerChipDriver, sampleRate: Double, stallTimeout: Double) {
+        init(driver: any BarometerChipDriver, sampleRate: Double, silence: SilenceWatch, time: DeviceTime) {
             self.driver = driver
             self.sampleRate = sampleRate
-            self.stallTimeout = MonotonicClock.nanoseconds(stallTimeout)
+            self.silence = silence
+            self.time = time
         }
 
         /// One poll: a reading, a fault, a stall's fault and reconfiguration, or nothing.
         func poll() -> [BarometerEvent] {
             do {
-                let now = MonotonicClock.now()
+                let now = time.now()
                 if let reading = try driver.read() {
-                    lastReading = now
+                    silence.dataArrived(at: now)
                     return [.readings([reading])]
                 }
-                guard now - lastReading > stallTimeout else { return [] }
-                let silence = Int(Double(now - lastReading) / 1e6)
-                lastReading = now
+                guard let silence = silence.stall(at: now) else { return [] }
                 let stalled = BarometerEvent.fault(
                     .readFailed("no readings from the chip for \(silence) ms; configuring it again"))
                 do { try driver.start(sampleRate: sampleRate) } catch { return [stalled, .fault(error)] }

@@ -31,7 +31,7 @@ public final class IIOBarometer: BarometerDevice {
     public static let defaultPollingRate = 10.0
 
     private let queue = DispatchQueue(label: "MotionHAL.IIOBarometer", target: IMUDeliveryQueue.root)
-    private let state = Mutex<BarometerPoller?>(nil)
+    private let state = Mutex<DevicePoller<BarometerEvent>?>(nil)
 
     /// What one poll needs: the device's directory, its channels and its rate attribute.
     private struct Source: Sendable {
@@ -101,8 +101,8 @@ public final class IIOBarometer: BarometerDevice {
                 rate = frequency.rate(atLeast: sampleRate)
                 try source.device.writeText(frequency.attribute, rate.decimalText)
             }
-            run = BarometerPoller(
-                interval: 1 / rate, queue: queue, handler: handler, poll: { Self.poll(source) }, finish: {})
+            // The kernel's files, read on the process's time.
+            run = DevicePoller(interval: 1 / rate, time: .monotonic, queue: queue, handler: handler, poll: { Self.poll(source) })
         }
     }
 

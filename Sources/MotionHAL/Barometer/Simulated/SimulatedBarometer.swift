@@ -28,7 +28,7 @@ public final class SimulatedBarometer: BarometerDevice {
     public let info: BarometerInfo
 
     private let queue = DispatchQueue(label: "MotionHAL.SimulatedBarometer", target: IMUDeliveryQueue.root)
-    private let state = Mutex<BarometerPoller?>(nil)
+    private let state = Mutex<DevicePoller<BarometerEvent>?>(nil)
 
     /// Creates a simulated barometer.
     /// - Parameter configuration: rate, atmosphere, noise and altitude profile; see ``Configuration``.
@@ -88,8 +88,8 @@ public final class SimulatedBarometer: BarometerDevice {
         try state.withLock { (run) throws(IMUDeviceError) in
             guard run == nil else { throw .alreadyRunning }
             let schedule = Schedule(device: self, sampleRate: sampleRate, startTimestamp: MonotonicClock.now())
-            run = BarometerPoller(
-                interval: 1 / sampleRate, queue: queue, handler: handler, poll: { schedule.dueReadings() }, finish: {})
+            run = DevicePoller(
+                interval: 1 / sampleRate, time: .monotonic, queue: queue, handler: handler, poll: { schedule.dueReadings() })
         }
     }
 

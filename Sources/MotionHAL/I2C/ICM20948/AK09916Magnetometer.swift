@@ -42,12 +42,15 @@ final class AK09916Magnetometer {
     static let measurementRange = 4912.0
 
     private let bus: any I2CBus
+    private let time: DeviceTime
     /// Whether the last measurement read had overflowed: an overflow is reported once per episode.
     private var overflowing = false
 
-    /// Creates the magnetometer on `bus` (the ICM-20948's bypass must be open before it is used).
-    init(bus: any I2CBus) {
+    /// Creates the magnetometer on `bus` (the ICM-20948's bypass must be open before it is used), waiting
+    /// on `time`.
+    init(bus: any I2CBus, time: DeviceTime) {
         self.bus = bus
+        self.time = time
     }
 
     /// Checks the identity, soft-resets the magnetometer and starts continuous measurement at 100 Hz.
@@ -66,7 +69,7 @@ final class AK09916Magnetometer {
             try bus.writeRegister(address: Self.address, Self.control3Register, Self.softReset)
         }
         // The soft reset leaves it in power-down, from which a mode may be entered 100 µs later.
-        MonotonicClock.sleep(seconds: 0.001)
+        time.sleep(seconds: 0.001)
         try transfer { () throws(I2CBusError) in
             try bus.writeRegister(address: Self.address, Self.control2Register, Self.continuous100Hz)
         }

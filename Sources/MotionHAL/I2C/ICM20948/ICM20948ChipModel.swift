@@ -7,8 +7,8 @@ extension I2CChipModel {
     /// - Parameter configuration: accelerometer and gyroscope full scales.
     public static func icm20948(configuration: ICM20948Configuration) -> I2CChipModel {
         I2CChipModel(name: "icm20948", addresses: [0x68, 0x69]) {
-            (bus, address) throws(IMUDeviceError) -> (any I2CChipDriver)? in
-            try ICM20948Driver.probe(bus: bus, address: address, configuration: configuration)
+            (bus, address, time) throws(IMUDeviceError) -> (any I2CChipDriver)? in
+            try ICM20948Driver.probe(bus: bus, address: address, configuration: configuration, time: time)
         }
     }
 }

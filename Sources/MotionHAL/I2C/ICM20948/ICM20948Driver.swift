@@ -19,6 +19,8 @@ final class ICM20948Driver: I2CChipDriver {
     private let address: UInt8
     private let configuration: ICM20948Configuration
     private let magnetometer: AK09916Magnetometer
+    /// What stamps the reads and times the waits.
+    private let time: DeviceTime
     /// The bank REG_BANK_SEL selects (0 after the probe), `nil` when unknown after a failed selection.
     private var selectedBank: UInt8?
     private var timestamper = FIFOTimestamper(sampleRate: ICM20948Configuration.baseSampleRate)
@@ -30,12 +32,13 @@ final class ICM20948Driver: I2CChipDriver {
     /// Longest wait for DEVICE_RESET to clear, s.
     static let resetTimeout = 0.1
 
-    private init(bus: any I2CBus, address: UInt8, configuration: ICM20948Configuration, selectedBank: UInt8) {
+    private init(bus: any I2CBus, address: UInt8, configuration: ICM20948Configuration, selectedBank: UInt8, time: DeviceTime) {
+        self.time = time
         self.bus = bus
         self.address = address
         self.configuration = configuration
         self.selectedBank = selectedBank
-        magnetometer = AK09916Magnetometer(bus: bus)
+        magnetometer = AK09916Magnetometer(bus: bus, time: time)
         info = IMUDeviceInfo(
             driver: "icm20948",
             chip: "TDK InvenSense ICM-20948 with AK09916 magnetometer at \(I2CBusError.hex(address)) on \(bus.name)",
@@ -52,7 +55,7 @@ final class ICM20948Driver: I2CChipDriver {
     /// - Returns: the driver, or `nil` for another chip.
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when nothing answers at the address.
     static func probe(
-        bus: any I2CBus, address: UInt8, configuration: ICM20948Configuration
+        bus: any I2CBus, address: UInt8, configuration: ICM20948Configuration, time: DeviceTime
     ) throws(IMUDeviceError) -> ICM20948Driver? {
         do {
             let bankSelect = try bus.readRegister(address: address, Map.bankSelectAddress)
@@ -62,7 +65,7 @@ final class ICM20948Driver: I2CChipDriver {
         } catch {
             throw IMUDeviceError(error)
         }
-        return ICM20948Driver(bus: bus, address: address, configuration: configuration, selectedBank: 0)
+        return ICM20948Driver(bus: bus, address: address, configuration: configuration, selectedBank: 0, time: time)
     }
 
     func start(sampleRate: Double) throws(IMUDeviceError) {
@@ -104,7 +107,7 @@ final class ICM20948Driver: I2CChipDriver {
     func readSamples() throws(IMUDeviceError) -> [IMUSample] {
         if let field = try magnetometer.read() { pendingField = field }
 
-        let readTime = MonotonicClock.now()
+        let readTime = time.now()
         let countBytes = try read(Map.fifoCountHigh, count: 2)
         let count = Int(countBytes[0] & Map.fifoCountHighMask) << 8 | Int(countBytes[1])
         // A burst is at most 4096 bytes; a real count never comes near (the FIFO holds 512).
@@ -156,10 +159,10 @@ final class ICM20948Driver: I2CChipDriver {
 
     /// Waits until DEVICE_RESET has cleared itself (the chip may not answer while it resets).
     private func waitForReset() throws(IMUDeviceError) {
-        let deadline = MonotonicClock.now() + UInt64(Self.resetTimeout * 1e9)
+        let deadline = time.now() + UInt64(Self.resetTimeout * 1e9)
         var failure: IMUDeviceError
         repeat {
-            MonotonicClock.sleep(seconds: 0.001)
+            time.sleep(seconds: 0.001)
             do {
                 let value = try read(Map.powerManagement1)[0]
                 if value & Map.deviceReset == 0 { return }
@@ -169,7 +172,7 @@ final class ICM20948Driver: I2CChipDriver {
             } catch {
                 failure = error
             }
-        } while MonotonicClock.now() < deadline
+        } while time.now() < deadline
         throw failure
     }
 

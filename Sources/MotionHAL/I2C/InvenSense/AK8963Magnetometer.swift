@@ -49,12 +49,14 @@ struct AK8963Magnetometer {
     }
 
     private let bus: any I2CBus
+    private let time: DeviceTime
     /// µT per LSB for each of the AK8963's axes, the fuse ROM's adjustment applied.
     private var scale = SIMD3<Double>(repeating: sensitivity)
 
-    /// A magnetometer on `bus`, not yet configured.
-    init(bus: any I2CBus) {
+    /// A magnetometer on `bus`, not yet configured, waiting on `time`.
+    init(bus: any I2CBus, time: DeviceTime) {
         self.bus = bus
+        self.time = time
     }
 
     /// Checks the identity, resets the chip, reads the sensitivity adjustment from the fuse ROM and starts
@@ -74,7 +76,7 @@ struct AK8963Magnetometer {
         // Datasheet, ASAX/ASAY/ASAZ: Hadj = H × ((ASA − 128) × 0.5 / 128 + 1).
         scale = SIMD3(adjustment.map { Self.sensitivity * ((Double($0) - 128) / 256 + 1) })
         try write(Register.control1, Self.powerDown)
-        MonotonicClock.sleep(seconds: Self.modeChangeTime)
+        time.sleep(seconds: Self.modeChangeTime)
         try write(Register.control1, Self.continuous100HzSixteenBit)
     }
 

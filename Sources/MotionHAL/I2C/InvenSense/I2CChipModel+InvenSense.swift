@@ -18,10 +18,10 @@ extension I2CChipModel {
         gyroscopeRange: InvenSenseGyroscopeRange = .dps2000
     ) -> I2CChipModel {
         I2CChipModel(name: variant.name, addresses: variant.addresses) {
-            (bus, address) throws(IMUDeviceError) -> (any I2CChipDriver)? in
+            (bus, address, time) throws(IMUDeviceError) -> (any I2CChipDriver)? in
             try InvenSenseMPU.probe(
                 bus: bus, address: address, variant: variant, accelerometerRange: accelerometerRange,
-                gyroscopeRange: gyroscopeRange)
+                gyroscopeRange: gyroscopeRange, time: time)
         }
     }
 }

@@ -52,6 +52,7 @@ public final class InvenSenseMPU: I2CChipDriver {
     /// The last magnetometer measurement not yet attached to a sample, µT in chip axes.
     private var pendingMagneticField: SIMD3<Double>?
     /// Whether the last magnetometer measurement overflowed (an episode already reported).
+    private let time: DeviceTime
     private var magnetometerOverflowing = false
 
     /// A driver for the chip at `address`, not yet configured
@@ -62,10 +63,13 @@ public final class InvenSenseMPU: I2CChipDriver {
     ///   - variant: which part it is.
     ///   - accelerometerRange: full scale to configure (default ±8 g).
     ///   - gyroscopeRange: full scale to configure (default ±2000 °/s).
+    ///   - time: what stamps the reads and times the waits (the monotonic clock on a board).
     public init(
         bus: any I2CBus, address: UInt8, variant: InvenSenseVariant,
-        accelerometerRange: InvenSenseAccelerometerRange = .g8, gyroscopeRange: InvenSenseGyroscopeRange = .dps2000
+        accelerometerRange: InvenSenseAccelerometerRange = .g8, gyroscopeRange: InvenSenseGyroscopeRange = .dps2000,
+        time: DeviceTime = .monotonic
     ) {
+        self.time = time
         self.bus = bus
         self.address = address
         self.variant = variant
@@ -90,11 +94,13 @@ public final class InvenSenseMPU: I2CChipDriver {
     ///   - variant: the part to recognise.
     ///   - accelerometerRange: full scale the driver will configure.
     ///   - gyroscopeRange: full scale the driver will configure.
+    ///   - time: the driver's time.
     /// - Returns: the driver, or `nil` when WHO_AM_I reads another value.
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when nothing answers at `address`.
     public static func probe(
         bus: any I2CBus, address: UInt8, variant: InvenSenseVariant,
-        accelerometerRange: InvenSenseAccelerometerRange = .g8, gyroscopeRange: InvenSenseGyroscopeRange = .dps2000
+        accelerometerRange: InvenSenseAccelerometerRange = .g8, gyroscopeRange: InvenSenseGyroscopeRange = .dps2000,
+        time: DeviceTime = .monotonic
     ) throws(IMUDeviceError) -> InvenSenseMPU? {
         let identity = try InvenSenseBusAccess.transfer { () throws(I2CBusError) in
             try bus.readRegister(address: address, InvenSenseRegister.whoAmI)
@@ -102,7 +108,7 @@ public final class InvenSenseMPU: I2CChipDriver {
         guard identity == variant.whoAmI else { return nil }
         return InvenSenseMPU(
             bus: bus, address: address, variant: variant, accelerometerRange: accelerometerRange,
-            gyroscopeRange: gyroscopeRange)
+            gyroscopeRange: gyroscopeRange, time: time)
     }
 
     /// The SMPLRT_DIV value whose rate, 1 kHz / (1 + divider), is nearest to `sampleRate`.
@@ -132,7 +138,7 @@ public final class InvenSenseMPU: I2CChipDriver {
         try write(R.powerManagement1, R.deviceReset)
         try waitForReset()
         try write(R.powerManagement1, R.clockPLL)
-        let awake = MonotonicClock.now()
+        let awake = time.now()
         try write(R.gyroscopeConfiguration, gyroscopeRange.rawValue << R.fullScaleShift)
         try write(R.accelerometerConfiguration, accelerometerRange.rawValue << R.fullScaleShift)
         try write(R.configuration, filter.configuration)
@@ -141,13 +147,13 @@ public final class InvenSenseMPU: I2CChipDriver {
         try write(R.interruptEnable, R.fifoOverflow)
         if variant.hasMagnetometer {
             try write(R.interruptPinConfiguration, R.bypassEnable)
-            var magnetometer = AK8963Magnetometer(bus: bus)
+            var magnetometer = AK8963Magnetometer(bus: bus, time: time)
             try magnetometer.start()
             self.magnetometer = magnetometer
         }
         // Samples from a gyroscope still starting up are not valid: let it settle before the FIFO fills.
-        let sinceWaking = Double(MonotonicClock.now() - awake) / 1e9
-        MonotonicClock.sleep(seconds: max(variant.gyroscopeStartupTime - sinceWaking, 0))
+        let sinceWaking = Double(time.now() - awake) / 1e9
+        time.sleep(seconds: max(variant.gyroscopeStartupTime - sinceWaking, 0))
         try write(R.fifoEnable, R.fifoAccelerometerAndGyroscope)
         try resetFIFO()
         outputDataRate = rate
@@ -161,7 +167,7 @@ public final class InvenSenseMPU: I2CChipDriver {
         }
         try readMagnetometer()
         let status = try read(R.interruptStatus, count: 1)[0]
-        let readTime = MonotonicClock.now()
+        let readTime = time.now()
         let countBytes = try read(R.fifoCount, count: 2)
         let count = Int(countBytes[0] & 0x1F) << 8 | Int(countBytes[1])
         if status & R.fifoOverflow != 0 || count + Self.frameSize > variant.fifoCapacity {
@@ -203,12 +209,12 @@ public final class InvenSenseMPU: I2CChipDriver {
     /// section 4.28), polling every millisecond for at most ``resetTime``.
     /// - Throws: ``IMUDeviceError/readFailed(_:)`` when the bit is still set after ``resetTime``.
     private func waitForReset() throws(IMUDeviceError) {
-        let deadline = MonotonicClock.now() + UInt64(Self.resetTime * 1e9)
+        let deadline = time.now() + UInt64(Self.resetTime * 1e9)
         repeat {
-            MonotonicClock.sleep(seconds: Self.resetPollInterval)
+            time.sleep(seconds: Self.resetPollInterval)
             let powerManagement = try read(InvenSenseRegister.powerManagement1, count: 1)[0]
             if powerManagement & InvenSenseRegister.deviceReset == 0 { return }
-        } while MonotonicClock.now() < deadline
+        } while time.now() < deadline
         throw .readFailed(
             "the \(variant.chip) at \(I2CBusError.hex(address)) on \(bus.name) still reports PWR_MGMT_1 DEVICE_RESET "
                 + "\(Int(Self.resetTime * 1000)) ms after the reset")

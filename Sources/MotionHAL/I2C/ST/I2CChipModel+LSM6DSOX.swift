@@ -15,10 +15,10 @@ extension I2CChipModel {
         magnetometerScale: LIS3MDLScale = .gauss4, magnetometerAlignment: MountMatrix = .identity
     ) -> I2CChipModel {
         I2CChipModel(name: "lsm6dsox", addresses: LSM6DSOXRegisterMap.addresses) {
-            bus, address throws(IMUDeviceError) in
+            bus, address, time throws(IMUDeviceError) in
             try LSM6DSOXDriver.probe(
                 bus: bus, address: address, accelerometerScale: accelerometerScale, gyroscopeScale: gyroscopeScale,
-                magnetometerScale: magnetometerScale, magnetometerAlignment: magnetometerAlignment)
+                magnetometerScale: magnetometerScale, magnetometerAlignment: magnetometerAlignment, time: time)
         }
     }
 }

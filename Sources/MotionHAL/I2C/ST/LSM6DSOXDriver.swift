@@ -26,6 +26,8 @@ public final class LSM6DSOXDriver: I2CChipDriver {
     public let info: IMUDeviceInfo
     /// The bus the chips are on.
     public let bus: any I2CBus
+    /// What stamps the reads.
+    private let time: DeviceTime
     /// The LSM6DSOX's 7-bit address.
     public let address: UInt8
     /// The accelerometer's full scale.
@@ -62,13 +64,14 @@ public final class LSM6DSOXDriver: I2CChipDriver {
     ///   - gyroscopeScale: gyroscope full scale (default ±2000 dps).
     ///   - magnetometerScale: LIS3MDL full scale (default ±4 gauss).
     ///   - magnetometerAlignment: LIS3MDL axes → LSM6DSOX axes (default identity).
+    ///   - time: what stamps the reads (the monotonic clock on a board).
     /// - Returns: the driver, or `nil` when WHO_AM_I is not 0x6C.
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when nothing answers at `address`,
     ///   ``IMUDeviceError/readFailed(_:)`` when a transfer fails otherwise.
     public static func probe(
         bus: any I2CBus, address: UInt8, accelerometerScale: LSM6DSOXAccelerometerScale = .g8,
         gyroscopeScale: LSM6DSOXGyroscopeScale = .dps2000, magnetometerScale: LIS3MDLScale = .gauss4,
-        magnetometerAlignment: MountMatrix = .identity
+        magnetometerAlignment: MountMatrix = .identity, time: DeviceTime = .monotonic
     ) throws(IMUDeviceError) -> LSM6DSOXDriver? {
         let identity: UInt8
         do { identity = try bus.readRegister(address: address, LSM6DSOXRegisterMap.whoAmI) } catch {
@@ -78,13 +81,15 @@ public final class LSM6DSOXDriver: I2CChipDriver {
         return LSM6DSOXDriver(
             bus: bus, address: address, accelerometerScale: accelerometerScale, gyroscopeScale: gyroscopeScale,
             magnetometer: try LIS3MDLMagnetometer.find(on: bus, scale: magnetometerScale),
-            magnetometerAlignment: magnetometerAlignment)
+            magnetometerAlignment: magnetometerAlignment, time: time)
     }
 
     private init(
         bus: any I2CBus, address: UInt8, accelerometerScale: LSM6DSOXAccelerometerScale,
-        gyroscopeScale: LSM6DSOXGyroscopeScale, magnetometer: LIS3MDLMagnetometer?, magnetometerAlignment: MountMatrix
+        gyroscopeScale: LSM6DSOXGyroscopeScale, magnetometer: LIS3MDLMagnetometer?, magnetometerAlignment: MountMatrix,
+        time: DeviceTime
     ) {
+        self.time = time
         self.bus = bus
         self.address = address
         self.accelerometerScale = accelerometerScale
@@ -143,7 +148,7 @@ public final class LSM6DSOXDriver: I2CChipDriver {
     ///   ``IMUDeviceError/readFailed(_:)`` after a FIFO overrun or a misaligned word (the FIFO was reset) or a
     ///   failed transfer.
     public func readSamples() throws(IMUDeviceError) -> [IMUSample] {
-        let readTime = MonotonicClock.now()
+        let readTime = time.now()
         let waiting: [UInt8]?
         do { waiting = try readFIFO() } catch { throw IMUDeviceError(error) }
         guard let bytes = waiting else {

@@ -25,6 +25,8 @@ public final class BoschBarometerDriver: BarometerChipDriver {
     public let info: BarometerInfo
     /// The bus the chip is on.
     public let bus: any I2CBus
+    /// What stamps the readings and times the waits.
+    private let time: DeviceTime
     /// The chip's 7-bit address.
     public let address: UInt8
     /// Which Bosch chip it is.
@@ -51,7 +53,9 @@ public final class BoschBarometerDriver: BarometerChipDriver {
     ///   - bus: the bus.
     ///   - address: 0x76 or 0x77.
     ///   - variant: which chip it is.
-    public init(bus: any I2CBus, address: UInt8, variant: BoschBarometerVariant) {
+    ///   - time: what stamps the readings and times the waits (the monotonic clock on a board).
+    public init(bus: any I2CBus, address: UInt8, variant: BoschBarometerVariant, time: DeviceTime = .monotonic) {
+        self.time = time
         self.bus = bus
         self.address = address
         self.variant = variant
@@ -71,7 +75,7 @@ public final class BoschBarometerDriver: BarometerChipDriver {
         do { outcome = try configure(settings) } catch { throw IMUDeviceError(error) }
         (compensation, humidityCompensation) = try outcome.get()
         self.settings = settings
-        normalModeStart = MonotonicClock.now()
+        normalModeStart = time.now()
         conversionsConsumed = 0
     }
 
@@ -80,12 +84,12 @@ public final class BoschBarometerDriver: BarometerChipDriver {
         _ settings: BoschMeasurementSettings
     ) throws(I2CBusError) -> Result<(BoschCompensation, BoschHumidityCompensation?), IMUDeviceError> {
         try write(BoschBarometerRegisterMap.reset, BoschBarometerRegisterMap.resetCommand)
-        MonotonicClock.sleep(seconds: 0.002)  // start-up time (§1, table 2)
+        time.sleep(seconds: 0.002)  // start-up time (§1, table 2)
         var copied = false
         for _ in 0..<10 where !copied {
             copied = try bus.readRegister(address: address, BoschBarometerRegisterMap.status)
                 & BoschBarometerRegisterMap.updatingTrimming == 0
-            if !copied { MonotonicClock.sleep(seconds: 0.001) }
+            if !copied { time.sleep(seconds: 0.001) }
         }
         guard copied else { return .failure(.readFailed("\(chipName): status (0xF3) im_update did not clear after the reset")) }
         let trimming = try bus.readRegisters(
@@ -116,7 +120,7 @@ public final class BoschBarometerDriver: BarometerChipDriver {
     ///   ``IMUDeviceError/readFailed(_:)`` when the transfer failed otherwise.
     public func read() throws(IMUDeviceError) -> PressureReading? {
         guard let settings, let compensation else { return nil }
-        let completed = settings.completedConversions(after: MonotonicClock.now() - normalModeStart)
+        let completed = settings.completedConversions(after: time.now() - normalModeStart)
         guard completed > conversionsConsumed else { return nil }
         let bytes: [UInt8]
         do {

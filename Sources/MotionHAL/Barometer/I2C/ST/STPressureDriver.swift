@@ -16,6 +16,8 @@ public final class STPressureDriver: BarometerChipDriver {
     public let info: BarometerInfo
     /// The bus the chip is on.
     public let bus: any I2CBus
+    /// What stamps the readings and times the waits.
+    private let time: DeviceTime
     /// The chip's 7-bit address.
     public let address: UInt8
     /// Which ST chip it is.
@@ -33,7 +35,9 @@ public final class STPressureDriver: BarometerChipDriver {
     ///   - bus: the bus.
     ///   - address: 0x5C or 0x5D.
     ///   - variant: which chip it is.
-    public init(bus: any I2CBus, address: UInt8, variant: STPressureVariant) {
+    ///   - time: what stamps the readings and times the waits (the monotonic clock on a board).
+    public init(bus: any I2CBus, address: UInt8, variant: STPressureVariant, time: DeviceTime = .monotonic) {
+        self.time = time
         self.bus = bus
         self.address = address
         self.variant = variant
@@ -78,7 +82,7 @@ public final class STPressureDriver: BarometerChipDriver {
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the chip stopped answering,
     ///   ``IMUDeviceError/readFailed(_:)`` when the transfer failed otherwise.
     public func read() throws(IMUDeviceError) -> PressureReading? {
-        let readTime = MonotonicClock.now()
+        let readTime = time.now()
         let bytes: [UInt8]
         do { bytes = try bus.readRegisters(address: address, startingAt: STPressureRegisterMap.status, count: 6) } catch {
             throw IMUDeviceError(error)
