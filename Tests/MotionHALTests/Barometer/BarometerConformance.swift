@@ -48,6 +48,12 @@ enum BarometerConformance {
         private let state = Mutex(State())
         private let inside = Atomic<Int>(0)
         private let callerThread = UInt(bitPattern: Int(pthread_self()))
+        private let time: TestTime
+
+        /// A recorder that notes each delivery's time on `time`, and waits on it.
+        init(time: TestTime) {
+            self.time = time
+        }
 
         var batches: [(deliveredAt: UInt64, readings: [PressureReading])] { state.withLock { $0.batches } }
         var readings: [PressureReading] { state.withLock { $0.batches.flatMap(\.readings) } }
@@ -62,7 +68,7 @@ enum BarometerConformance {
             { event in
                 let overlapping = self.inside.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue > 0
                 defer { self.inside.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
-                let now = MonotonicClock.now()
+                let now = self.time.now
                 let onCaller = UInt(bitPattern: Int(pthread_self())) == self.callerThread
                 self.state.withLock { state in
                     if overlapping { state.concurrentDeliveries += 1 }
@@ -77,13 +83,13 @@ enum BarometerConformance {
             }
         }
 
-        /// Waits up to `timeout` seconds until `condition` holds; returns whether it did.
+        /// Lets up to `timeout` seconds pass until `condition` holds; returns whether it did.
         @discardableResult
         func wait(timeout: Double = 1, until condition: (Recorder) -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
+            let deadline = time.now + MonotonicClock.nanoseconds(timeout)
             while !condition(self) {
-                guard Date() < deadline else { return false }
-                Thread.sleep(forTimeInterval: 0.002)
+                guard time.now < deadline else { return false }
+                time.pass(0.002)
             }
             return true
         }
@@ -93,7 +99,7 @@ enum BarometerConformance {
     /// with `faults`, a transient failure and a disappearance at a fast rate.
     static func check(
         _ makeDevice: () throws -> any BarometerDevice, expecting expected: Expectation, faults: Faults? = nil,
-        duration: Double = 0.4, sourceLocation: SourceLocation = #_sourceLocation
+        duration: Double = 0.4, time: TestTime = .real, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let device = try makeDevice()
         let info = device.info
@@ -112,27 +118,30 @@ enum BarometerConformance {
 
         let rate = info.defaultSampleRate
         for run in 1...2 {
-            let recorder = Recorder()
-            let startCalled = MonotonicClock.now()
+            let recorder = Recorder(time: time)
+            let startCalled = time.now
             try device.start(sampleRate: rate, handler: recorder.handler)
-            let started = MonotonicClock.now()
+            let started = time.now
             #expect(throws: IMUDeviceError.alreadyRunning, sourceLocation: sourceLocation) {
                 try device.start(sampleRate: rate) { _ in }
             }
-            Thread.sleep(forTimeInterval: duration)
+            time.pass(duration)
             device.stop()
             device.stop()  // idempotent
-            let stopped = MonotonicClock.now()
+            let stopped = time.now
             let eventsAtStop = recorder.eventCount
-            Thread.sleep(forTimeInterval: 0.06)
+            time.pass(0.06)
             #expect(recorder.eventCount == eventsAtStop, "run \(run): an event after stop returned", sourceLocation: sourceLocation)
             #expect(recorder.faults.isEmpty, "run \(run): faults \(recorder.faults)", sourceLocation: sourceLocation)
             #expect(recorder.concurrentDeliveries == 0, "run \(run): two deliveries at once", sourceLocation: sourceLocation)
-            #expect(recorder.deliveriesOnCallerThread == 0, "run \(run): delivered on the caller's thread", sourceLocation: sourceLocation)
+            // On a manual clock the polls run on the test's thread while it advances the clock.
+            if time.clock == nil {
+                #expect(recorder.deliveriesOnCallerThread == 0, "run \(run): delivered on the caller's thread", sourceLocation: sourceLocation)
+            }
             checkTiming(recorder, rate: rate, startCalled: startCalled, seconds: Double(stopped - started) / 1e9, run: run, sourceLocation)
             checkValues(recorder.readings, expected: expected, run: run, sourceLocation)
         }
-        if let faults { try checkFaults(device, faults, sourceLocation) }
+        if let faults { try checkFaults(device, faults, time, sourceLocation) }
     }
 
     private static func checkTiming(
@@ -176,9 +185,9 @@ enum BarometerConformance {
 
     /// A transient failure is `.readFailed` and delivery recovers; a device that vanishes is `.unavailable`
     /// once, cannot be started while gone and works again once back.
-    private static func checkFaults(_ device: any BarometerDevice, _ faults: Faults, _ sourceLocation: SourceLocation) throws {
+    private static func checkFaults(_ device: any BarometerDevice, _ faults: Faults, _ time: TestTime, _ sourceLocation: SourceLocation) throws {
         let rate = min(device.info.supportedSampleRates.upperBound, 50)
-        let recorder = Recorder()
+        let recorder = Recorder(time: time)
         try device.start(sampleRate: rate, handler: recorder.handler)
         #expect(recorder.wait { $0.readings.count >= 2 }, "no readings at \(rate) Hz", sourceLocation: sourceLocation)
         faults.breakReads()
@@ -193,7 +202,7 @@ enum BarometerConformance {
         let gone = recorder.wait { $0.faults.contains { if case .unavailable = $0 { true } else { false } } }
         #expect(gone, "no .unavailable after the device vanished", sourceLocation: sourceLocation)
         let eventsAtGone = recorder.eventCount
-        Thread.sleep(forTimeInterval: 0.05)
+        time.pass(0.05)
         #expect(recorder.eventCount == eventsAtGone, "events after .unavailable", sourceLocation: sourceLocation)
         #expect(recorder.faults.filter { if case .unavailable = $0 { true } else { false } }.count == 1, sourceLocation: sourceLocation)
         device.stop()
@@ -203,7 +212,7 @@ enum BarometerConformance {
         if case .unavailable = error {} else { Issue.record("start while gone: \(String(describing: error))", sourceLocation: sourceLocation) }
 
         faults.reappear()
-        let again = Recorder()
+        let again = Recorder(time: time)
         try device.start(sampleRate: rate, handler: again.handler)
         #expect(again.wait { $0.readings.count >= 2 }, "no readings once the device is back", sourceLocation: sourceLocation)
         device.stop()

@@ -22,7 +22,7 @@ import Testing
             expecting: .init(
                 pressure: 100_000, pressureTolerance: bosch ? 0.35 : 0.013, temperature: 21.5,
                 temperatureTolerance: bosch ? 0.011 : 0.006),
-            faults: bench.faults)
+            faults: bench.faults, time: bench.time)
     }
 
     @Test func iioDevice() throws {

@@ -21,35 +21,41 @@ struct BarometerTestBench {
     let bus = EmulatedI2CBus()
     let chip: any EmulatedI2CChip
     let address: UInt8
+    /// The time of the chip, the driver and the device.
+    let time: TestTime
 
-    /// Attaches `chip` measuring `atmosphere` at its address.
-    init(_ chip: Chip, atmosphere: EmulatedAtmosphere = .constant(), oscillatorError: Double = 0) {
+    /// Attaches `chip` measuring `atmosphere` at its address, on `time` (a manual clock by default: the
+    /// tests advance it instead of waiting).
+    init(_ chip: Chip, atmosphere: EmulatedAtmosphere = .constant(), oscillatorError: Double = 0, time: TestTime = .manual()) {
+        let now = time.nanosecondSource
         switch chip {
-        case .bmp280: self.chip = EmulatedBoschBarometer(model: .bmp280, atmosphere: atmosphere, oscillatorError: oscillatorError)
-        case .bme280: self.chip = EmulatedBoschBarometer(model: .bme280, atmosphere: atmosphere, oscillatorError: oscillatorError)
-        case .lps22hb: self.chip = EmulatedSTPressureSensor(model: .lps22hb, atmosphere: atmosphere, oscillatorError: oscillatorError)
-        case .lps22df: self.chip = EmulatedSTPressureSensor(model: .lps22df, atmosphere: atmosphere, oscillatorError: oscillatorError)
+        case .bmp280: self.chip = EmulatedBoschBarometer(model: .bmp280, atmosphere: atmosphere, oscillatorError: oscillatorError, now: now)
+        case .bme280: self.chip = EmulatedBoschBarometer(model: .bme280, atmosphere: atmosphere, oscillatorError: oscillatorError, now: now)
+        case .lps22hb: self.chip = EmulatedSTPressureSensor(model: .lps22hb, atmosphere: atmosphere, oscillatorError: oscillatorError, now: now)
+        case .lps22df: self.chip = EmulatedSTPressureSensor(model: .lps22df, atmosphere: atmosphere, oscillatorError: oscillatorError, now: now)
         }
         address = chip.address
+        self.time = time
         bus.attach(self.chip, at: address)
     }
 
-    /// Attaches an already made emulated chip at `address`.
-    init(chip: any EmulatedI2CChip, at address: UInt8) {
+    /// Attaches an already made emulated chip at `address`; `time` must be the one the chip was made with.
+    init(chip: any EmulatedI2CChip, at address: UInt8, time: TestTime = .real) {
         self.chip = chip
         self.address = address
+        self.time = time
         bus.attach(chip, at: address)
     }
 
     /// The chip through ``I2CBarometer``, as the agent opens it.
     func device(_ models: [BarometerChipModel] = BarometerChipModel.all) throws -> I2CBarometer {
-        try I2CBarometer(openingBus: { [bus] in bus }, busName: bus.name, address: address, models: models)
+        try I2CBarometer(openingBus: { [bus] in bus }, busName: bus.name, address: address, models: models, time: time.device)
     }
 
     /// The chip's driver alone, found by probing every model.
     func driver() throws -> any BarometerChipDriver {
         for model in BarometerChipModel.all {
-            if let driver = try model.probe(bus, address) { return driver }
+            if let driver = try model.probe(bus, address, time: time.device) { return driver }
         }
         throw IMUDeviceError.unavailable("no barometer at \(address)")
     }
@@ -63,14 +69,14 @@ struct BarometerTestBench {
     }
 }
 
-/// Starts `driver` at `rate` and reads it every 2 ms (as the poll thread would, faster) until it gives a
-/// reading or `timeout` seconds pass.
-func firstReading(of driver: any BarometerChipDriver, rate: Double, timeout: Double = 1) throws -> PressureReading? {
+/// Starts `driver` at `rate` and reads it every 2 ms of `time` (as the poll thread would, faster) until it
+/// gives a reading or `timeout` seconds pass.
+func firstReading(of driver: any BarometerChipDriver, rate: Double, timeout: Double = 1, time: TestTime) throws -> PressureReading? {
     try driver.start(sampleRate: rate)
-    let deadline = MonotonicClock.now() + MonotonicClock.nanoseconds(timeout)
-    while MonotonicClock.now() < deadline {
+    let deadline = time.now + MonotonicClock.nanoseconds(timeout)
+    while time.now < deadline {
         if let reading = try driver.read() { return reading }
-        MonotonicClock.sleep(seconds: 0.002)
+        time.pass(0.002)
     }
     return nil
 }

@@ -56,10 +56,11 @@ import Testing
 
     @Test(arguments: [EmulatedBoschBarometer.Model.bmp280, .bme280])
     func theDriverDecodesTheExampleFromTheRegisters(model: EmulatedBoschBarometer.Model) throws {
-        let chip = EmulatedBoschBarometer(model: model)
+        let time = TestTime.manual()
+        let chip = EmulatedBoschBarometer(model: model, now: time.nanosecondSource)
         chip.holdRawValues((pressure: 415_148, temperature: 519_888))
-        let bench = BarometerTestBench(chip: chip, at: 0x76)
-        let reading = try #require(try firstReading(of: try bench.driver(), rate: 25))
+        let bench = BarometerTestBench(chip: chip, at: 0x76, time: time)
+        let reading = try #require(try firstReading(of: try bench.driver(), rate: 25, time: time))
         #expect(reading.pressure == 25_767_233.0 / 256)  // 100653.254 Pa
         #expect(reading.temperature == 25.08)
     }

@@ -14,9 +14,10 @@ import Testing
     @Test(arguments: [EmulatedBoschBarometer.Model.bmp280, .bme280], [25.0, 125])
     func theDriverRecoversTheTruth(model: EmulatedBoschBarometer.Model, rate: Double) throws {
         for truth in Self.truths {
-            let chip = EmulatedBoschBarometer(model: model, atmosphere: .constant(pressure: truth.pressure, temperature: truth.temperature))
-            let bench = BarometerTestBench(chip: chip, at: 0x76)
-            let reading = try #require(try firstReading(of: try bench.driver(), rate: rate))
+            let time = TestTime.manual()
+            let chip = EmulatedBoschBarometer(model: model, atmosphere: .constant(pressure: truth.pressure, temperature: truth.temperature), now: time.nanosecondSource)
+            let bench = BarometerTestBench(chip: chip, at: 0x76, time: time)
+            let reading = try #require(try firstReading(of: try bench.driver(), rate: rate, time: time))
             // 20-bit raw values (IIR on at every rate): steps of 0.17 Pa and 0.005 °C, so ±0.09 Pa from rounding;
             // the integer temperature formula's shifts leave t_fine up to 8 below the floating-point one (at
             // 20 °C: 102393 instead of 102400), about 0.03 Pa each: 0.27 Pa at 101325 Pa, 20 °C.
@@ -58,8 +59,9 @@ import Testing
 
     @Test(arguments: [EmulatedBoschBarometer.Model.bmp280, .bme280])
     func startWritesTheSettingsInSleepModeAndNormalModeLast(model: EmulatedBoschBarometer.Model) throws {
-        let chip = EmulatedBoschBarometer(model: model)
-        let bench = BarometerTestBench(chip: chip, at: 0x77)
+        let time = TestTime.manual()
+        let chip = EmulatedBoschBarometer(model: model, now: time.nanosecondSource)
+        let bench = BarometerTestBench(chip: chip, at: 0x77, time: time)
         let driver = try bench.driver()
         bench.bus.isLogging = true
         try driver.start(sampleRate: 25)
@@ -76,16 +78,17 @@ import Testing
     }
 
     @Test func eachConversionIsReadOnceAndStampedAtItsCompletion() throws {
-        let chip = EmulatedBoschBarometer(model: .bmp280)
-        let bench = BarometerTestBench(chip: chip, at: 0x76)
+        let time = TestTime.manual()
+        let chip = EmulatedBoschBarometer(model: .bmp280, now: time.nanosecondSource)
+        let bench = BarometerTestBench(chip: chip, at: 0x76, time: time)
         let driver = try bench.driver()
         try driver.start(sampleRate: 50)  // ×8, 20 ms cycle, 22.5 ms longest conversion
-        let started = MonotonicClock.now()
+        let started = time.now
         #expect(try driver.read() == nil, "nothing before the first conversion")
         var readings: [PressureReading] = []
-        while MonotonicClock.now() - started < 400_000_000 {
+        while time.now - started < 400_000_000 {
             if let reading = try driver.read() { readings.append(reading) }
-            MonotonicClock.sleep(seconds: 0.002)
+            time.pass(0.002)
         }
         // 400 ms: conversions at 19.5 + 20 k ms, each ready 3 ms later: 19 or 20 of them (fewer only when this
         // thread was kept from reading for more than a cycle: then the newest is read, a whole cycle later).
@@ -100,41 +103,43 @@ import Testing
     @Test func aSlowOscillatorStillGivesTheTruth() throws {
         // The chip runs 2 % slow against the driver's count: now and then a conversion is read twice.
         let bench = BarometerTestBench(.bmp280, atmosphere: .constant(pressure: 90_000, temperature: 30), oscillatorError: -0.02)
+        let time = bench.time
         let driver = try bench.driver()
         try driver.start(sampleRate: 125)
         var readings: [PressureReading] = []
-        let end = MonotonicClock.now() + 500_000_000
-        while MonotonicClock.now() < end {
+        let end = time.now + 500_000_000
+        while time.now < end {
             if let reading = try driver.read() { readings.append(reading) }
-            MonotonicClock.sleep(seconds: 0.002)
+            time.pass(0.002)
         }
         #expect(readings.count > 50)
         #expect(readings.allSatisfy { abs($0.pressure - 90_000) < 0.25 && abs($0.temperature! - 30) < 0.011 })
     }
 
     @Test func valuesMarkedNotMeasuredAreNoReading() throws {
-        let chip = EmulatedBoschBarometer(model: .bmp280)
-        let bench = BarometerTestBench(chip: chip, at: 0x76)
+        let time = TestTime.manual()
+        let chip = EmulatedBoschBarometer(model: .bmp280, now: time.nanosecondSource)
+        let bench = BarometerTestBench(chip: chip, at: 0x76, time: time)
         let driver = try bench.driver()
-        #expect(try firstReading(of: driver, rate: 50) != nil)
+        #expect(try firstReading(of: driver, rate: 50, time: time) != nil)
         // A brown-out resets the chip: sleep mode, the data registers back to 0x80000.
         chip.powerOnReset()
-        Thread.sleep(forTimeInterval: 0.05)
+        time.pass(0.05)
         #expect(chip.register(0xF7) == 0x80 && chip.register(0xFA) == 0x80)
         for _ in 0..<5 {
             #expect(try driver.read() == nil)
-            Thread.sleep(forTimeInterval: 0.025)
+            time.pass(0.025)
         }
         // Skipped values held in the registers are refused the same way.
         chip.holdRawValues((pressure: 0x80000, temperature: 415_148))
-        #expect(try firstReading(of: driver, rate: 50, timeout: 0.2) == nil)
+        #expect(try firstReading(of: driver, rate: 50, timeout: 0.2, time: time) == nil)
     }
 
     @Test func aChipThatResetItselfIsConfiguredAgainAfterAStall() throws {
         let bench = BarometerTestBench(.bmp280)
         let chip = try #require(bench.chip as? EmulatedBoschBarometer)
         let device = try bench.device()
-        let recorder = BarometerConformance.Recorder()
+        let recorder = BarometerConformance.Recorder(time: bench.time)
         try device.start(sampleRate: 125, handler: recorder.handler)
         #expect(recorder.wait { $0.readings.count >= 3 })
         chip.powerOnReset()
@@ -155,7 +160,8 @@ import Testing
     @Test func aChipWithoutCalibrationIsRefused() throws {
         var trimming = BoschCompensation.datasheetExample
         trimming.p1 = 0
-        let bench = BarometerTestBench(chip: EmulatedBoschBarometer(trimming: trimming), at: 0x76)
+        let time = TestTime.manual()
+        let bench = BarometerTestBench(chip: EmulatedBoschBarometer(trimming: trimming, now: time.nanosecondSource), at: 0x76, time: time)
         let error = expectError(IMUDeviceError.self) { try bench.driver().start(sampleRate: 25) }
         #expect(error == .readFailed("BMP280 at 0x76 on emulated-i2c: the trimming registers 0x88…0x9F hold no calibration (dig_T1 or dig_P1 is 0)"))
     }

@@ -44,16 +44,17 @@ import Testing
 
     @Test(arguments: [(45.0, 21.5), (5, -10.25), (95, 40.5)])
     func theDriverReadsTheHumidity(humidity: Double, temperature: Double) throws {
+        let time = TestTime.manual()
         let chip = EmulatedBoschBarometer(
-            model: .bme280, atmosphere: .constant(pressure: 95_000, temperature: temperature, humidity: humidity))
-        let driver = try BarometerTestBench(chip: chip, at: 0x76).driver()
+            model: .bme280, atmosphere: .constant(pressure: 95_000, temperature: temperature, humidity: humidity), now: time.nanosecondSource)
+        let driver = try BarometerTestBench(chip: chip, at: 0x76, time: time).driver()
         try driver.start(sampleRate: 25)
         #expect(chip.register(0xF2) == 0b001, "ctrl_hum ×1")
         var reading: PressureReading?
-        let end = MonotonicClock.now() + 1_000_000_000
-        while reading == nil, MonotonicClock.now() < end {
+        let end = time.now + 1_000_000_000
+        while reading == nil, time.now < end {
             reading = try driver.read()
-            MonotonicClock.sleep(seconds: 0.005)
+            time.pass(0.005)
         }
         let value = try #require(reading)
         // 16-bit raw humidity: steps of about 0.002 %RH, and the integer formula's 1/1024 %RH.
@@ -63,13 +64,14 @@ import Testing
     }
 
     @Test func aBMP280HasNoHumidity() throws {
-        let driver = try BarometerTestBench(chip: EmulatedBoschBarometer(model: .bmp280), at: 0x76).driver()
+        let time = TestTime.manual()
+        let driver = try BarometerTestBench(chip: EmulatedBoschBarometer(model: .bmp280, now: time.nanosecondSource), at: 0x76, time: time).driver()
         try driver.start(sampleRate: 25)
         var reading: PressureReading?
-        let end = MonotonicClock.now() + 1_000_000_000
-        while reading == nil, MonotonicClock.now() < end {
+        let end = time.now + 1_000_000_000
+        while reading == nil, time.now < end {
             reading = try driver.read()
-            MonotonicClock.sleep(seconds: 0.005)
+            time.pass(0.005)
         }
         #expect(try #require(reading).humidity == nil)
         #expect(try #require(driver as? BoschBarometerDriver).humidityCompensation == nil)

@@ -7,7 +7,7 @@ import Testing
 @Suite struct IIOBarometerTests {
     /// Starts `device`, waits for one reading and stops.
     private func oneReading(_ device: IIOBarometer, rate: Double? = nil) throws -> PressureReading {
-        let recorder = BarometerConformance.Recorder()
+        let recorder = BarometerConformance.Recorder(time: .real)
         try device.start(sampleRate: rate ?? device.info.defaultSampleRate, handler: recorder.handler)
         recorder.wait { !$0.readings.isEmpty }
         device.stop()
@@ -79,7 +79,7 @@ import Testing
         let tree = try IIOFakeTree()
         let fake = try tree.addDevice(name: "bmp280", channels: [], attributes: ["in_pressure_input": "nan"])
         let device = try IIOBarometer(device: "bmp280", discovery: tree.discovery)
-        let recorder = BarometerConformance.Recorder()
+        let recorder = BarometerConformance.Recorder(time: .real)
         try device.start(sampleRate: 50, handler: recorder.handler)
         #expect(recorder.wait { $0.faults.count >= 2 })
         try "101.325\n".write(toFile: fake.directory + "/in_pressure_input", atomically: true, encoding: .utf8)

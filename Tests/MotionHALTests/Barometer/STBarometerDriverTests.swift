@@ -12,9 +12,10 @@ import Testing
     @Test(arguments: [EmulatedSTPressureSensor.Model.lps22hb, .lps22df])
     func theDriverRecoversTheTruth(model: EmulatedSTPressureSensor.Model) throws {
         for truth in Self.truths {
-            let chip = EmulatedSTPressureSensor(model: model, atmosphere: .constant(pressure: truth.pressure, temperature: truth.temperature))
-            let bench = BarometerTestBench(chip: chip, at: 0x5C)
-            let reading = try #require(try firstReading(of: try bench.driver(), rate: 75))
+            let time = TestTime.manual()
+            let chip = EmulatedSTPressureSensor(model: model, atmosphere: .constant(pressure: truth.pressure, temperature: truth.temperature), now: time.nanosecondSource)
+            let bench = BarometerTestBench(chip: chip, at: 0x5C, time: time)
+            let reading = try #require(try firstReading(of: try bench.driver(), rate: 75, time: time))
             // 1/4096 hPa = 0.0244 Pa and 0.01 °C steps: within half of one.
             #expect(abs(reading.pressure - truth.pressure) <= 0.0123, "\(truth): \(reading.pressure) Pa")
             #expect(abs(try #require(reading.temperature) - truth.temperature) <= 0.005 + 1e-9, "\(truth): \(String(describing: reading.temperature)) °C")
@@ -43,8 +44,9 @@ import Testing
         model: EmulatedSTPressureSensor.Model, rate: Double, writes: [[UInt8]], incrementRegister: UInt8, increment: UInt8,
         chipRate: Double
     ) throws {
-        let chip = EmulatedSTPressureSensor(model: model)
-        let bench = BarometerTestBench(chip: chip, at: 0x5D)
+        let time = TestTime.manual()
+        let chip = EmulatedSTPressureSensor(model: model, now: time.nanosecondSource)
+        let bench = BarometerTestBench(chip: chip, at: 0x5D, time: time)
         let driver = try bench.driver()
         bench.bus.isLogging = true
         try driver.start(sampleRate: rate)
@@ -56,16 +58,17 @@ import Testing
     }
 
     @Test func nothingIsReadyBeforeAConversionAndEachIsReadOnce() throws {
-        let chip = EmulatedSTPressureSensor(model: .lps22df)
-        let bench = BarometerTestBench(chip: chip, at: 0x5C)
+        let time = TestTime.manual()
+        let chip = EmulatedSTPressureSensor(model: .lps22df, now: time.nanosecondSource)
+        let bench = BarometerTestBench(chip: chip, at: 0x5C, time: time)
         let driver = try bench.driver()
         try driver.start(sampleRate: 100)
         #expect(try driver.read() == nil)
         var readings: [PressureReading] = []
-        let end = MonotonicClock.now() + 300_000_000
-        while MonotonicClock.now() < end {
+        let end = time.now + 300_000_000
+        while time.now < end {
             if let reading = try driver.read() { readings.append(reading) }
-            MonotonicClock.sleep(seconds: 0.002)
+            time.pass(0.002)
         }
         // Every conversion but perhaps the last (and one lost to an overrun if this thread was kept waiting).
         let conversions = chip.conversionCount
@@ -74,23 +77,25 @@ import Testing
     }
 
     @Test func anOverrunAdvancesTheTimestampByTheLostPeriod() throws {
-        let chip = EmulatedSTPressureSensor(model: .lps22hb)
-        let bench = BarometerTestBench(chip: chip, at: 0x5C)
+        let time = TestTime.manual()
+        let chip = EmulatedSTPressureSensor(model: .lps22hb, now: time.nanosecondSource)
+        let bench = BarometerTestBench(chip: chip, at: 0x5C, time: time)
         let driver = try bench.driver()
-        let first = try #require(try firstReading(of: driver, rate: 75))
-        Thread.sleep(forTimeInterval: 0.03)  // two conversions, one overwritten unread
+        let first = try #require(try firstReading(of: driver, rate: 75, time: time))
+        time.pass(0.03)  // two conversions, one overwritten unread
         #expect(chip.read(startingAt: 0x27, count: 1)[0] & 0x11 == 0x11, "P_DA and P_OR")
         let next = try #require(try driver.read())
         #expect(chip.register(0x27) & 0x11 == 0, "reading PRESS_OUT_H clears them")
         // Stamped two periods (13.3 ms each) after the first, pulled to at most the read time.
         #expect(next.timestamp - first.timestamp > 20_000_000)
-        #expect(next.timestamp <= MonotonicClock.now())
+        #expect(next.timestamp <= time.now)
     }
 
     @Test func theDriverNeedsTheAutoIncrementTheChipStartsWith() throws {
         // The driver reads STATUS and the outputs in one burst, relying on IF_ADD_INC's reset value: with it
         // cleared every byte would be STATUS's. The emulation follows the chip in this.
-        let chip = EmulatedSTPressureSensor(model: .lps22hb)
+        let time = TestTime.manual()
+        let chip = EmulatedSTPressureSensor(model: .lps22hb, now: time.nanosecondSource)
         chip.write(startingAt: 0x11, bytes: [0x00])
         #expect(chip.read(startingAt: 0x0F, count: 2) == [0xB1, 0xB1])
         chip.write(startingAt: 0x11, bytes: [0x10])

@@ -66,7 +66,7 @@ import Testing
 
     @Test func theLiveDeviceDeliversThePureReadings() throws {
         let device = SimulatedBarometer(configuration: .init(sampleRate: 100, altitudeProfile: .climb(height: 5, duration: 1)))
-        let recorder = BarometerConformance.Recorder()
+        let recorder = BarometerConformance.Recorder(time: .real)
         try device.start(sampleRate: 100, handler: recorder.handler)
         #expect(recorder.wait { $0.readings.count >= 20 })
         device.stop()
