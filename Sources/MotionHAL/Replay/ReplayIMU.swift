@@ -21,6 +21,8 @@ public final class ReplayIMU: IMUDevice {
     private let passLength: UInt64
     private let queue = DispatchQueue(label: "MotionHAL.ReplayIMU", target: IMUDeliveryQueue.root)
     private let state = Mutex<Run?>(nil)
+    /// What stamps the samples and runs the deliveries.
+    private let time: DeviceTime
 
     /// One run between `start` and `stop`.
     private struct Run {
@@ -39,7 +41,11 @@ public final class ReplayIMU: IMUDevice {
     ///   - name: what ``IMUDeviceInfo/chip`` shows (the file name).
     ///   - loop: start over after the last sample.
     ///   - asFastAsPossible: deliver without waiting for the recorded pace.
-    public init(recording: IMURecording, name: String, loop: Bool = false, asFastAsPossible: Bool = false) {
+    ///   - time: what stamps the samples and runs the deliveries (the monotonic clock and a thread by default).
+    public init(
+        recording: IMURecording, name: String, loop: Bool = false, asFastAsPossible: Bool = false, time: DeviceTime = .monotonic
+    ) {
+        self.time = time
         self.recording = recording
         self.loop = loop
         self.asFastAsPossible = asFastAsPossible
@@ -58,7 +64,9 @@ public final class ReplayIMU: IMUDevice {
 
     /// Opens the recording at `path` (see ``IMURecording``).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` with the reader's reason.
-    public convenience init(path: String, loop: Bool = false, asFastAsPossible: Bool = false) throws(IMUDeviceError) {
+    public convenience init(
+        path: String, loop: Bool = false, asFastAsPossible: Bool = false, time: DeviceTime = .monotonic
+    ) throws(IMUDeviceError) {
         let recording: IMURecording
         do {
             recording = try IMURecording.load(contentsOf: path)
@@ -66,7 +74,7 @@ public final class ReplayIMU: IMUDevice {
             throw .unavailable("cannot replay: \(error.description)")
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        self.init(recording: recording, name: name, loop: loop, asFastAsPossible: asFastAsPossible)
+        self.init(recording: recording, name: name, loop: loop, asFastAsPossible: asFastAsPossible, time: time)
     }
 
     /// Starts playback from the first sample.
@@ -78,9 +86,9 @@ public final class ReplayIMU: IMUDevice {
         }
         try state.withLock { (run) throws(IMUDeviceError) in
             guard run == nil else { throw .alreadyRunning }
-            let start = MonotonicClock.now()
+            let start = time.now()
             // As fast as possible, the clock ticks every 0.1 ms: the consumer sets the pace.
-            let clock = DeliveryClock(interval: asFastAsPossible ? 100_000 : 10_000_000, start: start) { [weak self] in
+            let clock = DeliveryClock(interval: asFastAsPossible ? 100_000 : 10_000_000, start: start, time: time) { [weak self] in
                 guard let self else { return }
                 self.queue.sync { self.deliverDueSamples() }
             }
@@ -102,7 +110,7 @@ public final class ReplayIMU: IMUDevice {
     /// On the queue: every sample whose replay time has come, with its timestamp moved to the run (as fast
     /// as possible: the next 10 ms of the recording, whatever the time).
     private func deliverDueSamples() {
-        let now = asFastAsPossible ? fastForwardHorizon() : MonotonicClock.now()
+        let now = asFastAsPossible ? fastForwardHorizon() : time.now()
         let samples = recording.samples
         guard !samples.isEmpty else { return }
         let due = state.withLock { run -> ([IMUSample], (@Sendable (IMUDeviceEvent) -> Void)?) in

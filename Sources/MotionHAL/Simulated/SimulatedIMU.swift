@@ -39,14 +39,20 @@ public final class SimulatedIMU: IMUDevice {
     nonisolated(unsafe) private let onQueueKey = DispatchSpecificKey<Bool>()
     #endif
     private let state = Mutex(RunState())
+    /// What stamps the samples and runs the deliveries.
+    private let time: DeviceTime
 
     /// Creates a simulated device.
-    /// - Parameter configuration: trajectory, sensor errors and environment; see ``Configuration``.
+    /// - Parameters:
+    ///   - configuration: trajectory, sensor errors and environment; see ``Configuration``.
+    ///   - time: what stamps the samples and runs the deliveries (the monotonic clock and a thread, or the
+    ///     delivery pool, by default; a test's manual clock delivers as it is advanced).
     /// - Precondition: `configuration.sampleRate` lies in ``supportedSampleRates``, the delivery interval is
     ///   finite and > 0, the noise deviations are ≥ 0, and fault injection times are ≥ 0 with a period
     ///   longer than the outage. (``IMUDeviceSpecification`` checks user input
     ///   and throws instead.)
-    public init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration = Configuration(), time: DeviceTime = .monotonic) {
+        self.time = time
         precondition(
             Self.supportedSampleRates.contains(configuration.sampleRate),
             "SimulatedIMU sample rate \(configuration.sampleRate) Hz outside \(Self.supportedSampleRates)")
@@ -148,14 +154,16 @@ public final class SimulatedIMU: IMUDevice {
             guard state.run == nil else { throw .alreadyRunning }
             state.lastGeneration &+= 1
             let generation = state.lastGeneration
-            let startTimestamp = MonotonicClock.now()
+            let startTimestamp = time.now()
             // Each tick delivers on the device's queue (which shares the delivery root queue): run inline
             // by the clock's thread when the queue is idle, so a delivery wakes one thread only. On the
             // shared threads the tick delivers directly: one pool thread keeps the clock, so its deliveries
             // are serial, and thousands of devices do not contend for the one root queue.
-            let shared = configuration.sharesDeliveryThreads
+            // On another clock than the process's, the deliveries are that clock's (never the pool's).
+            let shared = configuration.sharesDeliveryThreads && time.clock == nil
             let clock = DeliveryClock(
-                interval: max(UInt64(configuration.deliveryInterval * 1e9), 100_000), start: startTimestamp, shared: shared
+                interval: max(UInt64(configuration.deliveryInterval * 1e9), 100_000), start: startTimestamp, shared: shared,
+                time: time
             ) { [weak self] in
                 if shared {
                     self?.deliverDueSamples(generation: generation)
@@ -198,7 +206,7 @@ public final class SimulatedIMU: IMUDevice {
     /// On the queue: delivers every sample of run `generation` whose timestamp has passed, and an injected
     /// fault that has come due (samples stamped before it first, none during its outage).
     private func deliverDueSamples(generation: UInt64) {
-        let now = MonotonicClock.now()
+        let now = time.now()
         // Other kinds of fault are injected around the simulator (FaultInjectingIMU).
         let injection = configuration.faultInjection.flatMap { $0.kind == .read ? $0 : nil }
         let plan = state.withLock { state -> (DeliveryPlan, Run)? in

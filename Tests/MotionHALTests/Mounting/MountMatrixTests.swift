@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Synchronization
 import Testing
 
@@ -46,15 +47,16 @@ import Testing
     @Test func aMountedDeviceDeliversTheBoardsAxes() throws {
         // The simulator lies face up with y to magnetic north; mounted upside down about x on the board.
         let flipped = try MountMatrix(parsing: "1, 0, 0; 0, -1, 0; 0, 0, -1")
+        let time = TestTime.manual()
         let device = MountedIMU(
-            SimulatedIMU(configuration: .init(motion: .stationary(attitude: .identity)).withoutSensorErrors),
+            SimulatedIMU(configuration: .init(motion: .stationary(attitude: .identity)).withoutSensorErrors, time: time.device),
             mountMatrix: flipped)
         #expect(device.info.chip.hasSuffix("(mount matrix 1, 0, 0; 0, -1, 0; 0, 0, -1)"))
         let samples = Mutex<[IMUSample]>([])
         try device.start(sampleRate: 200) { event in
             if case .samples(let batch) = event { samples.withLock { $0 += batch } }
         }
-        Thread.sleep(forTimeInterval: 0.1)
+        time.pass(0.1)
         device.stop()
         let first = try #require(samples.withLock { $0.first })
         #expect(abs(first.acceleration!.z + 9.81) < 1e-9)
