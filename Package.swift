@@ -69,7 +69,7 @@ let package = Package(
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
         .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionLog", "MotionMath", "MotionModel", "MotionSupervision"]),
         .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionModel"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite", "MotionLog"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite", "MotionLog", "MotionSupervision"]),
         // Apple's CMMotionManager for a board across the network: its topics on a broker as a motion source.
         .target(name: "RemoteMotion", dependencies: ["CoreMotion", "MotionContract", "MotionEngine", "MotionFusion", "MQTT"]),
         .target(

@@ -61,6 +61,17 @@ final class ConditionLock<State>: @unchecked Sendable {
         return try body(&state)
     }
 
+    /// Waits until `isSatisfied(state)` is true (someone changes the state with
+    /// ``withLockBroadcasting(_:)``).
+    /// - Returns: true.
+    @discardableResult
+    func wait(until isSatisfied: (State) -> Bool) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !isSatisfied(state) { pthread_cond_wait(condition, mutex) }
+        return true
+    }
+
     /// Waits until `isSatisfied(state)` is true or `timeout` has passed.
     /// - Returns: whether the condition was satisfied (checked once more at the deadline).
     @discardableResult

@@ -1,4 +1,5 @@
 import MotionLog
+import MotionSupervision
 /// Everything an ``MQTTClient`` needs to know before it connects.
 ///
 /// New settings are added as properties with defaults, so code that builds a configuration keeps compiling.
@@ -68,6 +69,9 @@ public struct MQTTClientConfiguration: Sendable {
     /// Where the client's own detail goes (connection attempts, fall-back, fail-over; debug lines, since
     /// what matters reaches the owner as events). The process's handler by default.
     public var logger = Logger(label: "mqtt")
+    /// The clock of the reconnect back-off and the offline journal's commits: the process's monotonic
+    /// time and Dispatch's timers, or a test's manual clock.
+    public var clock: any SupervisionClock = DispatchSupervisionClock()
 
     /// The smallest keep-alive libmosquitto accepts, in seconds.
     public static let minimumKeepAlive = 5

@@ -1,5 +1,6 @@
 import CMosquitto
 import Dispatch
+import MotionSupervision
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -103,8 +104,7 @@ extension MosquittoConnection {
                 let (next, waits) = failover.next(afterAcceptedConnection: connack == 0)
                 configuration.logger.debug(
                     "connecting again to \(brokers[next])\(waits ? " in \(delay)" : "")")
-                let stopped = state.wait(timeout: waits ? delay : .zero) { $0.stopNetworkThread || $0.lifecycle != .running }
-                if stopped { break attempts }
+                if waitToReconnect(waits ? delay : .zero) { break attempts }
                 if next == previous {
                     connectResult = MosquittoResult(closingSocket { mosquitto_reconnect_async(handle) })
                     connectErrno = errno
@@ -120,6 +120,24 @@ extension MosquittoConnection {
         }
         if finishesTeardown { destroy() }
     }
+
+    /// Waits `delay` on the configuration's clock before the next attempt, or until the client stops.
+    /// - Returns: whether the client stops.
+    func waitToReconnect(_ delay: Duration) -> Bool {
+        let stops: (State) -> Bool = { $0.stopNetworkThread || $0.lifecycle != .running }
+        guard delay > .zero else { return state.withLock { stops($0) } }
+        state.withLock { $0.retryDue = false }
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        let due = configuration.clock.schedule(on: Self.reconnectTimers, after: seconds) { [state] in
+            state.withLockBroadcasting { $0.retryDue = true }
+        }
+        defer { due.cancel() }
+        state.wait { $0.retryDue || stops($0) }
+        return state.withLock { stops($0) }
+    }
+
+    /// Where the reconnect waits run out: they only set a flag and wake the network thread.
+    static let reconnectTimers = DispatchQueue(label: "MQTT.reconnect-timers")
 
     /// One pass of the network loop, waiting for traffic (at most `loopTimeoutMilliseconds` over TLS,
     /// `pollTimeoutMilliseconds(keepAlive:)` over plain TCP).

@@ -88,6 +88,8 @@ final class MosquittoConnection: Sendable {
         var hasConnectedBefore = false
         /// Set by `shutdown` once the DISCONNECT is written (or could not be): the thread exits.
         var stopNetworkThread = false
+        /// The reconnect back-off's wait has run out (set on the configuration's clock).
+        var retryDue = false
         /// The network thread, until it is joined.
         var networkThread: pthread_t?
         var networkThreadExited = false
@@ -167,7 +169,8 @@ final class MosquittoConnection: Sendable {
         self.backoff = configuration.reconnectBackoff
         self.events = events
         let journal = configuration.durableOfflineBuffer.map {
-            OfflineMessageJournal(configuration: $0, limits: configuration.offlineBuffer, defaultOwner: configuration.bufferOwner)
+            OfflineMessageJournal(
+                configuration: $0, limits: configuration.offlineBuffer, defaultOwner: configuration.bufferOwner, clock: configuration.clock)
         }
         self.journal = journal
         var initial = State(buffer: OfflineMessageBuffer(limits: configuration.offlineBuffer), protocolVersion: configuration.protocolVersion)

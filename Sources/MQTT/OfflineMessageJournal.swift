@@ -1,5 +1,6 @@
 import CSQLite
 import Dispatch
+import MotionSupervision
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +53,8 @@ final class OfflineMessageJournal: Sendable {
         /// Keys in the order they were first changed, so that inserts are written oldest first.
         var order: [Int64] = []
         var commitScheduled = false
-        var lastCommit = DispatchTime(uptimeNanoseconds: 0)
+        /// When the last commit ran, s on the journal's clock (-infinity before the first).
+        var lastCommit = -Double.infinity
         var closed = false
         /// Writing failed: the buffer lives in memory only from now on.
         var disabled = false
@@ -86,7 +88,10 @@ final class OfflineMessageJournal: Sendable {
     nonisolated(unsafe) var insertStatement: SQLiteDatabase.Statement?
     nonisolated(unsafe) var deleteStatement: SQLiteDatabase.Statement?
     nonisolated(unsafe) var watch: FileWatch?
-    nonisolated(unsafe) var watchTimer: (any DispatchSourceTimer)?
+    /// The periodic look at the file while it is in use.
+    let watchWork = Mutex<ScheduledWork?>(nil)
+    /// What times the commits and the looks at the file.
+    let clock: any SupervisionClock
     let writer = DispatchQueue(label: "MQTT.OfflineMessageJournal")
     private let pending = Mutex(Pending())
     let problems: ProblemReporter
@@ -101,7 +106,12 @@ final class OfflineMessageJournal: Sendable {
     ///   - configuration: the file, commit interval and owner.
     ///   - limits: the buffer's bounds; the oldest recovered messages beyond them are dropped.
     ///   - defaultOwner: the owner when the configuration names none (the client id and brokers).
-    init(configuration: MQTTDurableOfflineBuffer, limits: MQTTOfflineBufferLimits, defaultOwner: String = "") {
+    ///   - clock: what times the commits and the looks at the file (the process's clock by default).
+    init(
+        configuration: MQTTDurableOfflineBuffer, limits: MQTTOfflineBufferLimits, defaultOwner: String = "",
+        clock: any SupervisionClock = DispatchSupervisionClock()
+    ) {
+        self.clock = clock
         path = configuration.path
         commitInterval = configuration.commitInterval
         owner = configuration.owner ?? defaultOwner
@@ -174,7 +184,8 @@ final class OfflineMessageJournal: Sendable {
     }
 
     private func record(_ key: Int64, _ change: Change) {
-        let schedule: DispatchTime? = pending.withLock { pending in
+        let now = clock.now
+        let delay: Double? = pending.withLock { pending in
             guard !pending.disabled, !pending.closed else { return nil }
             switch change {
             case .insert(let row): pending.rows[key] = row
@@ -191,9 +202,9 @@ final class OfflineMessageJournal: Sendable {
             }
             guard !pending.commitScheduled else { return nil }
             pending.commitScheduled = true
-            return max(.now(), pending.lastCommit + commitInterval)
+            return max(0, pending.lastCommit + commitInterval - now)
         }
-        if let schedule { writer.asyncAfter(deadline: schedule) { self.commit() } }
+        if let delay { clock.schedule(on: writer, after: delay) { self.commit() } }
     }
 
     /// Writes what is pending and closes the file; later changes are ignored. Waits for the disk.
@@ -202,8 +213,7 @@ final class OfflineMessageJournal: Sendable {
         pending.withLock { $0.closed = true }
         writer.sync {
             commit()
-            watchTimer?.cancel()
-            watchTimer = nil
+            watchWork.withLock { $0?.cancel(); $0 = nil }
             insertStatement = nil
             deleteStatement = nil
             database = nil
@@ -218,12 +228,13 @@ final class OfflineMessageJournal: Sendable {
             rewrite(after: damage)
             return
         }
+        let now = clock.now
         let batch = pending.withLock { pending -> [(Int64, Change)] in
             defer {
                 pending.changes = [:]
                 pending.order = []
                 pending.commitScheduled = false
-                pending.lastCommit = .now()
+                pending.lastCommit = now
             }
             guard !pending.disabled else { return [] }
             return pending.order.compactMap { key in pending.changes[key].map { (key, $0) } }
@@ -255,8 +266,7 @@ final class OfflineMessageJournal: Sendable {
 
     /// On `writer`: the buffer in memory only from now on, said once.
     func disable(_ problem: String) {
-        watchTimer?.cancel()
-        watchTimer = nil
+        watchWork.withLock { $0?.cancel(); $0 = nil }
         watch = nil
         pending.withLock { $0.disabled = true }
         problems.report(problem)
@@ -264,12 +274,13 @@ final class OfflineMessageJournal: Sendable {
 
     /// Every row the file should hold, by key, with the pending changes taken as written (for a rewrite).
     func takeAllRows() -> [(key: Int64, row: Row)] {
-        pending.withLock { pending in
+        let now = clock.now
+        return pending.withLock { pending in
             defer {
                 pending.changes = [:]
                 pending.order = []
                 pending.commitScheduled = false
-                pending.lastCommit = .now()
+                pending.lastCommit = now
             }
             return pending.rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
@@ -277,11 +288,8 @@ final class OfflineMessageJournal: Sendable {
 
     /// Looks at the file every ``watchInterval`` on `writer`, committing what is pending (usually nothing).
     private func startWatching() {
-        let timer = DispatchSource.makeTimerSource(queue: writer)
-        timer.schedule(deadline: .now() + Self.watchInterval, repeating: Self.watchInterval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.commit() }
-        watchTimer = timer
-        timer.resume()
+        let work = clock.scheduleRepeating(on: writer, every: Self.watchInterval) { [weak self] in self?.commit() }
+        watchWork.withLock { $0 = work }
     }
 
     static let columns = layout1Columns + ", owner"

@@ -62,27 +62,31 @@ struct MQTTReconnectBackoffTests {
         #expect((1...5).map(constant.delay(afterFailedAttempts:)) == [2, 2, 2, 2, 2])
     }
 
-    @Test("the client waits the schedule's delays between failed attempts (broker down), measured ±0.25 s")
+    @Test("the client waits exactly the schedule's delays between failed attempts (broker down), on its clock")
     func clientFollowsSchedule() throws {
         let broker = try MosquittoBroker()
         broker.stop()
-        let failures = Mutex<[ContinuousClock.Instant]>([])
-        let configuration = MQTTClientConfiguration(broker: broker.address, clientID: "schedule-follower", reconnectDelay: 1...2)
+        let clock = ManualClock()
+        let failures = Atomic<Int>(0)
+        var configuration = MQTTClientConfiguration(broker: broker.address, clientID: "schedule-follower", reconnectDelay: 1...30)
+        configuration.clock = clock
         let client = try MQTTClient(configuration: configuration) { event in
-            if case .disconnected = event { failures.withLock { $0.append(.now) } }
+            if case .disconnected = event { failures.add(1, ordering: .relaxed) }
         }
         try client.start()
-        let deadline = ContinuousClock.now.advanced(by: .seconds(8))
-        while failures.withLock({ $0.count }) < 4, ContinuousClock.now < deadline { usleep(20_000) }
-        client.shutdown(timeout: .seconds(1))
-        let times = failures.withLock { $0 }
-        try #require(times.count >= 4, "\(times.count) failed attempts")
+        defer { client.shutdown(timeout: .seconds(1)) }
         let schedule = configuration.reconnectBackoff
-        for attempt in 1...3 {
-            let gap = times[attempt - 1].duration(to: times[attempt])
-            let seconds = Double(gap.components.seconds) + Double(gap.components.attoseconds) / 1e18
-            #expect(abs(seconds - schedule.delay(afterFailedAttempts: attempt)) < 0.25, "attempt \(attempt): \(seconds) s")
-            print("retry gap \(attempt): measured \(seconds) s, schedule \(schedule.delay(afterFailedAttempts: attempt)) s")
+        for attempt in 1...5 {
+            // The refused attempt is reported and the network thread waits on the clock for the next one.
+            let waiting = eventually(within: .seconds(5)) {
+                failures.load(ordering: .relaxed) == attempt && clock.pendingDelays.count == 1
+            }
+            try #require(waiting, "attempt \(attempt): \(failures.load(ordering: .relaxed)) failures, waits \(clock.pendingDelays)")
+            let delay = try #require(clock.pendingDelays.first)
+            #expect(abs(delay - schedule.delay(afterFailedAttempts: attempt)) < 1e-6, "attempt \(attempt): \(delay) s")
+            clock.advance(by: delay - 0.001)
+            #expect(failures.load(ordering: .relaxed) == attempt && clock.pendingDelays.count == 1, "not before it is due")
+            clock.advance(by: 0.001)
         }
     }
 

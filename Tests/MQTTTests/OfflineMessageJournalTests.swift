@@ -15,10 +15,14 @@ struct OfflineMessageJournalTests {
         return path
     }()
 
+    /// The journal's commits and looks at the file run on this clock: the tests advance it.
+    private let clock = ManualClock()
+
     private func journal(_ name: String = "offline.db", interval: Double = 0.05, limits: MQTTOfflineBufferLimits = .default)
         -> OfflineMessageJournal
     {
-        OfflineMessageJournal(configuration: .init(path: "\(directory)/\(name)", commitInterval: interval), limits: limits)
+        OfflineMessageJournal(
+            configuration: .init(path: "\(directory)/\(name)", commitInterval: interval), limits: limits, clock: clock)
     }
 
     /// Collects what a journal reports.
@@ -26,8 +30,7 @@ struct OfflineMessageJournalTests {
         private let all = Mutex<[String]>([])
         /// What was reported, waiting up to a second for the first report (they arrive on a queue).
         var list: [String] {
-            let deadline = ContinuousClock.now + .seconds(1)
-            while all.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { usleep(1_000) }
+            _ = eventually(within: .seconds(1)) { !all.withLock { $0.isEmpty } }
             return all.withLock { $0 }
         }
         func attach(to journal: OfflineMessageJournal) { journal.startReporting { problem in self.all.withLock { $0.append(problem) } } }
@@ -62,17 +65,15 @@ struct OfflineMessageJournalTests {
     func batchesChanges() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = journal(interval: 0.2)
-        let start = ContinuousClock.now
         for key in 1...500 {
             journal.insert(Int64(key), Self.message(key))
             if key % 2 == 0 { journal.delete(Int64(key)) }  // acknowledged before the commit: nothing to write
-            usleep(1_000)
+            clock.advance(by: 0.001)
         }
-        let elapsed = ContinuousClock.now - start
-        Thread.sleep(forTimeInterval: 0.4)
+        clock.advance(by: 0.4)
         let (commits, rows) = journal.writes
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        #expect(commits >= 1 && Double(commits) <= seconds / 0.2 + 2, "\(commits) commits in \(seconds) s")
+        // The first change is committed at once, the rest at most every 0.2 s: at 0, 0.2, 0.4 and 0.6 s.
+        #expect(commits == 4, "\(commits) commits in 0.9 s")
         #expect(rows == 250, "only the 250 messages still kept are written: \(rows)")
         journal.close()
         #expect(self.journal().takeRecovered().count == 250)
@@ -83,8 +84,7 @@ struct OfflineMessageJournalTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = journal(interval: 0)
         journal.insert(1, Self.message(1))
-        let deadline = ContinuousClock.now + .seconds(1)
-        while journal.writes.commits == 0 && ContinuousClock.now < deadline { usleep(1_000) }
+        clock.advance(by: 0)
         #expect(journal.writes == (1, 1))
         journal.close()
     }
@@ -156,7 +156,7 @@ struct OfflineMessageJournalTests {
 
         let owner = journal()
         owner.insert(1, Self.message(1))
-        Thread.sleep(forTimeInterval: 0.2)
+        clock.advance(by: 0.05)
         let second = Problems()
         let intruder = journal()
         second.attach(to: intruder)
@@ -173,7 +173,8 @@ struct OfflineMessageJournalTests {
 /// Issue 29, F3 and F10: whose the rows are, and a file changed while the journal uses it.
 extension OfflineMessageJournalTests {
     private func journal(owner: String, name: String = "offline.db") -> OfflineMessageJournal {
-        OfflineMessageJournal(configuration: .init(path: "\(directory)/\(name)", commitInterval: 0.05, owner: owner), limits: .default)
+        OfflineMessageJournal(
+            configuration: .init(path: "\(directory)/\(name)", commitInterval: 0.05, owner: owner), limits: .default, clock: clock)
     }
 
     /// F3: agent `sb` started on `sa`'s file published 77 of `sa`'s messages as its own.
@@ -231,7 +232,8 @@ extension OfflineMessageJournalTests {
         let journal = journal(owner: "me")
         problems.attach(to: journal)
         for key in 1...50 { journal.insert(Int64(key), Self.message(key)) }
-        #expect(eventually(within: .seconds(2)) { journal.writes.rows == 50 })
+        clock.advance(by: 0)
+        #expect(journal.writes.rows == 50)
         switch kind {
         case "overwritten":
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -245,7 +247,8 @@ extension OfflineMessageJournalTests {
         default:
             #expect(truncate(path, 0) == 0)
         }
-        // Found within the watch interval, with nothing more written.
+        // Found by the next look at the file (every second), with nothing more written.
+        clock.advance(by: OfflineMessageJournal.watchInterval)
         #expect(eventually(within: .seconds(3)) { problems.list.contains { $0.contains("changed while in use") } })
         let report = problems.list.joined(separator: "\n")
         #expect(report.contains("changed while in use") && report.contains("the 50 messages it holds written to a new file"), "\(kind): \(report)")

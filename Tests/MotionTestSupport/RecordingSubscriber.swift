@@ -190,13 +190,17 @@ private final class Recorder: @unchecked Sendable {
     }
 }
 
-/// Polls `condition` every 100 ms until it holds (true) or `timeout` has passed (false), for conditions
-/// that no recorder wait can express (a log line, a computed figure).
+/// Polls `condition` until it holds (true) or `timeout` has passed (false), for another thread or process
+/// to reach a state that no recorder wait can express (a log line, a computed figure, a thread parked on
+/// a manual clock); never to let time pass. It looks after 1 ms, then twice as long each time up to every
+/// 100 ms, so that what is quick is seen quickly.
 public func eventually(within timeout: Duration, _ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
+    var pause: UInt32 = 1_000
     while !condition() {
         if ContinuousClock.now >= deadline { return false }
-        usleep(100_000)
+        usleep(pause)
+        pause = min(pause * 2, 100_000)
     }
     return true
 }
