@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import MotionTestSupport
 
 /// A `motion-agent` (or `motionctl`) child process started from the build's products directory, with its
 /// standard error captured to a file for diagnostics.
@@ -49,9 +50,7 @@ public final class AgentProcess: @unchecked Sendable {
 
     /// Waits up to `timeout` for the process to exit; returns its exit status, or `nil` if it still runs.
     public func waitForExit(timeout: Duration) -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { return nil }
+        guard eventually(within: timeout, { !process.isRunning }) else { return nil }
         return process.terminationStatus
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import MotionHAL
 import Synchronization
+import MotionTestSupport
 
 /// A test IMU whose events the test emits itself, synchronously, with chosen timestamps; it records
 /// how often it was started and whether it runs, and can refuse its first starts.
@@ -78,12 +79,7 @@ final class Recorder<Value: Sendable>: Sendable {
     var count: Int { values.withLock { $0.count } }
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it held.
+/// Polls `condition` until it holds or `timeout` seconds pass; returns whether it held.
 func waitUntil(timeout: Double = 3, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return condition()
+    eventually(within: .milliseconds(Int(timeout * 1000)), condition)
 }

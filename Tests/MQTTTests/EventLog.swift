@@ -1,6 +1,7 @@
 import Foundation
 import MQTT
 import Synchronization
+import MotionTestSupport
 
 /// Collects the events of an ``MQTTClient`` for assertions (the handler runs on libmosquitto's thread).
 final class EventLog: Sendable {
@@ -20,12 +21,7 @@ final class EventLog: Sendable {
     /// Polls every 5 ms until `isSatisfied` holds for the recorded events, or `timeout` passes.
     @discardableResult
     func wait(timeout: Duration = .seconds(5), until isSatisfied: ([MQTTClientEvent]) -> Bool) -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if isSatisfied(all) { return true }
-            usleep(5_000)
-        }
-        return isSatisfied(all)
+        eventually(within: timeout) { isSatisfied(all) }
     }
 
     /// Waits until `count` events of `kind` are recorded.

@@ -61,8 +61,7 @@ struct MQTTDurableOfflineBufferTests {
         #expect(received.payload == [0, 1, 0xff] && received.correlationData == [9, 8, 7])
         #expect(received.contentType == "application/octet-stream" && (received.messageExpiryInterval ?? 0) > 3_500)
         #expect(problems.withLock { $0 }.isEmpty)
-        let drained = ContinuousClock.now + .seconds(5)
-        while second.statistics.bufferedMessages > 0 && ContinuousClock.now < drained { usleep(10_000) }
+        _ = eventually(within: .seconds(5)) { second.statistics.bufferedMessages == 0 }
         Thread.sleep(forTimeInterval: 0.3)  // the acknowledgements reach the file
         second.shutdown(timeout: .seconds(1))
 

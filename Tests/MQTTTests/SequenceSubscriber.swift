@@ -28,12 +28,7 @@ final class SequenceSubscriber: Sendable {
 
     /// Waits until every number in `expected` has arrived at least once.
     func waitFor(_ expected: Range<Int>, timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if Set(sequences).isSuperset(of: expected) { return true }
-            usleep(20_000)
-        }
-        return Set(sequences).isSuperset(of: expected)
+        eventually(within: timeout) { Set(sequences).isSuperset(of: expected) }
     }
 }
 

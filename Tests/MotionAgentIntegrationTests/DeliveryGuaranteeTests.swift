@@ -136,8 +136,7 @@ extension AgentEndToEndTests {
             let restarted = Date().timeIntervalSince1970
             try running.broker.restart()
             // The new run's own messages arrive once the kept ones are through.
-            let deadline = ContinuousClock.now + .seconds(15)
-            while ContinuousClock.now < deadline, Self.samples(running).filter({ $0.ts > restarted }).count < 20 { usleep(50_000) }
+            _ = eventually(within: .seconds(15)) { Self.samples(running).filter({ $0.ts > restarted }).count >= 20 }
             let samples = Self.samples(running)
             let old = samples.filter { $0.ts < killed }
             let oldSequences = Set(old.map(\.seq))
@@ -180,8 +179,7 @@ extension AgentEndToEndTests {
             let second = try AgentProcess(arguments: [
                 "--config", running.configurationURL.path, "--broker", running.broker.url, "--id", running.deviceID, "--device", "sim",
             ])
-            let deadline = ContinuousClock.now + .seconds(15)
-            while ContinuousClock.now < deadline, !Self.samples(running).contains(where: { $0.ts > killed + 0.5 }) { usleep(50_000) }
+            _ = eventually(within: .seconds(15)) { Self.samples(running).contains(where: { $0.ts > killed + 0.5 }) }
             let during = Self.samples(running).filter { $0.ts > hung + 0.05 && $0.ts < killed - 0.2 }
             let sequences = Set(during.map(\.seq))
             print("agent killed while its broker hung: \(sequences.count) messages of the 2 s hang arrived after the restart")

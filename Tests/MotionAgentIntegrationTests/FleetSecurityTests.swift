@@ -202,9 +202,7 @@ extension AgentEndToEndTests {
                 let path = "\(directory)/\(UUID().uuidString).json"
                 try edited.write(to: URL(fileURLWithPath: path))
                 let failing = try AgentProcess(arguments: ["--config", path])
-                let deadline = ContinuousClock.now + .seconds(5)
-                while !failing.log.contains(phrase), ContinuousClock.now < deadline { usleep(50_000) }
-                #expect(failing.log.contains(phrase), "\(name): \(failing.log)")
+                #expect(eventually(within: .seconds(5)) { failing.log.contains(phrase) }, "\(name): \(failing.log)")
                 failing.send(SIGTERM)
                 #expect(failing.waitForExit(timeout: .seconds(5)) == 0, "\(name): \(failing.log)")
             }

@@ -24,11 +24,7 @@ import Glibc
 
     /// Waits (at most 5 s) until `condition` holds.
     private func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
+        MotionTestSupport.eventually(within: .seconds(5), condition)
     }
 
     private func status(_ message: MQTTMessage?) -> ServiceStatus? {

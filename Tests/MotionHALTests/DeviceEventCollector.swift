@@ -1,6 +1,7 @@
 import Foundation
 import MotionHAL
 import Synchronization
+import MotionTestSupport
 
 /// Collects what an ``IMUDevice`` delivers, in order, and lets a test wait for it (the driver tests' handler).
 final class DeviceEventCollector: Sendable {
@@ -33,11 +34,6 @@ final class DeviceEventCollector: Sendable {
     /// Waits up to `timeout` seconds until `condition` holds; returns whether it did.
     @discardableResult
     func wait(timeout: Double = 2, until condition: (DeviceEventCollector) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition(self) {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return true
+        eventually(within: .milliseconds(Int(timeout * 1000))) { condition(self) }
     }
 }

@@ -56,11 +56,7 @@ import Testing
         let collector = Collector()
         let started = MonotonicClock.now()
         try device.start(sampleRate: device.info.defaultSampleRate, handler: collector.handler)
-        var waited = 0.0
-        while collector.all.count < recording.samples.count, waited < 5 {
-            Thread.sleep(forTimeInterval: 0.01)
-            waited += 0.01
-        }
+        _ = eventually(within: .seconds(5)) { collector.all.count >= recording.samples.count }
         let elapsed = Double(MonotonicClock.now() - started) / 1e9
         device.stop()
         let delivered = collector.all

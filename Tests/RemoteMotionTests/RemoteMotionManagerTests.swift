@@ -113,11 +113,6 @@ import Testing
     }
 
     private func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return true
+        eventually(within: .milliseconds(Int(timeout * 1000)), condition)
     }
 }
