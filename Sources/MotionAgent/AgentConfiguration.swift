@@ -152,7 +152,7 @@ public struct AgentConfiguration: Sendable, Equatable {
             try entries.rejectUnknownKeys(Set(MotionService.allCases.map(\.topicName)))
             for service in MotionService.allCases {
                 guard let entry = try entries.object(service.topicName) else { continue }
-                services[service] = try Self.serviceSettings(service, from: entry, base: settings(for: service))
+                services[service] = try ServiceSettings.parse(service, from: entry, base: settings(for: service))
             }
         }
         if let entry = try root.object("detectors") {
@@ -233,14 +233,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// - Throws: ``ConfigurationError`` naming the field and the reason.
     public func validateRuntime() throws(ConfigurationError) {
         for (service, settings) in services {
-            let path = "services.\(service.topicName)"
-            if !ServiceSettings.intervalRange.contains(settings.sampling.interval) {
-                throw ConfigurationError(fieldPath: "\(path).interval", reason: Self.intervalRangeText)
-            }
-            try settings.sampling.validate(fieldPrefix: "\(path).")
-            if !(0...2).contains(settings.qos) {
-                throw ConfigurationError(fieldPath: "\(path).qos", reason: "must be 0, 1 or 2")
-            }
+            try settings.validate(fieldPath: "services.\(service.topicName)")
         }
         if magneticReference == nil,
            let service = services.keys.sorted(by: { $0.topicName < $1.topicName })
@@ -271,67 +264,5 @@ public struct AgentConfiguration: Sendable, Equatable {
         let brokers = configuration.brokers.map { "\($0.host):\($0.port)" }.joined(separator: ", ")
         configuration.durableOfflineBuffer?.owner = "\(topics.base) at \(brokers)"
         return configuration
-    }
-
-    private static let intervalRangeText = "must be 0.001…86400 seconds"
-
-    private static func serviceSettings(
-        _ service: MotionService, from entry: ConfigurationReader, base: ServiceSettings
-    ) throws(ConfigurationError) -> ServiceSettings {
-        var known: Set<String> = [
-            "enabled", "rate_hz", "interval", "qos", "mode", "batch", "deadband", "heartbeat", "message_expiry", "format",
-        ]
-        if service == .deviceMotion { known.insert("frame") }
-        try entry.rejectUnknownKeys(known)
-        var settings = base
-        settings.enabled = try entry.bool("enabled") ?? settings.enabled
-        let rate = try entry.number("rate_hz")
-        let interval = try entry.number("interval")
-        if rate != nil && interval != nil {
-            throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: "give rate_hz or interval, not both")
-        }
-        // One range for both spellings: a rate is held to the intervals' range (1/86400 Hz is a day).
-        let range = ServiceSettings.intervalRange
-        if let rate {
-            guard rate >= 1 / range.upperBound, rate <= 1 / range.lowerBound else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("rate_hz"), reason: "must be 1/86400…1000 Hz (an interval of 0.001…86400 seconds)")
-            }
-            // 1/rate may round a hair outside the range at its ends.
-            settings.sampling.interval = min(max(1 / rate, range.lowerBound), range.upperBound)
-        }
-        if let interval {
-            guard range.contains(interval) else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("interval"), reason: Self.intervalRangeText)
-            }
-            settings.sampling.interval = interval
-        }
-        if let mode = try entry.string("mode") {
-            settings.sampling.mode = try SamplingMode.named(mode, fieldPath: entry.fieldPath("mode"))
-        }
-        settings.sampling.batchSize = try entry.integer("batch") ?? settings.sampling.batchSize
-        settings.sampling.deadband = try entry.number("deadband") ?? settings.sampling.deadband
-        settings.sampling.heartbeat = try entry.number("heartbeat") ?? settings.sampling.heartbeat
-        settings.qos = try entry.integer("qos") ?? settings.qos
-        if let frame = try entry.string("frame") {
-            guard let known = AttitudeReferenceFrame(rawValue: frame) else {
-                throw ConfigurationError(
-                    fieldPath: entry.fieldPath("frame"),
-                    reason: "unknown frame \"\(frame)\" (one of \(ReferenceFrameName.all.joined(separator: ", ")))")
-            }
-            settings.referenceFrame = known
-        }
-        if let format = try entry.string("format") {
-            guard let known = PayloadFormat(rawValue: format) else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("format"), reason: "must be \"json\" or \"cbor\"")
-            }
-            settings.format = known
-        }
-        if let expiry = try entry.integer("message_expiry") {
-            guard (0...4_294_967_295).contains(expiry) else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("message_expiry"), reason: "must be 0…4294967295 seconds")
-            }
-            settings.messageExpiry = expiry == 0 ? nil : UInt32(expiry)
-        }
-        return settings
     }
 }
