@@ -69,7 +69,7 @@ public struct AgentCommandLine: Sendable, Equatable {
         var configuration = try configPath.map { path throws(ConfigurationError) in try AgentConfiguration.load(path: path, validating: false) }
             ?? AgentConfiguration()
         if let brokerURL {
-            configuration.broker.address = try AgentConfiguration.brokerAddress(brokerURL, fieldPath: "broker.url (--broker)")
+            configuration.broker.address = try BrokerSettings.address(brokerURL, fieldPath: "broker.url (--broker)")
             configuration.broker.failoverAddresses = []  // the option names the one broker to use
         }
         if let device { configuration.device = device }

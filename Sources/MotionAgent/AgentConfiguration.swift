@@ -160,15 +160,6 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
     }
 
-    /// Parses a broker URL, naming `fieldPath` in the error.
-    public static func brokerAddress(_ url: String, fieldPath: String) throws(ConfigurationError) -> MQTTBrokerAddress {
-        do {
-            return try MQTTBrokerAddress(url: url)
-        } catch {
-            throw ConfigurationError(fieldPath: fieldPath, reason: "\(error)")
-        }
-    }
-
     /// Reads the calibration file at `path`.
     /// - Throws: ``ConfigurationError`` for field `calibration`, naming the file and the bad field in it.
     public static func loadCalibration(_ path: String) throws(ConfigurationError) -> IMUCalibration {

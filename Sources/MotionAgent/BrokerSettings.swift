@@ -169,6 +169,15 @@ public struct BrokerSettings: Sendable, Equatable {
         }
     }
 
+    /// Parses a broker URL, naming `fieldPath` in the error.
+    public static func address(_ url: String, fieldPath: String) throws(ConfigurationError) -> MQTTBrokerAddress {
+        do {
+            return try MQTTBrokerAddress(url: url)
+        } catch {
+            throw ConfigurationError(fieldPath: fieldPath, reason: "\(error)")
+        }
+    }
+
     /// Reads the `broker` object.
     static func parse(_ object: ConfigurationReader) throws(ConfigurationError) -> BrokerSettings {
         try object.rejectUnknownKeys([
@@ -178,7 +187,7 @@ public struct BrokerSettings: Sendable, Equatable {
         var settings = BrokerSettings()
         let url = try object.string("url")
         if let url {
-            settings.address = try AgentConfiguration.brokerAddress(url, fieldPath: object.fieldPath("url"))
+            settings.address = try BrokerSettings.address(url, fieldPath: object.fieldPath("url"))
         }
         if let urls = try object.strings("urls") {
             guard url == nil else {
@@ -186,7 +195,7 @@ public struct BrokerSettings: Sendable, Equatable {
             }
             var addresses: [MQTTBrokerAddress] = []
             for (index, url) in urls.enumerated() {
-                let address = try AgentConfiguration.brokerAddress(url, fieldPath: "\(object.fieldPath("urls"))[\(index)]")
+                let address = try BrokerSettings.address(url, fieldPath: "\(object.fieldPath("urls"))[\(index)]")
                 guard !addresses.contains(address) else {
                     throw ConfigurationError(fieldPath: "\(object.fieldPath("urls"))[\(index)]", reason: "\(url) is listed twice")
                 }

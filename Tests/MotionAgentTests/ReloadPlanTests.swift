@@ -22,7 +22,7 @@ import Testing
         var new = old
         new.device = "sim:rate=500"
         new.deviceID = "b"
-        new.broker.address = try AgentConfiguration.brokerAddress("mqtt://127.0.0.1:1884", fieldPath: "broker.url")
+        new.broker.address = try BrokerSettings.address("mqtt://127.0.0.1:1884", fieldPath: "broker.url")
         new.recording = RecordingSettings(file: "/tmp/x.csv", seconds: 10)
         new.homeAssistant.discovery = true
         #expect(ReloadPlan(from: old, to: new, services: states(old)).restartNotes == [

@@ -67,7 +67,7 @@ enum ProvisionCommand {
         let prefix = options["--prefix"] ?? "motion"
         let broker = options["--broker"] ?? (usesPassword ? "mqtt://broker.example:8884" : "mqtt://broker.example:8883")
         do {
-            _ = try AgentConfiguration.brokerAddress(broker, fieldPath: "--broker")
+            _ = try BrokerSettings.address(broker, fieldPath: "--broker")
         } catch {
             options.fail("--broker: \(error.reason)")
         }
