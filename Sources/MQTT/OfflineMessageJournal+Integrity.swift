@@ -29,11 +29,11 @@ extension OfflineMessageJournal {
             for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
         }
         do throws(SQLiteError) {
-            let fresh = try Self.open(path, owner: owner)
-            let insert = try Self.prepareInsert(fresh)
+            let fresh = try JournalFile.open(path, owner: owner)
+            let insert = try JournalFile.prepareInsert(fresh)
             let delete = try fresh.prepare("DELETE FROM messages WHERE key = ?")
             try fresh.execute("BEGIN IMMEDIATE")
-            for (key, row) in rows { try Self.insert(row, key: key, with: insert) }
+            for (key, row) in rows { try JournalFile.insert(row, key: key, with: insert) }
             try fresh.execute("COMMIT")
             (database, insertStatement, deleteStatement) = (fresh, insert, delete)
             watch = FileWatch(path: path)

@@ -117,13 +117,13 @@ final class OfflineMessageJournal: Sendable {
         owner = configuration.owner ?? defaultOwner
         problems = ProblemReporter()
         openedAt = Self.unixTime()
-        let opened = Self.openFile(path, owner: owner, limits: limits, problems: problems)
+        let opened = JournalFile.openFile(path, owner: owner, limits: limits, problems: problems)
         recovered = Mutex(opened.kept)
         droppedAtOpen = opened.dropped.count
         largestKey = opened.largestKey
         othersMessages = opened.others.count
         database = opened.database
-        insertStatement = try? database.map(Self.prepareInsert)
+        insertStatement = try? database.map(JournalFile.prepareInsert)
         deleteStatement = try? database?.prepare("DELETE FROM messages WHERE key = ?")
         if database != nil, insertStatement == nil || deleteStatement == nil {
             problems.report("offline buffer \(path): cannot prepare its statements: messages are kept in memory only")
@@ -245,7 +245,7 @@ final class OfflineMessageJournal: Sendable {
             for (key, change) in batch {
                 switch change {
                 case .insert(let row):
-                    try Self.insert(row, key: key, with: insertStatement)
+                    try JournalFile.insert(row, key: key, with: insertStatement)
                 case .delete:
                     deleteStatement.reset()
                     deleteStatement.bind(1, key)
@@ -290,32 +290,6 @@ final class OfflineMessageJournal: Sendable {
     private func startWatching() {
         let work = clock.scheduleRepeating(on: writer, every: Self.watchInterval) { [weak self] in self?.commit() }
         watchWork.withLock { $0 = work }
-    }
-
-    static let columns = layout1Columns + ", owner"
-    private static let insertSQL = "INSERT OR REPLACE INTO messages(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-
-    /// Writes `row` under `key` with the prepared insert.
-    static func insert(_ row: Row, key: Int64, with statement: SQLiteDatabase.Statement) throws(SQLiteError) {
-        let message = row.message
-        statement.reset()
-        statement.bind(1, key)
-        statement.bind(2, message.topic)
-        statement.bind(3, message.payload)
-        statement.bind(4, Int64(message.qos.rawValue))
-        statement.bind(5, Int64(message.retain ? 1 : 0))
-        statement.bind(6, message.contentType)
-        if let expiry = message.messageExpiryInterval { statement.bind(7, Int64(expiry)) } else { statement.bind(7, nil as String?) }
-        statement.bind(8, message.responseTopic)
-        statement.bind(9, message.correlationData)
-        statement.bind(10, row.storedAt)
-        statement.bind(11, row.owner)
-        try statement.step()
-    }
-
-    /// Prepares the insert statement for a new database.
-    static func prepareInsert(_ database: SQLiteDatabase) throws(SQLiteError) -> SQLiteDatabase.Statement {
-        try database.prepare(insertSQL)
     }
 }
 

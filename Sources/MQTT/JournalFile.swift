@@ -1,7 +1,11 @@
 import CSQLite
 
-// Opening the journal's file: checked, migrated, read; a damaged file set aside and replaced.
-extension OfflineMessageJournal {
+/// The offline journal's SQLite file: its layout and migration, opening it (checked, migrated, read; a
+/// damaged file set aside and replaced) and writing a row. Stateless: the journal owns the open database.
+enum JournalFile {
+    typealias Recovered = OfflineMessageJournal.Recovered
+    typealias Row = OfflineMessageJournal.Row
+
     /// What opening found.
     struct Opened {
         /// The file, open and checked; `nil` when it cannot be used (the buffer is then in memory only).
@@ -155,5 +159,31 @@ extension OfflineMessageJournal {
         opened.kept = Array(messages[first...])
         opened.dropped = unusable + messages[..<first].map(\.key)
         return opened
+    }
+
+    static let columns = layout1Columns + ", owner"
+    private static let insertSQL = "INSERT OR REPLACE INTO messages(\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+    /// Writes `row` under `key` with the prepared insert.
+    static func insert(_ row: Row, key: Int64, with statement: SQLiteDatabase.Statement) throws(SQLiteError) {
+        let message = row.message
+        statement.reset()
+        statement.bind(1, key)
+        statement.bind(2, message.topic)
+        statement.bind(3, message.payload)
+        statement.bind(4, Int64(message.qos.rawValue))
+        statement.bind(5, Int64(message.retain ? 1 : 0))
+        statement.bind(6, message.contentType)
+        if let expiry = message.messageExpiryInterval { statement.bind(7, Int64(expiry)) } else { statement.bind(7, nil as String?) }
+        statement.bind(8, message.responseTopic)
+        statement.bind(9, message.correlationData)
+        statement.bind(10, row.storedAt)
+        statement.bind(11, row.owner)
+        try statement.step()
+    }
+
+    /// Prepares the insert statement for a new database.
+    static func prepareInsert(_ database: SQLiteDatabase) throws(SQLiteError) -> SQLiteDatabase.Statement {
+        try database.prepare(insertSQL)
     }
 }
