@@ -1,4 +1,5 @@
 import MotionFusion
+import MotionHAL
 import MotionModel
 
 /// The health of the engine's device and its sensor fusion: a snapshot, for status reports.
@@ -76,5 +77,29 @@ public struct MotionDiagnostics: Sendable, Equatable {
         self.faultsSeen = faultsSeen
         self.lastFault = lastFault
         self.fusion = fusion
+    }
+}
+
+extension MotionDiagnostics {
+    /// The snapshot of an engine whose device is described by `info` (nil: none).
+    /// - Parameters:
+    ///   - info: the device's description.
+    ///   - isRunning: whether the device runs.
+    ///   - processing: the engine's routing and health, read under its lock.
+    ///   - now: `CLOCK_MONOTONIC` ns, for the achieved rate.
+    init(device info: IMUDeviceInfo?, isRunning: Bool, processing: MotionEngineProcessing, at now: UInt64) {
+        self.init(
+            driver: info?.driver,
+            configuredSampleRate: isRunning ? processing.router.sampleRate : info?.defaultSampleRate ?? 0,
+            isRunning: isRunning,
+            achievedSampleRate: isRunning ? processing.health.achievedSampleRate(at: now) : 0,
+            samplesReceived: processing.health.samplesReceived,
+            faultsSeen: processing.health.faultsSeen,
+            lastFault: processing.health.lastFault,
+            fusion: processing.router.fusions.map { fusion in
+                FusionState(
+                    referenceFrame: fusion.frame, isInitialized: fusion.isReady, gyroscopeBias: fusion.gyroscopeBias,
+                    isMagneticallyDisturbed: fusion.isMagneticallyDisturbed, uncertainty: fusion.uncertainty)
+            })
     }
 }

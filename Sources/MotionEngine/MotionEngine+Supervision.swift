@@ -1,5 +1,6 @@
 import Dispatch
 import MotionHAL
+import MotionMath
 import MotionSupervision
 
 // The device's lifecycle under the engine: starting, stopping, retrying a failed start with back-off,
@@ -72,7 +73,7 @@ extension MotionEngine {
     }
 
     private func logRetry(of chip: String, in delay: Double) {
-        environment.logger.debug("device \(chip): starting again in \(Self.format(seconds: delay)) s")
+        environment.logger.debug("device \(chip): starting again in \(delay.fixedDecimal(places: 1)) s")
     }
 
     private func startWatchdog(_ lifecycle: inout Lifecycle, generation: UInt64) {
@@ -86,30 +87,14 @@ extension MotionEngine {
         let report = processing.withLock { processing -> (MotionEngineFault, [MotionSubscription])? in
             guard processing.generation == generation, let silence = processing.health.stallSilence(at: now)
             else { return nil }
-            let fault = IMUDeviceError.readFailed("no samples for \(Self.format(seconds: silence)) s")
+            let fault = IMUDeviceError.readFailed("no samples for \(silence.fixedDecimal(places: 1)) s")
             guard processing.health.beginFault(fault.description) else { return nil }
-            return (Self.engineFault(for: fault), processing.router.subscriptions)
+            return (MotionEngineFault(deviceFault: fault), processing.router.subscriptions)
         }
         guard let (fault, subscriptions) = report else { return }
         supervisionQueue.async {
             for subscription in subscriptions { subscription.deliver(fault) }
         }
-    }
-
-    /// `seconds` with one decimal.
-    private static func format(seconds: Double) -> String {
-        let tenths = Int((seconds * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    /// The engine fault that reports a device fault.
-    private static func engineFault(for fault: IMUDeviceError) -> MotionEngineFault {
-        let kind: MotionEngineFault.Kind =
-            switch fault {
-            case .unavailable: .notAvailable
-            default: .unknown
-            }
-        return MotionEngineFault(kind, "The motion device failed: \(fault)")
     }
 
     // MARK: - Events
@@ -140,7 +125,7 @@ extension MotionEngine {
             }
             guard let (deliveries, subscriptions) = report else { return }
             for delivery in deliveries { delivery.send() }
-            let engineFault = Self.engineFault(for: fault)
+            let engineFault = MotionEngineFault(deviceFault: fault)
             for subscription in subscriptions { subscription.deliver(engineFault) }
         }
     }

@@ -24,10 +24,6 @@ public final class MotionEngine: Sendable {
     /// The process-wide engine, reading the process's environment: CoreMotion's.
     public static let shared = MotionEngine()
 
-    /// How often the stall watchdog looks, s: a stall is reported at most this much after its threshold,
-    /// and each check costs two thread wake-ups (dispatch's timer thread and a worker), shared by every
-    /// engine of the process (``StallWatchdog``), so not more often.
-    static let stallCheckInterval = 0.25
     /// First delay before retrying a failed start, s; it doubles up to ``maximumRetryDelay``.
     static let firstRetryDelay = 0.5
     /// Longest delay between start retries, s.
@@ -64,44 +60,15 @@ public final class MotionEngine: Sendable {
         stallWatchdog = StallWatchdog.on(environment.clock)
     }
 
-    /// The magnetic declination known to the engine: set explicitly, else read once from the
-    /// `MOTION_DECLINATION` environment variable (degrees) or computed from `MOTION_LOCATION`
-    /// (`latitude,longitude[,altitude m]`) with the World Magnetic Model.
+    /// The magnetic declination known to the engine, degrees east of true north: set explicitly, else the
+    /// environment's (``MotionEngineEnvironment/declination()``), looked up once.
     private struct Declination {
-        /// Degrees east of true north (negative west); nil = unknown.
         var degrees: Double?
         var isResolved = false
-
-        mutating func resolve(in environment: MotionEngineEnvironment) {
-            guard !isResolved else { return }
-            isResolved = true
-            if let text = environment.value("MOTION_DECLINATION") {
-                degrees = GeodeticLocation.validDeclination(Double(text))
-            } else if let text = environment.value("MOTION_LOCATION"), let location = try? GeodeticLocation(parsing: text) {
-                degrees = MotionEngine.modelDeclination(at: location, unixTime: environment.unixTime())
-            }
-        }
     }
 
-    struct Lifecycle {
-        var device: (any IMUDevice)?
-        var isDeviceChosen = false
-        /// Whether the calibration was set or looked up in `MOTION_CALIBRATION`.
-        var isCalibrationChosen = false
-        var isRunning = false
-        var generation: UInt64 = 0
-    }
-
-    struct Processing {
-        var router = SampleRouter()
-        /// Run whose events are accepted (events of an earlier run are ignored).
-        var generation: UInt64 = 0
-        /// Counters, rate and fault episodes.
-        var health = MotionHealth()
-        /// Writes every raw sample to a recording file while set.
-        var recorder: MotionRecorder?
-    }
-
+    typealias Lifecycle = MotionEngineLifecycle
+    typealias Processing = MotionEngineProcessing
 
     // MARK: - Device choice
 
@@ -148,18 +115,12 @@ public final class MotionEngine: Sendable {
         deviceInfo?.defaultSampleRate
     }
 
+    /// The first time without a chosen device (or calibration): the environment's.
     func resolveDevice(_ lifecycle: inout Lifecycle) {
         resolveCalibration(&lifecycle)
         guard !lifecycle.isDeviceChosen else { return }
         lifecycle.isDeviceChosen = true
-        // Without MOTION_DEVICE, the IMU the kernel offers (IIO), if any.
-        let specification = environment.value("MOTION_DEVICE") ?? "auto"
-        // A mount matrix that cannot be parsed means no device, as a device string that cannot: wrong axes
-        // would be worse than none.
-        let mountMatrix = environment.variables["MOTION_MOUNT_MATRIX"].map { try? MountMatrix(parsing: $0) } ?? .identity
-        if let mountMatrix, let device = try? IMUDeviceSpecification.open(specification, detectingIn: environment.iioDiscovery) {
-            lifecycle.device = mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix)
-        }
+        lifecycle.device = environment.device()
     }
 
     // MARK: - Recording
@@ -183,10 +144,7 @@ public final class MotionEngine: Sendable {
     /// - Throws: ``MotionEngineFault`` without a device, `IMURecordingError` when the file cannot be created.
     public func startRecording(toFile path: String, duration: Double? = nil) throws {
         guard let info = deviceInfo else { throw MotionEngineFault(.notAvailable, "There is no motion device to record.") }
-        let comment = "MotionBridge recording; device \(info.driver): \(info.chip); \(info.defaultSampleRate) Hz"
-        let recorder = try MotionRecorder(
-            path: path, includesMagnetometer: info.sensors.contains(.magnetometer), comment: comment, duration: duration)
-        _ = try setRecorder(recorder)?.finish()
+        _ = try setRecorder(MotionRecorder(path: path, device: info, duration: duration))?.finish()
     }
 
     /// Ends the recording started by ``startRecording(toFile:duration:)``: flushes and closes its file.
@@ -221,10 +179,7 @@ public final class MotionEngine: Sendable {
     private func resolveCalibration(_ lifecycle: inout Lifecycle) {
         guard !lifecycle.isCalibrationChosen else { return }
         lifecycle.isCalibrationChosen = true
-        guard let path = environment.variables["MOTION_CALIBRATION"], !path.isEmpty,
-            let calibration = try? IMUCalibration.load(contentsOf: path)
-        else { return }
-        processing.withLock { $0.router.calibration = calibration }
+        if let calibration = environment.calibration() { processing.withLock { $0.router.calibration = calibration } }
     }
 
     // MARK: - Magnetic declination
@@ -233,7 +188,9 @@ public final class MotionEngine: Sendable {
     /// true north is not available). The first read without a value set looks at `MOTION_DECLINATION`.
     public var magneticDeclination: Double? {
         declination.withLock { declination in
-            declination.resolve(in: environment)
+            if !declination.isResolved {
+                declination = Declination(degrees: environment.declination(), isResolved: true)
+            }
             return declination.degrees
         }
     }
@@ -270,22 +227,7 @@ public final class MotionEngine: Sendable {
             let info = lifecycle.device?.info
             let isRunning = lifecycle.isRunning
             let now = environment.monotonicNanoseconds()
-            return processing.withLock { processing in
-                MotionDiagnostics(
-                    driver: info?.driver,
-                    configuredSampleRate: isRunning ? processing.router.sampleRate : info?.defaultSampleRate ?? 0,
-                    isRunning: isRunning,
-                    achievedSampleRate: isRunning ? processing.health.achievedSampleRate(at: now) : 0,
-                    samplesReceived: processing.health.samplesReceived,
-                    faultsSeen: processing.health.faultsSeen,
-                    lastFault: processing.health.lastFault,
-                    fusion: processing.router.fusions.map { fusion in
-                        MotionDiagnostics.FusionState(
-                            referenceFrame: fusion.frame, isInitialized: fusion.isReady,
-                            gyroscopeBias: fusion.gyroscopeBias, isMagneticallyDisturbed: fusion.isMagneticallyDisturbed,
-                            uncertainty: fusion.uncertainty)
-                    })
-            }
+            return processing.withLock { MotionDiagnostics(device: info, isRunning: isRunning, processing: $0, at: now) }
         }
     }
 
@@ -299,7 +241,7 @@ public final class MotionEngine: Sendable {
         lifecycle.withLock { lifecycle in
             resolveDevice(&lifecycle)
             guard let info = lifecycle.device?.info,
-                info.sensors.isSuperset(of: Self.requiredSensors(subscription.service))
+                info.sensors.isSuperset(of: subscription.service.requiredSensors)
             else { return false }
             let declination = magneticDeclination
             processing.withLock { $0.router.add(subscription, declination: declination) }
@@ -326,7 +268,7 @@ public final class MotionEngine: Sendable {
 
     /// Whether the device has the sensors `stream` needs (false without a device).
     public func hasSensors(for stream: MotionStream) -> Bool {
-        deviceInfo?.sensors.isSuperset(of: Self.requiredSensors(stream)) ?? false
+        deviceInfo?.sensors.isSuperset(of: stream.requiredSensors) ?? false
     }
 
     /// The reference frames the device can deliver device motion in: the 6-axis frame with an
@@ -336,18 +278,8 @@ public final class MotionEngine: Sendable {
         guard let sensors = deviceInfo?.sensors else { return [] }
         let hasDeclination = magneticDeclination != nil
         return AttitudeReferenceFrame.allCases.filter { frame in
-            sensors.isSuperset(of: Self.requiredSensors(.deviceMotion(frame)))
+            sensors.isSuperset(of: MotionStream.deviceMotion(frame).requiredSensors)
                 && (frame != .xTrueNorthZVertical || hasDeclination)
-        }
-    }
-
-    /// The sensors a stream needs.
-    public static func requiredSensors(_ stream: MotionStream) -> IMUSensors {
-        switch stream {
-        case .accelerometer: .accelerometer
-        case .gyroscope: .gyroscope
-        case .magnetometer: .magnetometer
-        case .deviceMotion(let frame): frame.usesMagnetometer ? .all : [.accelerometer, .gyroscope]
         }
     }
 }

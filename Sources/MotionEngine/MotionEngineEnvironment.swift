@@ -66,6 +66,35 @@ public struct MotionEngineEnvironment: Sendable {
         return variables
     }
 
+    // MARK: - What the environment chooses (read the first time the engine needs it)
+
+    /// The device `MOTION_DEVICE` names, turned by `MOTION_MOUNT_MATRIX`; without the first, the IMU the
+    /// kernel offers (`auto`, found through ``iioDiscovery``). Nil when it cannot be opened, and when the
+    /// mount matrix cannot be parsed (wrong axes would be worse than none).
+    func device() -> (any IMUDevice)? {
+        let specification = value("MOTION_DEVICE") ?? "auto"
+        let mountMatrix = variables["MOTION_MOUNT_MATRIX"].map { try? MountMatrix(parsing: $0) } ?? .identity
+        guard let mountMatrix, let device = try? IMUDeviceSpecification.open(specification, detectingIn: iioDiscovery) else {
+            return nil
+        }
+        return mountMatrix == .identity ? device : MountedIMU(device, mountMatrix: mountMatrix)
+    }
+
+    /// The calibration in the file `MOTION_CALIBRATION` names; nil without one, or when it cannot be read.
+    func calibration() -> IMUCalibration? {
+        guard let path = variables["MOTION_CALIBRATION"], !path.isEmpty else { return nil }
+        return try? IMUCalibration.load(contentsOf: path)
+    }
+
+    /// The magnetic declination, degrees east of true north: `MOTION_DECLINATION`, else the World Magnetic
+    /// Model's at `MOTION_LOCATION` (`latitude,longitude[,altitude m]`) and ``unixTime``; nil without either
+    /// (or with a value out of range).
+    func declination() -> Double? {
+        if let text = value("MOTION_DECLINATION") { return GeodeticLocation.validDeclination(Double(text)) }
+        guard let text = value("MOTION_LOCATION"), let location = try? GeodeticLocation(parsing: text) else { return nil }
+        return MotionEngine.modelDeclination(at: location, unixTime: unixTime())
+    }
+
     /// The value of `name` with blanks around it removed, or nil when unset or empty.
     func value(_ name: String) -> String? {
         guard let text = variables[name] else { return nil }

@@ -36,6 +36,14 @@ public final class MotionRecorder: Sendable {
         state = Mutex(State(writer: writer))
     }
 
+    /// Creates the file of a recording of the device `info` describes, its provenance in the header.
+    /// - Throws: `IMURecordingError` when the file cannot be created.
+    public convenience init(path: String, device info: IMUDeviceInfo, duration: Double?) throws(IMURecordingError) {
+        try self.init(
+            path: path, includesMagnetometer: info.sensors.contains(.magnetometer),
+            comment: "MotionBridge recording; device \(info.driver): \(info.chip); \(info.defaultSampleRate) Hz", duration: duration)
+    }
+
     /// Whether samples are still being written (not finished, not past the duration, no write error).
     var isRecording: Bool { state.withLock { $0.writer != nil } }
 

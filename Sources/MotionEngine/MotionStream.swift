@@ -1,4 +1,5 @@
 import MotionFusion
+import MotionHAL
 import MotionModel
 
 /// The stream a subscription to the ``MotionEngine`` receives.
@@ -19,6 +20,17 @@ public enum MotionStream: Sendable, Hashable {
         case .gyroscope: .gyro
         case .magnetometer: .magnetometer
         case .deviceMotion: .deviceMotion
+        }
+    }
+
+    /// The sensors the stream needs: its own, or for device motion an accelerometer and a gyroscope and,
+    /// in a magnetic frame, a magnetometer.
+    public var requiredSensors: IMUSensors {
+        switch self {
+        case .accelerometer: .accelerometer
+        case .gyroscope: .gyroscope
+        case .magnetometer: .magnetometer
+        case .deviceMotion(let frame): frame.usesMagnetometer ? .all : [.accelerometer, .gyroscope]
         }
     }
 }
@@ -59,5 +71,15 @@ public struct MotionEngineFault: Error, Sendable, Equatable, CustomStringConvert
     public init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description
+    }
+
+    /// The fault that reports a device's fault: ``Kind/notAvailable`` for a device that is gone,
+    /// ``Kind/unknown`` for any other.
+    init(deviceFault fault: IMUDeviceError) {
+        if case .unavailable = fault {
+            self.init(.notAvailable, "The motion device failed: \(fault)")
+        } else {
+            self.init(.unknown, "The motion device failed: \(fault)")
+        }
     }
 }

@@ -2,7 +2,7 @@ import Dispatch
 import MotionSupervision
 import Synchronization
 
-/// One timer for the stall checks of every engine on a clock: every ``MotionEngine/stallCheckInterval`` it
+/// One timer for the stall checks of every engine on a clock: every ``checkInterval`` it
 /// asks each engine whose device runs whether its samples stopped. A timer per engine would cost two
 /// thread wake-ups per engine and check; with a fleet simulated in one process (`motionctl simulate`:
 /// thousands of engines) that was a third of the process's CPU. So the engines on the process's clock share
@@ -12,6 +12,11 @@ import Synchronization
 /// Threads: any. The checks run on the watchdog's own queue; a stall found is reported on the engine's
 /// supervision queue.
 final class StallWatchdog: Sendable {
+    /// How often the watchdog looks, s: a stall is reported at most this much after its threshold, and each
+    /// check costs two thread wake-ups (dispatch's timer thread and a worker), shared by every engine on
+    /// the clock, so not more often.
+    static let checkInterval = 0.25
+
     /// The watchdog of the engines on the process's clock.
     static let shared = StallWatchdog(clock: DispatchSupervisionClock())
 
@@ -39,7 +44,7 @@ final class StallWatchdog: Sendable {
         state.withLock { state in
             state.watched[ObjectIdentifier(engine)] = Watched(engine: engine, generation: generation)
             guard state.timer == nil else { return }
-            state.timer = clock.scheduleRepeating(on: queue, every: MotionEngine.stallCheckInterval) { [weak self] in self?.check() }
+            state.timer = clock.scheduleRepeating(on: queue, every: Self.checkInterval) { [weak self] in self?.check() }
         }
     }
 

@@ -1,0 +1,25 @@
+import MotionHAL
+
+/// The engine's device choice and run state; held while starting or stopping the device.
+struct MotionEngineLifecycle {
+    var device: (any IMUDevice)?
+    /// Whether the device was set or looked up in the environment.
+    var isDeviceChosen = false
+    /// Whether the calibration was set or looked up in `MOTION_CALIBRATION`.
+    var isCalibrationChosen = false
+    var isRunning = false
+    /// Counts starts, device changes and the last subscriber leaving: work of an earlier one is dropped.
+    var generation: UInt64 = 0
+}
+
+/// The engine's subscriptions, fusion and health; taken briefly by the device's event handler and by
+/// (un)subscribing.
+struct MotionEngineProcessing {
+    var router = SampleRouter()
+    /// Run whose events are accepted (events of an earlier run are ignored).
+    var generation: UInt64 = 0
+    /// Counters, rate and fault episodes.
+    var health = MotionHealth()
+    /// Writes every raw sample to a recording file while set.
+    var recorder: MotionRecorder?
+}
