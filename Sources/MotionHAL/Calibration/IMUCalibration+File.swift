@@ -27,7 +27,7 @@ extension IMUCalibration {
         do {
             return try JSONDecoder().decode(IMUCalibration.self, from: data)
         } catch let error as DecodingError {
-            let (field, reason) = Self.explain(error)
+            let (field, reason) = error.fieldPathAndReason
             throw .invalid(path: path, field: field, reason: reason)
         } catch {
             throw .invalid(path: path, field: "", reason: "\(error)")
@@ -60,38 +60,4 @@ extension IMUCalibration {
         }
         return "\(error)"
     }
-
-    /// The field path and reason of a decoding error.
-    private static func explain(_ error: DecodingError) -> (field: String, reason: String) {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.reduce("") { text, key in
-                if let index = key.intValue { return text + "[\(index)]" }
-                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
-            }
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return (path(context.codingPath + [key]), "is missing")
-        case .typeMismatch(let type, let context):
-            return (path(context.codingPath), "is not \(Self.typeName(type))")
-        case .valueNotFound(let type, let context):
-            return (path(context.codingPath), "is missing or null (expected \(Self.typeName(type)))")
-        case .dataCorrupted(let context):
-            let reason = context.codingPath.isEmpty ? "is not valid JSON (\(context.debugDescription))" : context.debugDescription
-            return (path(context.codingPath), reason)
-        @unknown default:
-            return ("", "\(error)")
-        }
-    }
-
-    /// How a JSON value of `type` is described to people.
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is Double.Type, is Int.Type: "a number"
-        case is String.Type: "a string"
-        case is SIMD3<Double>.Type: "an array of 3 numbers"
-        default: "of the expected kind (\(type))"
-        }
-    }
-
 }
