@@ -25,7 +25,7 @@ extension CMBatchedSensorManager {
 
     /// Stores an interval setting (negative and NaN values as 0) and applies it to the running services.
     private func setInterval(
-        _ newValue: TimeInterval, in setting: WritableKeyPath<State, TimeInterval>,
+        _ newValue: TimeInterval, in setting: WritableKeyPath<BatchedManagerStorage.State, TimeInterval>,
         of subscriptionInterval: ReferenceWritableKeyPath<MotionSubscription, Double>
     ) {
         let interval = newValue.isNaN ? 0 : max(newValue, 0)
@@ -48,13 +48,13 @@ extension CMBatchedSensorManager {
     ///   oldest first, every sample once), or nil and an `NSError` in ``CMErrorDomain`` once per fault
     ///   episode.
     public func startLinuxGyroUpdates(handler: @escaping ([CMGyroData]?, (any Error)?) -> Void) {
-        start(.gyroscope, slot: .gyro, handler: QueuedBatchHandler(handler: handler))
+        storage.start(.gyroscope, slot: .gyro, handler: QueuedBatchHandler(handler: handler))
     }
 
     /// Stops raw gyroscope batches. No new handler call begins after it returns; one
     /// already running may still finish.
     public func stopLinuxGyroUpdates() {
-        Self.stop(.gyro, in: storage)
+        storage.stop(.gyro)
     }
 
     /// Starts batches of raw magnetometer samples (Linux), with the handler on the manager's serial queue,
@@ -62,13 +62,13 @@ extension CMBatchedSensorManager {
     /// - Parameter handler: receives each batch (magnetic field in µT, uncalibrated, oldest first, every
     ///   sample once), or nil and an `NSError` in ``CMErrorDomain`` once per fault episode.
     public func startLinuxMagnetometerUpdates(handler: @escaping ([CMMagnetometerData]?, (any Error)?) -> Void) {
-        start(.magnetometer, slot: .magnetometer, handler: QueuedBatchHandler(handler: handler))
+        storage.start(.magnetometer, slot: .magnetometer, handler: QueuedBatchHandler(handler: handler))
     }
 
     /// Stops raw magnetometer batches. No new handler call begins after it returns; one
     /// already running may still finish.
     public func stopLinuxMagnetometerUpdates() {
-        Self.stop(.magnetometer, in: storage)
+        storage.stop(.magnetometer)
     }
 
     /// Starts batched device-motion updates in `referenceFrame` (Linux; Apple's batched device motion has no
@@ -97,12 +97,12 @@ extension CMBatchedSensorManager {
                     CMErrorNotAvailable.nsError(
                         "The attitude reference frame \(referenceFrame.rawValue) is not available on this device.")
                 }
-            Self.stop(.deviceMotion, in: storage)
+            storage.stop(.deviceMotion)
             // A subscription the engine never sees, so that stopping later still cancels the queued call.
             let inert = MotionSubscription(service: .deviceMotion(referenceFrame.engineFrame), interval: 0, sink: .batch { _, _, _ in })
             queued.enqueue(on: storage.queue, batch: nil, error: error, subscription: inert)
             return
         }
-        start(.deviceMotion(referenceFrame.engineFrame), slot: .deviceMotion, handler: queued)
+        storage.start(.deviceMotion(referenceFrame.engineFrame), slot: .deviceMotion, handler: queued)
     }
 }

@@ -39,7 +39,7 @@ open class CMBatchedSensorManager: NSObject {
             state.services.removeAll()
             return services
         }
-        for service in services { Self.end(service) }
+        for service in services { BatchedManagerStorage.end(service) }
     }
 
     // MARK: - Availability
@@ -80,12 +80,12 @@ open class CMBatchedSensorManager: NSObject {
 
     /// The latest batch of accelerometer data (oldest sample first); nil until updates delivered one.
     open var accelerometerBatch: [CMAccelerometerData]? {
-        latestBatch(.accelerometer, as: CMAccelerometerData.self)
+        storage.latestBatch(.accelerometer, as: CMAccelerometerData.self)
     }
 
     /// The latest batch of device-motion data (oldest sample first); nil until updates delivered one.
     open var deviceMotionBatch: [CMDeviceMotion]? {
-        latestBatch(.deviceMotion, as: CMDeviceMotion.self)
+        storage.latestBatch(.deviceMotion, as: CMDeviceMotion.self)
     }
 
     // MARK: - Accelerometer
@@ -93,7 +93,7 @@ open class CMBatchedSensorManager: NSObject {
     /// Starts batched accelerometer updates without a handler; read ``accelerometerBatch`` for the latest
     /// batch. Does nothing without an accelerometer. Restarting replaces the previous updates.
     open func startAccelerometerUpdates() {
-        start(.accelerometer, slot: .accelerometer, handler: QueuedBatchHandler<CMAccelerometerData>?.none)
+        storage.start(.accelerometer, slot: .accelerometer, handler: QueuedBatchHandler<CMAccelerometerData>?.none)
     }
 
     /// Starts batched accelerometer updates with a handler, run on the manager's serial queue. Does nothing
@@ -101,13 +101,13 @@ open class CMBatchedSensorManager: NSObject {
     /// - Parameter handler: receives each batch (acceleration in g, oldest first, every sample once) and a
     ///   nil error, or nil and an `NSError` in ``CMErrorDomain`` once per device fault episode.
     open func startAccelerometerUpdates(handler: @escaping ([CMAccelerometerData]?, (any Error)?) -> Void) {
-        start(.accelerometer, slot: .accelerometer, handler: QueuedBatchHandler(handler: handler))
+        storage.start(.accelerometer, slot: .accelerometer, handler: QueuedBatchHandler(handler: handler))
     }
 
     /// Stops accelerometer updates (and finishes an ``accelerometerUpdates()`` sequence). No new handler
     /// call begins after it returns; one already running may still finish.
     open func stopAccelerometerUpdates() {
-        Self.stop(.accelerometer, in: storage)
+        storage.stop(.accelerometer)
     }
 
     /// Starts batched accelerometer updates and returns them as an asynchronous sequence of batches.
@@ -118,7 +118,7 @@ open class CMBatchedSensorManager: NSObject {
     /// away without an accelerometer) and the updates stop. Leaving the loop or cancelling its task stops
     /// the updates.
     public func accelerometerUpdates() -> AccelerometerUpdates {
-        AccelerometerUpdates(stream: makeUpdateStream(.accelerometer, slot: .accelerometer))
+        AccelerometerUpdates(stream: storage.makeUpdateStream(.accelerometer, slot: .accelerometer))
     }
 
     // MARK: - Device motion
@@ -127,7 +127,7 @@ open class CMBatchedSensorManager: NSObject {
     /// ``CMAttitudeReferenceFrame/xArbitraryZVertical``; read ``deviceMotionBatch`` for the latest batch.
     /// Does nothing without an accelerometer and a gyroscope. Restarting replaces the previous updates.
     open func startDeviceMotionUpdates() {
-        start(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion, handler: QueuedBatchHandler<CMDeviceMotion>?.none)
+        storage.start(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion, handler: QueuedBatchHandler<CMDeviceMotion>?.none)
     }
 
     /// Starts batched device-motion updates with a handler, run on the manager's serial queue, in the frame
@@ -137,19 +137,19 @@ open class CMBatchedSensorManager: NSObject {
     /// - Parameter handler: receives each batch (fusion output for every sample, oldest first) and a nil
     ///   error, or nil and an `NSError` in ``CMErrorDomain`` once per device fault episode.
     open func startDeviceMotionUpdates(handler: @escaping ([CMDeviceMotion]?, (any Error)?) -> Void) {
-        start(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion, handler: QueuedBatchHandler(handler: handler))
+        storage.start(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion, handler: QueuedBatchHandler(handler: handler))
     }
 
     /// Stops device-motion updates (and finishes a ``deviceMotionUpdates()`` sequence). No new handler
     /// call begins after it returns; one already running may still finish.
     open func stopDeviceMotionUpdates() {
-        Self.stop(.deviceMotion, in: storage)
+        storage.stop(.deviceMotion)
     }
 
     /// Starts batched device-motion updates (frame ``CMAttitudeReferenceFrame/xArbitraryZVertical``) and
     /// returns them as an asynchronous sequence of batches; it starts, ends and throws as
     /// ``accelerometerUpdates()`` does.
     public func deviceMotionUpdates() -> DeviceMotionUpdates {
-        DeviceMotionUpdates(stream: makeUpdateStream(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion))
+        DeviceMotionUpdates(stream: storage.makeUpdateStream(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion))
     }
 }

@@ -3,8 +3,16 @@ import Dispatch
 import MotionHAL
 import Synchronization
 
-// How CMBatchedSensorManager's start and stop methods subscribe to the shared MotionEngine.
-extension CMBatchedSensorManager {
+/// A ``CMBatchedSensorManager``'s services: their state behind a mutex, the serial queue their handlers run
+/// on, and how they subscribe to the shared MotionEngine. Reachable from deliveries on the device's thread
+/// without retaining the manager.
+final class BatchedManagerStorage: Sendable {
+    /// The state.
+    let state = Mutex(State())
+    /// The serial queue every handler of the manager runs on; it shares the device's delivery queue, so a
+    /// batch reaches the handler without waking another thread.
+    let queue = DispatchQueue(label: "CoreMotion.CMBatchedSensorManager", target: IMUDeliveryQueue.root)
+
     /// Which service of the manager.
     enum Slot: Hashable, Sendable {
         case accelerometer, gyro, magnetometer, deviceMotion
@@ -33,7 +41,7 @@ extension CMBatchedSensorManager {
         let items: [CMLogItem]
     }
 
-    /// Starts `service` in `slot`, replacing what ran there. Returns false (and starts nothing) when the
+    /// Starts `service` in `slot`, replacing what ran there. Returns nil (and starts nothing) when the
     /// device lacks the service.
     @discardableResult
     func start<Sample: CMLogItem>(
@@ -41,14 +49,14 @@ extension CMBatchedSensorManager {
         finish: (@Sendable () -> Void)? = nil
     ) -> MotionSubscription? {
         let subscription = makeSubscription(service, slot: slot, handler: handler)
-        let previous = storage.state.withLock { state in
+        let previous = state.withLock { state in
             state.services.updateValue(ActiveService(subscription: subscription, finish: finish), forKey: slot)
         }
         // Engine calls happen outside the manager's lock: stopping the device waits for a delivery in
         // progress, and deliveries take that lock.
         if let previous { Self.end(previous) }
         guard MotionEngine.shared.subscribe(subscription) else {
-            storage.state.withLock { state in
+            state.withLock { state in
                 if state.services[slot]?.subscription === subscription { state.services[slot] = nil }
             }
             return nil
@@ -59,12 +67,11 @@ extension CMBatchedSensorManager {
     private func makeSubscription<Sample: CMLogItem>(
         _ service: MotionStream, slot: Slot, handler: QueuedBatchHandler<Sample>?
     ) -> MotionSubscription {
-        let (interval, sampleInterval) = storage.state.withLock { ($0.batchInterval, $0.sampleInterval) }
-        let storage = self.storage
+        let (interval, sampleInterval) = state.withLock { ($0.batchInterval, $0.sampleInterval) }
         let subscription = MotionSubscription(
             service: service, interval: interval,
-            sink: .batch { [weak storage] subscription, samples, fault in
-                guard let storage else { return }
+            sink: .batch { [weak self] subscription, samples, fault in
+                guard let storage = self else { return }
                 let items = samples.map { samples in samples.map { makeLogItem($0, of: service) } }
                 let error = fault?.nsError
                 if let items {
@@ -83,14 +90,14 @@ extension CMBatchedSensorManager {
     }
 
     /// Stops the service of `slot` (if `subscription` is given: only if it is still that one).
-    static func stop(_ slot: Slot, in storage: BatchedManagerStorage, ifStill subscription: MotionSubscription? = nil) {
-        let previous = storage.state.withLock { state -> ActiveService? in
+    func stop(_ slot: Slot, ifStill subscription: MotionSubscription? = nil) {
+        let previous = state.withLock { state -> ActiveService? in
             guard let active = state.services[slot] else { return nil }
             if let subscription, active.subscription !== subscription { return nil }
             state.services[slot] = nil
             return active
         }
-        if let previous { end(previous) }
+        if let previous { Self.end(previous) }
     }
 
     /// Unsubscribes a replaced or stopped service and ends its async sequence.
@@ -120,26 +127,14 @@ extension CMBatchedSensorManager {
                 throwing: CMErrorNotAvailable.nsError("This motion service is not available on this device."))
             return stream
         }
-        let storage = self.storage
-        continuation.onTermination = { [weak storage] _ in
-            guard let storage else { return }
-            Self.stop(slot, in: storage, ifStill: subscription)
+        continuation.onTermination = { [weak self] _ in
+            self?.stop(slot, ifStill: subscription)
         }
         return stream
     }
 
     /// The latest batch of `slot`, as `Sample`s.
     func latestBatch<Sample: CMLogItem>(_ slot: Slot, as type: Sample.Type) -> [Sample]? {
-        storage.state.withLock { $0.latestBatches[slot] }?.items.map { unsafeDowncast($0, to: Sample.self) }
+        state.withLock { $0.latestBatches[slot] }?.items.map { unsafeDowncast($0, to: Sample.self) }
     }
-}
-
-/// The state of a ``CMBatchedSensorManager`` behind a mutex, and the serial queue its handlers run on,
-/// reachable from deliveries on the device's thread without retaining the manager.
-final class BatchedManagerStorage: Sendable {
-    /// The state.
-    let state = Mutex(CMBatchedSensorManager.State())
-    /// The serial queue every handler of the manager runs on; it shares the device's delivery queue, so a
-    /// batch reaches the handler without waking another thread.
-    let queue = DispatchQueue(label: "CoreMotion.CMBatchedSensorManager", target: IMUDeliveryQueue.root)
 }
