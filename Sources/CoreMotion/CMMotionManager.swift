@@ -19,7 +19,7 @@ import Synchronization
 /// the queue given to the start method. Deallocating a manager stops its services.
 open class CMMotionManager: NSObject {
     /// Update interval used until one is set, s (100 Hz).
-    private static let defaultUpdateInterval: TimeInterval = 0.01
+    static let defaultUpdateInterval: TimeInterval = 0.01
 
     /// The manager's state, in an object of its own that deliveries from the device's thread can reach.
     let storage = ManagerStorage()
@@ -28,23 +28,6 @@ open class CMMotionManager: NSObject {
     /// anything can use the manager; not a designated initializer, so that app subclasses compile as on iOS).
     package private(set) var source: any MotionSource = MotionEngine.shared
 
-    /// Everything a manager holds; see the public properties.
-    struct State {
-        var accelerometerUpdateInterval = CMMotionManager.defaultUpdateInterval
-        var gyroUpdateInterval = CMMotionManager.defaultUpdateInterval
-        var magnetometerUpdateInterval = CMMotionManager.defaultUpdateInterval
-        var deviceMotionUpdateInterval = CMMotionManager.defaultUpdateInterval
-        var accelerometer: MotionSubscription?
-        var gyro: MotionSubscription?
-        var magnetometer: MotionSubscription?
-        var deviceMotion: MotionSubscription?
-        var accelerometerData: LatestSample<CMAccelerometerData>?
-        var gyroData: LatestSample<CMGyroData>?
-        var magnetometerData: LatestSample<CMMagnetometerData>?
-        var deviceMotionData: LatestSample<CMDeviceMotion>?
-        var attitudeReferenceFrame = CMAttitudeReferenceFrame.xArbitraryZVertical
-        var showsDeviceMovementDisplay = false
-    }
 
     /// Creates a manager. Create one per app; several share the device.
     public override init() {
@@ -122,8 +105,8 @@ open class CMMotionManager: NSObject {
     }
 
     private func setInterval(
-        _ requested: TimeInterval, _ interval: WritableKeyPath<State, TimeInterval>,
-        _ subscription: WritableKeyPath<State, MotionSubscription?>
+        _ requested: TimeInterval, _ interval: WritableKeyPath<ManagerStorage.State, TimeInterval>,
+        _ subscription: WritableKeyPath<ManagerStorage.State, MotionSubscription?>
     ) {
         let clamped = clampedInterval(requested)
         let running = storage.state.withLock { state in
@@ -187,18 +170,18 @@ open class CMMotionManager: NSObject {
     open func startAccelerometerUpdates(
         to queue: OperationQueue, withHandler handler: @escaping CMAccelerometerHandler
     ) {
-        start(.accelerometer, slot: .accelerometer, queue: queue, handler: QueuedHandler(handler: handler))
+        storage.start(.accelerometer, slot: .accelerometer, queue: queue, handler: QueuedHandler(handler: handler), on: source)
     }
 
     /// Starts accelerometer updates without a handler; read ``accelerometerData`` for the latest sample.
     open func startAccelerometerUpdates() {
-        start(.accelerometer, slot: .accelerometer, queue: nil, handler: QueuedHandler<CMAccelerometerData>?.none)
+        storage.start(.accelerometer, slot: .accelerometer, queue: nil, handler: QueuedHandler<CMAccelerometerData>?.none, on: source)
     }
 
     /// Stops accelerometer updates. No new handler call begins after it returns; one already
     /// running on its queue may still finish (stopping does not wait for the queue).
     open func stopAccelerometerUpdates() {
-        stop(.accelerometer)
+        storage.stop(.accelerometer, on: source)
     }
 
     // MARK: - Gyroscope
@@ -210,18 +193,18 @@ open class CMMotionManager: NSObject {
     ///   - queue: the queue the handler runs on.
     ///   - handler: receives each sample, or nil and an `NSError` in ``CMErrorDomain`` on a device fault.
     open func startGyroUpdates(to queue: OperationQueue, withHandler handler: @escaping CMGyroHandler) {
-        start(.gyroscope, slot: .gyro, queue: queue, handler: QueuedHandler(handler: handler))
+        storage.start(.gyroscope, slot: .gyro, queue: queue, handler: QueuedHandler(handler: handler), on: source)
     }
 
     /// Starts gyroscope updates without a handler; read ``gyroData`` for the latest sample.
     open func startGyroUpdates() {
-        start(.gyroscope, slot: .gyro, queue: nil, handler: QueuedHandler<CMGyroData>?.none)
+        storage.start(.gyroscope, slot: .gyro, queue: nil, handler: QueuedHandler<CMGyroData>?.none, on: source)
     }
 
     /// Stops gyroscope updates. No new handler call begins after it returns; one already
     /// running on its queue may still finish (stopping does not wait for the queue).
     open func stopGyroUpdates() {
-        stop(.gyro)
+        storage.stop(.gyro, on: source)
     }
 
     // MARK: - Magnetometer
@@ -233,18 +216,18 @@ open class CMMotionManager: NSObject {
     ///   - queue: the queue the handler runs on.
     ///   - handler: receives each sample, or nil and an `NSError` in ``CMErrorDomain`` on a device fault.
     open func startMagnetometerUpdates(to queue: OperationQueue, withHandler handler: @escaping CMMagnetometerHandler) {
-        start(.magnetometer, slot: .magnetometer, queue: queue, handler: QueuedHandler(handler: handler))
+        storage.start(.magnetometer, slot: .magnetometer, queue: queue, handler: QueuedHandler(handler: handler), on: source)
     }
 
     /// Starts magnetometer updates without a block handler; read ``magnetometerData`` for the latest sample.
     open func startMagnetometerUpdates() {
-        start(.magnetometer, slot: .magnetometer, queue: nil, handler: QueuedHandler<CMMagnetometerData>?.none)
+        storage.start(.magnetometer, slot: .magnetometer, queue: nil, handler: QueuedHandler<CMMagnetometerData>?.none, on: source)
     }
 
     /// Stops magnetometer updates. No new handler call begins after it returns; one already
     /// running on its queue may still finish (stopping does not wait for the queue).
     open func stopMagnetometerUpdates() {
-        stop(.magnetometer)
+        storage.stop(.magnetometer, on: source)
     }
 
     // MARK: - Device motion
@@ -294,6 +277,40 @@ open class CMMotionManager: NSObject {
     /// Stops device-motion updates. No new handler call begins after it returns; one already
     /// running on its queue may still finish (stopping does not wait for the queue).
     open func stopDeviceMotionUpdates() {
-        stop(.deviceMotion)
+        storage.stop(.deviceMotion, on: source)
+    }
+
+    /// Starts device motion in `frame`: a frame that is not one of Apple's single frames, or not available
+    /// here, makes the service active without data, its handler told the reason once.
+    func startDeviceMotion(
+        _ frame: CMAttitudeReferenceFrame, queue: OperationQueue?, handler: QueuedHandler<CMDeviceMotion>?
+    ) {
+        guard isDeviceMotionAvailable else { return }
+        storage.state.withLock { $0.attitudeReferenceFrame = frame }
+        let isSingleFrame = frame.rawValue != 0 && frame.rawValue & (frame.rawValue - 1) == 0
+        guard isSingleFrame, linuxAvailableAttitudeReferenceFrames.contains(frame) else {
+            let code: CMError =
+                if !isSingleFrame {
+                    CMErrorInvalidParameter
+                } else if frame == .xTrueNorthZVertical {
+                    CMErrorTrueNorthNotAvailable
+                } else {
+                    CMErrorNotAvailable
+                }
+            // Active without data: a subscription the engine never sees, carrying the one error.
+            let subscription = storage.makeSubscription(
+                .deviceMotion(frame.engineFrame), slot: .deviceMotion, queue: queue, handler: handler)
+            let previous = storage.state.withLock { state in state.replace(.deviceMotion, with: subscription) }
+            if let previous { source.unsubscribe(previous) }
+            let description =
+                code == CMErrorTrueNorthNotAvailable
+                ? "True north is not available: the magnetic declination is unknown (set it with CMMotionManager.useLinuxMagneticDeclination(_:) or MOTION_DECLINATION)."
+                : "The attitude reference frame \(frame.rawValue) is not available on this device."
+            if let queue, let handler {
+                handler.enqueue(on: queue, sample: nil, error: code.nsError(description), subscription: subscription)
+            }
+            return
+        }
+        storage.start(.deviceMotion(frame.engineFrame), slot: .deviceMotion, queue: queue, handler: handler, on: source)
     }
 }
