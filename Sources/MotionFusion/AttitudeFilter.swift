@@ -37,6 +37,9 @@ import MotionMath
 /// The filter is a value type with no I/O and no clock: the caller supplies the time step.
 public struct AttitudeFilter: Sendable {
     /// The tuning in use.
+    /// Tuning of an ``AttitudeFilter``: ``AttitudeFilterSettings``.
+    public typealias Settings = AttitudeFilterSettings
+
     public let settings: Settings
 
     /// Rotation from the device frame to the reference frame: `v_reference = attitude ⊗ v_device ⊗ attitude*`.
@@ -187,7 +190,7 @@ public struct AttitudeFilter: Sendable {
     // MARK: - Steps
 
     private mutating func initialize(force: SIMD3<Double>, field: SIMD3<Double>?) {
-        gyroscopeAttitude = Self.attitude(up: force.normalized, northward: nil)
+        gyroscopeAttitude = Quaternion.attitude(up: force.normalized, northward: nil)
         inclinationCorrection = .identity
         accelerometerLowPass = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         accelerometerLowPass.reset(to: gyroscopeAttitude.rotate(force))
@@ -208,7 +211,7 @@ public struct AttitudeFilter: Sendable {
 
     /// Integrates the bias-corrected rate exactly over the step (constant rate).
     private mutating func integrate(_ rate: SIMD3<Double>, deltaTime: Double) {
-        gyroscopeAttitude = Self.renormalized(gyroscopeAttitude * Self.rotation(by: rate * deltaTime))
+        gyroscopeAttitude = (gyroscopeAttitude * .rotation(by: rate * deltaTime)).renormalized
     }
 
     /// Low-passes the specific force in the almost inertial frame and turns the inclination correction so
@@ -225,7 +228,7 @@ public struct AttitudeFilter: Sendable {
             w > 1e-6
             ? Quaternion(w: w, x: direction.y / (2 * w), y: -direction.x / (2 * w), z: 0)
             : Quaternion(w: 0, x: 1, y: 0, z: 0)
-        inclinationCorrection = Self.renormalized(correction * inclinationCorrection)
+        inclinationCorrection = (correction * inclinationCorrection).renormalized
         accelerometerUsed = true
         // Not through `gain(for:)`: its cache is keyed by the heading's interval, not the sample's.
         uncertainty.correctInclination(
@@ -252,10 +255,10 @@ public struct AttitudeFilter: Sendable {
             return
         }
         // The field's angle from +x in the reference frame is the heading error.
-        let error = -Self.angle(y: y, x: x)
+        let error = -Double.angle(y: y, x: x)
         let magnetometerGain = gain(for: deltaTime).magnetometer
         // A rotation by `magnetometerGain · error` about z, to first order (far below a degree per sample).
-        headingRotation = Self.renormalized(Quaternion(w: 1, x: 0, y: 0, z: magnetometerGain * error / 2) * headingRotation)
+        headingRotation = (Quaternion(w: 1, x: 0, y: 0, z: magnetometerGain * error / 2) * headingRotation).renormalized
         uncertainty.correctHeading(gain: magnetometerGain, dipTangent: abs(tilted.z) / horizontal)
         magnetometerUsed = true
     }

@@ -1,7 +1,7 @@
 import MotionFusion
 import MotionHAL
 
-extension AttitudeFilter.Settings {
+extension AttitudeFilterSettings {
     /// Takes the gyroscope's noise settings from a calibration's noise part: the white-noise density and the
     /// bias instability as the RMS over the three axes (the filter's uncertainty treats the axes alike).
     /// Settings without a measured figure keep their value.

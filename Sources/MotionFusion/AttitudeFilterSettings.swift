@@ -1,0 +1,146 @@
+/// Tuning of an ``AttitudeFilter`` (``AttitudeFilter/Settings``). The defaults suit MEMS IMUs from 100 Hz to 1 kHz; the time
+/// constants and the disturbance thresholds are the ones leave-one-trial-out cross-validation picks on
+/// the BROAD benchmark (`motion-bench broad DIR --cross-validate`, docs/FUSION.md).
+public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
+    /// Whether the magnetometer corrects the heading (reference frame "x magnetic north, z vertical")
+    /// or is ignored (reference frame "x arbitrary, z vertical"). Default `false`.
+    public var useMagnetometer: Bool
+    /// Magnitude of gravity, m/s². Default 9.81.
+    public var gravity: Double
+    /// Time constant of the low-pass filter applied to the specific force in the gyroscope-integrated
+    /// frame before it corrects the inclination, s: longer rejects linear acceleration better and
+    /// trusts the gyroscope longer. Default 3 s.
+    public var accelerometerTimeConstant: Double
+    /// Time constant with which the magnetometer corrects the heading, s: longer trusts the gyroscope
+    /// longer and lets less of the magnetometer's own errors into the heading. Default 15 s.
+    public var magnetometerTimeConstant: Double
+    /// Whether the gyroscope bias is estimated (at rest and in motion). Default `true`.
+    public var estimatesGyroscopeBias: Bool
+    /// Rest detection: largest deviation of the rate from its low-passed value, rad/s (the
+    /// low-passed rate itself may reach ``maximumGyroscopeBias``). Default 2 °/s.
+    public var restGyroscopeThreshold: Double
+    /// Rest detection: largest deviation of the specific force from its low-passed value, m/s².
+    /// Default 0.5 m/s².
+    public var restAccelerometerThreshold: Double
+    /// Rest detection: how long the device must be still before it counts as resting, s. Default 1.5 s.
+    public var restMinimumDuration: Double
+    /// Time constant with which the bias estimate follows the low-passed rate at rest, s. Default 2 s.
+    public var restBiasTimeConstant: Double
+    /// Time constant with which the bias estimate follows the inclination corrections in motion, s;
+    /// 0 estimates the bias at rest only. Default 10 s.
+    public var motionBiasTimeConstant: Double
+    /// The bias is estimated in motion only below this rotation rate, rad/s. Default 0.5 rad/s.
+    public var motionBiasMaximumRate: Double
+    /// Magnetic disturbance: largest relative deviation of the field's norm from its reference.
+    /// Default 0.05 (5 %: a calibrated magnetometer's norm varies by about 1 %).
+    public var magneticNormThreshold: Double
+    /// Magnetic disturbance: largest deviation of the field's dip angle from its reference, rad.
+    /// Default 5°.
+    public var magneticDipThreshold: Double
+    /// Magnetic disturbance: how long a different field must stay steady in the reference frame, while
+    /// the device turns by at least 0.5 rad about the vertical, to become the new reference, s.
+    /// Default 20 s.
+    public var magneticNewReferenceTime: Double
+    /// Longest time step integrated in one update, s; a longer `deltaTime` (a gap in the data) is
+    /// clamped to it. Default 0.5 s.
+    public var maximumDeltaTime: Double
+    /// Largest magnitude of each gyroscope bias component the estimator may reach, rad/s. Default
+    /// 0.05 rad/s (≈ 3 °/s).
+    public var maximumGyroscopeBias: Double
+    /// Time constant with which the gyroscope scale factors follow the inclination corrections while
+    /// the device turns, s; 0 leaves them at 1. Default 20 s.
+    public var gyroscopeScaleTimeConstant: Double
+    /// Largest relative error of each gyroscope scale factor the estimator may reach. Default 0.02 (2 %,
+    /// the sensitivity tolerance of consumer MEMS gyroscopes).
+    public var maximumGyroscopeScaleError: Double
+    /// Attitude uncertainty: the gyroscope's white noise (angle random walk), rad/s/√Hz. Default
+    /// 0.01 °/s/√Hz (consumer MEMS gyroscopes: 0.004–0.015). `motionctl calibrate --steps noise`
+    /// measures it.
+    public var gyroscopeNoiseDensity: Double
+    /// Attitude uncertainty: the residual gyroscope bias after estimation, rad/s. Default 0.01 °/s.
+    public var gyroscopeBiasInstability: Double
+    /// Attitude uncertainty: the residual relative gyroscope scale error after estimation. Default
+    /// 0.001 (0.1 %).
+    public var gyroscopeScaleUncertainty: Double
+    /// Attitude uncertainty: the inclination error of the accelerometer's reference with the device
+    /// still (calibration residuals, misalignment), rad. Default 0.3°.
+    public var accelerometerInclinationError: Double
+    /// Attitude uncertainty: the heading error of an undisturbed magnetometer reading (calibration
+    /// residuals, a field that is not quite uniform), rad. Default 0.6°.
+    public var magnetometerHeadingError: Double
+
+    /// Creates settings; every parameter has the documented default.
+    /// - Parameters:
+    ///   - useMagnetometer: whether the magnetometer corrects the heading.
+    ///   - gravity: magnitude of gravity, m/s².
+    ///   - accelerometerTimeConstant: s.
+    ///   - magnetometerTimeConstant: s.
+    ///   - estimatesGyroscopeBias: whether the bias is estimated.
+    ///   - restGyroscopeThreshold: rad/s.
+    ///   - restAccelerometerThreshold: m/s².
+    ///   - restMinimumDuration: s.
+    ///   - restBiasTimeConstant: s.
+    ///   - motionBiasTimeConstant: s.
+    ///   - motionBiasMaximumRate: rad/s.
+    ///   - magneticNormThreshold: relative.
+    ///   - magneticDipThreshold: rad.
+    ///   - magneticNewReferenceTime: s.
+    ///   - maximumDeltaTime: s.
+    ///   - maximumGyroscopeBias: rad/s.
+    ///   - gyroscopeScaleTimeConstant: s.
+    ///   - maximumGyroscopeScaleError: relative.
+    ///   - gyroscopeNoiseDensity: rad/s/√Hz.
+    ///   - gyroscopeBiasInstability: rad/s.
+    ///   - gyroscopeScaleUncertainty: relative.
+    ///   - accelerometerInclinationError: rad.
+    ///   - magnetometerHeadingError: rad.
+    public init(
+        useMagnetometer: Bool = false,
+        gravity: Double = 9.81,
+        accelerometerTimeConstant: Double = 3,
+        magnetometerTimeConstant: Double = 15,
+        estimatesGyroscopeBias: Bool = true,
+        restGyroscopeThreshold: Double = 2 * .pi / 180,
+        restAccelerometerThreshold: Double = 0.5,
+        restMinimumDuration: Double = 1.5,
+        restBiasTimeConstant: Double = 2,
+        motionBiasTimeConstant: Double = 10,
+        motionBiasMaximumRate: Double = 0.5,
+        magneticNormThreshold: Double = 0.05,
+        magneticDipThreshold: Double = 5 * .pi / 180,
+        magneticNewReferenceTime: Double = 20,
+        maximumDeltaTime: Double = 0.5,
+        maximumGyroscopeBias: Double = 0.05,
+        gyroscopeScaleTimeConstant: Double = 20,
+        maximumGyroscopeScaleError: Double = 0.02,
+        gyroscopeNoiseDensity: Double = 0.01 * .pi / 180,
+        gyroscopeBiasInstability: Double = 0.01 * .pi / 180,
+        gyroscopeScaleUncertainty: Double = 0.001,
+        accelerometerInclinationError: Double = 0.3 * .pi / 180,
+        magnetometerHeadingError: Double = 0.6 * .pi / 180
+    ) {
+        self.useMagnetometer = useMagnetometer
+        self.gravity = gravity
+        self.accelerometerTimeConstant = accelerometerTimeConstant
+        self.magnetometerTimeConstant = magnetometerTimeConstant
+        self.estimatesGyroscopeBias = estimatesGyroscopeBias
+        self.restGyroscopeThreshold = restGyroscopeThreshold
+        self.restAccelerometerThreshold = restAccelerometerThreshold
+        self.restMinimumDuration = restMinimumDuration
+        self.restBiasTimeConstant = restBiasTimeConstant
+        self.motionBiasTimeConstant = motionBiasTimeConstant
+        self.motionBiasMaximumRate = motionBiasMaximumRate
+        self.magneticNormThreshold = magneticNormThreshold
+        self.magneticDipThreshold = magneticDipThreshold
+        self.magneticNewReferenceTime = magneticNewReferenceTime
+        self.maximumDeltaTime = maximumDeltaTime
+        self.maximumGyroscopeBias = maximumGyroscopeBias
+        self.gyroscopeScaleTimeConstant = gyroscopeScaleTimeConstant
+        self.maximumGyroscopeScaleError = maximumGyroscopeScaleError
+        self.gyroscopeNoiseDensity = gyroscopeNoiseDensity
+        self.gyroscopeBiasInstability = gyroscopeBiasInstability
+        self.gyroscopeScaleUncertainty = gyroscopeScaleUncertainty
+        self.accelerometerInclinationError = accelerometerInclinationError
+        self.magnetometerHeadingError = magnetometerHeadingError
+    }
+}
