@@ -32,14 +32,8 @@ public final class I2CIMU: IMUDevice {
     /// What the driver stamps its reads with and the poll runs on.
     private let time: DeviceTime
     private let queue = DispatchQueue(label: "MotionHAL.I2CIMU", target: IMUDeliveryQueue.root)
-    private let state = Mutex(State())
-
-    /// The current run's poller (the driver inside is only touched by its poll thread), and the previous
-    /// one while it may still be putting the chip to sleep.
-    private struct State {
-        var run: DevicePoller<IMUDeviceEvent>?
-        var finishing: DevicePoller<IMUDeviceEvent>?
-    }
+    /// The current run's poller (the driver inside is only touched by its poll thread).
+    private let runs = PollerSlot<IMUDeviceEvent>()
 
     /// Opens the Linux bus at `bus` and identifies the chip at `address`.
     /// - Parameters:
@@ -104,14 +98,7 @@ public final class I2CIMU: IMUDevice {
         openBus: @Sendable () throws(I2CBusError) -> any I2CBus, busName: String, address: UInt8,
         models: [I2CChipModel], time: DeviceTime
     ) throws(IMUDeviceError) -> (I2CChipModel, any I2CChipDriver) {
-        let bus: any I2CBus
-        do { bus = try openBus() } catch { throw .unavailable(error.description) }
-        for model in models {
-            if let driver = try model.probe(bus, address, time: time) { return (model, driver) }
-        }
-        let names = models.map(\.name).joined(separator: ", ")
-        throw .unavailable(
-            "the chip at \(I2CBusError.hex(address)) on \(busName) is none of the supported chips (\(names))")
+        try I2CChipModel.identify(among: models, kind: "chips", openBus: openBus, busName: busName, address: address, time: time)
     }
 
     /// `accelerometer, gyroscope and magnetometer` for messages.
@@ -134,14 +121,7 @@ public final class I2CIMU: IMUDevice {
         guard info.supportedSampleRates.contains(sampleRate) else {
             throw IMUDeviceError.unsupportedSampleRate(sampleRate)
         }
-        // A stop from the delivery handler does not wait; the chip must be asleep before it is woken again.
-        // Waited for outside the lock: the old thread's last delivery may call `stop`, which takes it.
-        if !IMUDeliveryQueue.isCurrent, let finishing = state.withLock({ $0.finishing }) {
-            finishing.waitUntilFinished()
-        }
-        try state.withLock { (state) throws(IMUDeviceError) in
-            guard state.run == nil else { throw .alreadyRunning }
-            state.finishing = nil
+        try runs.start { () throws(IMUDeviceError) in
             let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model], time: time)
             // A chip pair that lost a member (a magnetometer gone from the bus) is not the device opened.
             guard driver.info.sensors == info.sensors else {
@@ -153,7 +133,7 @@ public final class I2CIMU: IMUDevice {
                 driver: driver, mountMatrix: mountMatrix, screen: IMUSampleScreen(info: info),
                 silence: SilenceWatch(timeout: stallTimeout + 10 / sampleRate, start: time.now()), sampleRate: sampleRate,
                 time: time)
-            state.run = DevicePoller(
+            return DevicePoller(
                 interval: Self.pollInterval(sampleRate: sampleRate), time: time, queue: queue, handler: handler,
                 poll: { chip.poll() }, finish: { chip.driver.stop() })
         }
@@ -162,11 +142,7 @@ public final class I2CIMU: IMUDevice {
     /// Stops polling and puts the chip to sleep; no event is delivered after it returns. Called from the
     /// delivery handler it does not wait: the poll thread then finishes on its own.
     public func stop() {
-        let run = state.withLock { state -> DevicePoller<IMUDeviceEvent>? in
-            defer { state.finishing = state.run ?? state.finishing; state.run = nil }
-            return state.run
-        }
-        run?.stop()
+        runs.stop()
     }
 
     /// The poll thread's view of the chip. Only the poll thread touches the driver, the screen and the

@@ -29,13 +29,8 @@ public final class I2CBarometer: BarometerDevice {
     /// What the driver stamps its readings with and the poll runs on.
     private let time: DeviceTime
     private let queue = DispatchQueue(label: "MotionHAL.I2CBarometer", target: IMUDeliveryQueue.root)
-    private let state = Mutex(State())
-
-    /// The current run's poller, and the previous one while it may still be putting the chip to sleep.
-    private struct State {
-        var run: DevicePoller<BarometerEvent>?
-        var finishing: DevicePoller<BarometerEvent>?
-    }
+    /// The current run's poller (the driver inside is only touched by its poll thread).
+    private let runs = PollerSlot<BarometerEvent>()
 
     /// Opens the Linux bus at `bus` and identifies the barometer at `address`.
     /// - Parameters:
@@ -77,23 +72,12 @@ public final class I2CBarometer: BarometerDevice {
         info = driver.info
     }
 
-    deinit {
-        // A running poll thread is not owned by this object: stop it (and put the chip to sleep) with the device.
-        state.withLock { $0.run }?.cancel()
-    }
-
     private static func identify(
         openBus: @Sendable () throws(I2CBusError) -> any I2CBus, busName: String, address: UInt8,
         models: [BarometerChipModel], time: DeviceTime
     ) throws(IMUDeviceError) -> (BarometerChipModel, any BarometerChipDriver) {
-        let bus: any I2CBus
-        do { bus = try openBus() } catch { throw .unavailable(error.description) }
-        for model in models {
-            if let driver = try model.probe(bus, address, time: time) { return (model, driver) }
-        }
-        let names = models.map(\.name).joined(separator: ", ")
-        throw .unavailable(
-            "the chip at \(I2CBusError.hex(address)) on \(busName) is none of the supported barometers (\(names))")
+        try BarometerChipModel.identify(
+            among: models, kind: "barometers", openBus: openBus, busName: busName, address: address, time: time)
     }
 
     /// Seconds between two polls of a chip converting at `outputDataRate`: half its period, at least
@@ -117,21 +101,14 @@ public final class I2CBarometer: BarometerDevice {
         guard info.supportedSampleRates.contains(sampleRate) else {
             throw IMUDeviceError.unsupportedSampleRate(sampleRate)
         }
-        // A stop from the delivery handler does not wait; the chip must be asleep before it is woken again.
-        // Waited for outside the lock: the old thread's last delivery may call `stop`, which takes it.
-        if !IMUDeliveryQueue.isCurrent, let finishing = state.withLock({ $0.finishing }) {
-            finishing.waitUntilFinished()
-        }
-        try state.withLock { (state) throws(IMUDeviceError) in
-            guard state.run == nil else { throw .alreadyRunning }
-            state.finishing = nil
+        try runs.start { () throws(IMUDeviceError) in
             let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model], time: time)
             try driver.start(sampleRate: sampleRate)
             let rate = max(sampleRate, driver.outputDataRate ?? sampleRate)
             let chip = ChipPoll(
                 driver: driver, sampleRate: sampleRate,
                 silence: SilenceWatch(timeout: Self.stallTimeout(outputDataRate: rate), start: time.now()), time: time)
-            state.run = DevicePoller(
+            return DevicePoller(
                 interval: Self.pollInterval(outputDataRate: rate), time: time, queue: queue, handler: handler,
                 poll: { chip.poll() }, finish: { chip.driver.stop() })
         }
@@ -140,11 +117,7 @@ public final class I2CBarometer: BarometerDevice {
     /// Stops polling and puts the chip to sleep; no event is delivered after it returns. Called from the
     /// delivery handler it does not wait: the poll thread then finishes on its own.
     public func stop() {
-        let run = state.withLock { state -> DevicePoller<BarometerEvent>? in
-            defer { state.finishing = state.run ?? state.finishing; state.run = nil }
-            return state.run
-        }
-        run?.stop()
+        runs.stop()
     }
 
     /// The poll thread's view of the chip. Only the poll thread touches the driver and the silence watch
