@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import MotionMath
 import Testing
 
@@ -65,8 +66,10 @@ import Testing
     }
 
     @Test func theLiveDeviceDeliversThePureReadings() throws {
-        let device = SimulatedBarometer(configuration: .init(sampleRate: 100, altitudeProfile: .climb(height: 5, duration: 1)))
-        let recorder = BarometerConformance.Recorder(time: .real)
+        let time = TestTime.manual()
+        let device = SimulatedBarometer(
+            configuration: .init(sampleRate: 100, altitudeProfile: .climb(height: 5, duration: 1)), time: time.device)
+        let recorder = BarometerConformance.Recorder(time: time)
         try device.start(sampleRate: 100, handler: recorder.handler)
         #expect(recorder.wait { $0.readings.count >= 20 })
         device.stop()

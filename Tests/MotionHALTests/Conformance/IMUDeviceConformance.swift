@@ -200,11 +200,17 @@ enum IMUDeviceConformance {
 /// The simulator and replay keep the device contract too.
 @Suite struct BuiltInDeviceConformanceTests {
     @Test func simulatorAtRest() throws {
+        guard case .simulated(let configuration) = try IMUDeviceSpecification.parse("sim:motion=stationary") else {
+            Issue.record("\"sim:motion=stationary\" is not the simulator")
+            return
+        }
+        let time = TestTime.manual()
         try IMUDeviceConformance.check(
-            { try IMUDeviceSpecification.open("sim:motion=stationary") },
+            { SimulatedIMU(configuration: configuration, time: time.device) },
             expecting: .init(
                 acceleration: SIMD3(0, 0, 9.81), rotationRate: SIMD3(0.005, -0.008, 0.003),
-                magneticField: SIMD3(0, 19.5, -44.5)))
+                magneticField: SIMD3(0, 19.5, -44.5)),
+            time: time)
     }
 
     @Test func replay() throws {
@@ -214,11 +220,13 @@ enum IMUDeviceConformance {
             values.compactMap { $0 }.reduce(SIMD3<Double>(repeating: 0), +) / Double(values.count)
         }
         // The excerpt's first seconds are nearly still: the means of its first 0.7 s, with the motion's spread.
+        let time = TestTime.manual()
         try IMUDeviceConformance.check(
-            { try IMUDeviceSpecification.open("replay:\(recording)") },
+            { try ReplayIMU(path: recording, time: time.device) },
             expecting: .init(
                 acceleration: mean(samples.map(\.acceleration)), rotationRate: mean(samples.map(\.rotationRate)),
                 magneticField: mean(samples.map(\.magneticField)),
-                accelerationTolerance: 0.3, rotationRateTolerance: 0.05, magneticFieldTolerance: 2))
+                accelerationTolerance: 0.3, rotationRateTolerance: 0.05, magneticFieldTolerance: 2),
+            time: time)
     }
 }

@@ -29,13 +29,19 @@ public final class SimulatedBarometer: BarometerDevice {
 
     private let queue = DispatchQueue(label: "MotionHAL.SimulatedBarometer", target: IMUDeliveryQueue.root)
     private let state = Mutex<DevicePoller<BarometerEvent>?>(nil)
+    /// What stamps the readings and runs the deliveries.
+    private let time: DeviceTime
 
     /// Creates a simulated barometer.
-    /// - Parameter configuration: rate, atmosphere, noise and altitude profile; see ``Configuration``.
+    /// - Parameters:
+    ///   - configuration: rate, atmosphere, noise and altitude profile; see ``Configuration``.
+    ///   - time: what stamps the readings and runs the deliveries (the monotonic clock and a thread by
+    ///     default; a test's manual clock delivers as it is advanced).
     /// - Precondition: `configuration.sampleRate` lies in ``supportedSampleRates``, the reference pressure
     ///   is finite and > 0, the noise finite and ≥ 0. (``BarometerSpecification`` checks user input and
     ///   throws instead.)
-    public init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration = Configuration(), time: DeviceTime = .monotonic) {
+        self.time = time
         precondition(
             Self.supportedSampleRates.contains(configuration.sampleRate),
             "SimulatedBarometer sample rate \(configuration.sampleRate) Hz outside \(Self.supportedSampleRates)")
@@ -87,9 +93,9 @@ public final class SimulatedBarometer: BarometerDevice {
         }
         try state.withLock { (run) throws(IMUDeviceError) in
             guard run == nil else { throw .alreadyRunning }
-            let schedule = Schedule(device: self, sampleRate: sampleRate, startTimestamp: MonotonicClock.now())
+            let schedule = Schedule(device: self, sampleRate: sampleRate, startTimestamp: time.now(), time: time)
             run = DevicePoller(
-                interval: 1 / sampleRate, time: .monotonic, queue: queue, handler: handler, poll: { schedule.dueReadings() })
+                interval: 1 / sampleRate, time: time, queue: queue, handler: handler, poll: { schedule.dueReadings() })
         }
     }
 
@@ -108,18 +114,20 @@ public final class SimulatedBarometer: BarometerDevice {
         private weak var device: SimulatedBarometer?
         private let sampleRate: Double
         private let startTimestamp: UInt64
+        private let time: DeviceTime
         private var nextIndex = 0
 
-        init(device: SimulatedBarometer, sampleRate: Double, startTimestamp: UInt64) {
+        init(device: SimulatedBarometer, sampleRate: Double, startTimestamp: UInt64, time: DeviceTime) {
             self.device = device
             self.sampleRate = sampleRate
             self.startTimestamp = startTimestamp
+            self.time = time
         }
 
         /// Every reading whose timestamp has passed and that was not delivered yet, as one event.
         func dueReadings() -> [BarometerEvent] {
             guard let device else { return [] }
-            let now = MonotonicClock.now()
+            let now = time.now()
             var readings: [PressureReading] = []
             while true {
                 let reading = device.reading(index: nextIndex, sampleRate: sampleRate, startTimestamp: startTimestamp)
