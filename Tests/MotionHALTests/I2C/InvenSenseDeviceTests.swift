@@ -8,7 +8,7 @@ import Testing
 @Suite struct InvenSenseDeviceTests {
     @Test(arguments: [TestTime.real, .manual()])
     func mpu6050KeepsTheDeviceContract(time: TestTime) throws {
-        let (bus, _) = InvenSenseTestSupport.bus(.mpu6050, now: time.nanosecondSource)
+        let (bus, _) = InvenSenseTestSupport.bus(.mpu6050, time: time)
         try IMUDeviceConformance.check(
             { try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68, time: time.device) },
             expecting: .init(acceleration: SIMD3(0, 0, 9.80665), rotationRate: .zero, magneticField: nil),
@@ -18,7 +18,7 @@ import Testing
     @Test func mpu9250KeepsTheDeviceContract() throws {
         let time = TestTime.manual()
         let field = SIMD3<Double>(0, 20, -40)
-        let (bus, _) = InvenSenseTestSupport.bus(.mpu9250, motion: .atRest(magneticField: field), now: time.nanosecondSource)
+        let (bus, _) = InvenSenseTestSupport.bus(.mpu9250, motion: .atRest(magneticField: field), time: time)
         try IMUDeviceConformance.check(
             { try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68, time: time.device) },
             expecting: .init(acceleration: SIMD3(0, 0, 9.80665), rotationRate: .zero, magneticField: field),
@@ -27,7 +27,7 @@ import Testing
 
     @Test func aRemovedChipIsUnavailableAndStartsAgainWhenBack() throws {
         let time = TestTime.manual()
-        let (bus, chip) = InvenSenseTestSupport.bus(.mpu9250, now: time.nanosecondSource)
+        let (bus, chip) = InvenSenseTestSupport.bus(.mpu9250, time: time)
         let device = try I2CIMU(openingBus: { bus }, busName: bus.name, address: 0x68, time: time.device)
         let recorder = IMUDeviceConformance.Recorder(now: time.nanosecondSource)
         try device.start(sampleRate: 200, handler: recorder.handler)

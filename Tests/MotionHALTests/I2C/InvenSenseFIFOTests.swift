@@ -39,11 +39,11 @@ import Testing
     }
 
     @Test func theEmulatedFIFOFollowsFIFOEnAndItsPortDoesNotIncrement() throws {
-        let time = ManualClock()
+        let time = TestTime.manual()
         let (bus, _) = InvenSenseTestSupport.bus(
-            .mpu6050, motion: .atRest(acceleration: SIMD3(0, 0, 9.80665)), now: time.nanosecondSource)
+            .mpu6050, motion: .atRest(acceleration: SIMD3(0, 0, 9.80665)), time: time)
         configure(bus, selection: 0x88)  // accelerometer and temperature: 8-byte frames
-        time.advance(by: 0.02)
+        time.pass(0.02)
         let countAndFirst = try bus.readRegisters(address: 0x68, startingAt: 0x72, count: 3)
         let count = Int(countAndFirst[0]) << 8 | Int(countAndFirst[1])
         #expect(count == 8 * 20, "FIFO_COUNT \(count): 20 frames in 20 ms at 1 kHz")
@@ -59,10 +59,10 @@ import Testing
     }
 
     @Test func fifoResetNeedsTheFIFOOff() throws {
-        let time = ManualClock()
-        let (bus, chip) = InvenSenseTestSupport.bus(.mpu6500, now: time.nanosecondSource)
+        let time = TestTime.manual()
+        let (bus, chip) = InvenSenseTestSupport.bus(.mpu6500, time: time)
         configure(bus, selection: 0x78)
-        time.advance(by: 0.02)
+        time.pass(0.02)
         try bus.writeRegister(address: 0x68, 0x6A, 0x44)  // FIFO_EN and FIFO_RESET: ignored
         #expect(chip.fifoCount == 12 * 20)
         try bus.writeRegister(address: 0x68, 0x6A, 0x04)
@@ -72,12 +72,12 @@ import Testing
 
     @Test func aFullFIFOOverwritesOrKeepsItsOldestBytes() throws {
         // MPU-6050: the oldest bytes go; MPU-6500 with FIFO_MODE 1: the new ones.
-        let time = ManualClock()
-        let (overwriting, overwritingChip) = InvenSenseTestSupport.bus(.mpu6050, now: time.nanosecondSource)
+        let time = TestTime.manual()
+        let (overwriting, overwritingChip) = InvenSenseTestSupport.bus(.mpu6050, time: time)
         configure(overwriting, selection: 0x08)
-        let (keeping, keepingChip) = InvenSenseTestSupport.bus(.mpu6500, now: time.nanosecondSource)
+        let (keeping, keepingChip) = InvenSenseTestSupport.bus(.mpu6500, time: time)
         configure(keeping, selection: 0x08, configuration: 0x41)
-        time.advance(by: 0.25)
+        time.pass(0.25)
         // Asleep, the chips stop sampling: no new overflow can set the flag between the reads below.
         for bus in [overwriting, keeping] { try bus.writeRegister(address: 0x68, 0x6B, 0x40) }
         #expect(overwritingChip.fifoCount == 1024)
@@ -94,17 +94,17 @@ import Testing
     }
 
     @Test func deviceResetRestoresResetValuesAndTakesTime() throws {
-        let time = ManualClock()
-        let (bus, chip) = InvenSenseTestSupport.bus(.mpu6050, now: time.nanosecondSource)
+        let time = TestTime.manual()
+        let (bus, chip) = InvenSenseTestSupport.bus(.mpu6050, time: time)
         configure(bus, selection: 0x78)
         try bus.writeRegister(address: 0x68, 0x6B, 0x80)
         #expect(chip.register(0x6B) == 0xC0, "DEVICE_RESET reads 1 while resetting, SLEEP is the reset value")
         try bus.writeRegister(address: 0x68, 0x19, 7)
         #expect(chip.register(0x19) == 0, "a write during the reset is lost")
         #expect(chip.register(0x6A) == 0 && chip.register(0x23) == 0 && chip.fifoCount == 0)
-        time.advance(by: EmulatedInvenSenseMPU.resetDuration - 0.001)
+        time.pass(EmulatedInvenSenseMPU.resetDuration - 0.001)
         #expect(chip.register(0x6B) == 0xC0, "still resetting 1 ms before the reset time")
-        time.advance(by: 0.001)
+        time.pass(0.001)
         #expect(chip.register(0x6B) == 0x40, "DEVICE_RESET cleared itself")
         #expect(chip.register(0x75) == 0x68)
         try bus.writeRegister(address: 0x68, 0x19, 7)
@@ -112,15 +112,15 @@ import Testing
     }
 
     @Test func sleepStopsSampling() throws {
-        let time = ManualClock()
-        let (bus, chip) = InvenSenseTestSupport.bus(.mpu9250, now: time.nanosecondSource)
+        let time = TestTime.manual()
+        let (bus, chip) = InvenSenseTestSupport.bus(.mpu9250, time: time)
         configure(bus, selection: 0x78)
         try bus.writeRegister(address: 0x68, 0x6B, 0x40)
         let count = chip.fifoCount
-        time.advance(by: 0.03)
+        time.pass(0.03)
         #expect(chip.fifoCount == count)
         try bus.writeRegister(address: 0x68, 0x6B, 0x01)
-        time.advance(by: 0.03)
+        time.pass(0.03)
         #expect(chip.fifoCount == count + 12 * 30, "30 frames of 12 bytes in 30 ms at 1 kHz")
     }
 
@@ -131,14 +131,14 @@ import Testing
             (.mpu6050, 0x00, 7, 1000), (.mpu6050, 0x01, 9, 100), (.mpu6500, 0x00, 7, 8000),
         ]
         for (model, configuration, divider, rate) in setups {
-            let time = ManualClock()
-            let (bus, chip) = InvenSenseTestSupport.bus(model, now: time.nanosecondSource)
+            let time = TestTime.manual()
+            let (bus, chip) = InvenSenseTestSupport.bus(model, time: time)
             try bus.writeRegister(address: 0x68, 0x6B, 0x01)
             try bus.writeRegister(address: 0x68, 0x1A, configuration)
             try bus.writeRegister(address: 0x68, 0x19, divider)
             try bus.writeRegister(address: 0x68, 0x23, 0x08)
             try bus.writeRegister(address: 0x68, 0x6A, 0x40)
-            time.advance(by: 0.04)
+            time.pass(0.04)
             let frames = Double(chip.fifoCount / 6)
             // 8 kHz fills the 512 bytes within 11 ms: then the FIFO is full.
             let expected = min(rate * 0.04, Double(model.fifoCapacity / 6))

@@ -84,12 +84,12 @@ import Testing
     }
 
     @Test func theEmulatedAK8963SignalsReadyAndOverrun() throws {
-        let time = ManualClock()
-        let (bus, _) = InvenSenseTestSupport.bus(.mpu9250, motion: .atRest(magneticField: SIMD3(15, -30, 45)), now: time.nanosecondSource)
+        let time = TestTime.manual()
+        let (bus, _) = InvenSenseTestSupport.bus(.mpu9250, motion: .atRest(magneticField: SIMD3(15, -30, 45)), time: time)
         try bus.writeRegister(address: 0x68, 0x37, 0x02)
         #expect(try bus.readRegisters(address: 0x0C, startingAt: 0x10, count: 3) == [0, 0, 0], "fuse ROM closed")
         try bus.writeRegister(address: 0x0C, 0x0A, 0x16)
-        time.advance(by: 0.035)
+        time.pass(0.035)
         #expect(try bus.readRegister(address: 0x0C, 0x02) == 0x03, "ST1: DRDY and DOR after three unread measurements")
         let data = try bus.readRegisters(address: 0x0C, startingAt: 0x03, count: 7)
         #expect(try bus.readRegister(address: 0x0C, 0x02) == 0x00, "reading ST2 ended the read")

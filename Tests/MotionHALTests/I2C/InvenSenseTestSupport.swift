@@ -15,14 +15,15 @@ enum InvenSenseTestSupport {
         }
     }
 
-    /// A bus with an emulated `model` at `address` (and its AK8963 behind the bypass switch), on the chip
-    /// time `now` (`CLOCK_MONOTONIC` ns by default; a manual clock's for tests that advance it).
+    /// A bus with an emulated `model` at `address` (and its AK8963 behind the bypass switch), the chip on
+    /// `time` (real by default; a manual clock's for tests that advance it).
     static func bus(
         _ model: EmulatedInvenSenseModel, motion: EmulatedMotion = .atRest(), oscillatorError: Double = 0,
-        whoAmI: UInt8? = nil, address: UInt8 = 0x68, now: @escaping @Sendable () -> UInt64 = MonotonicClock.now
+        whoAmI: UInt8? = nil, address: UInt8 = 0x68, time: TestTime = .real
     ) -> (bus: EmulatedI2CBus, chip: EmulatedInvenSenseMPU) {
         let bus = EmulatedI2CBus()
-        let chip = EmulatedInvenSenseMPU(model: model, motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI, now: now)
+        let chip = EmulatedInvenSenseMPU(
+            model: model, motion: motion, oscillatorError: oscillatorError, whoAmI: whoAmI, now: time.nanosecondSource)
         chip.attach(to: bus, at: address)
         return (bus, chip)
     }
@@ -33,7 +34,7 @@ enum InvenSenseTestSupport {
         accelerometerRange: InvenSenseAccelerometerRange = .g8, gyroscopeRange: InvenSenseGyroscopeRange = .dps2000,
         time: TestTime = .real
     ) -> (driver: InvenSenseMPU, bus: EmulatedI2CBus, chip: EmulatedInvenSenseMPU) {
-        let (bus, chip) = bus(model, motion: motion, oscillatorError: oscillatorError, now: time.nanosecondSource)
+        let (bus, chip) = bus(model, motion: motion, oscillatorError: oscillatorError, time: time)
         let driver = InvenSenseMPU(
             bus: bus, address: 0x68, variant: variant(model), accelerometerRange: accelerometerRange,
             gyroscopeRange: gyroscopeRange, time: time.device)
