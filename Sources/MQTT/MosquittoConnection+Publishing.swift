@@ -53,7 +53,7 @@ extension MosquittoConnection {
             for entry in dropped {
                 state.statistics.droppedFromBuffer += 1
                 state.ledger.abandon(entry.id)
-                if let key = entry.journalKey { journal?.delete(key) }
+                if let key = entry.journalKey { link.journal?.delete(key) }
             }
             if dropped.first?.id == id { return .tooLarge }
             state.ledger.registerBuffered(id)
@@ -61,26 +61,26 @@ extension MosquittoConnection {
         }
         switch route {
         case .shutDown:
-            throw Self.shutDownError(operation)
+            throw MosquittoLink.shutDownError(operation)
         case .refusedOffline(let why):
             throw MQTTError(code: MosquittoResult.noConnection.code, operation: operation, detail: why)
         case .tooLarge:
             throw MQTTError(
                 code: MosquittoResult.payloadTooLarge.code, operation: operation,
-                detail: "\(message.bufferedSize) bytes do not fit the offline buffer (\(configuration.offlineBuffer.maximumBytes) bytes)")
+                detail: "\(message.bufferedSize) bytes do not fit the offline buffer (\(link.configuration.offlineBuffer.maximumBytes) bytes)")
         case .buffered(let id):
             return id
         case .direct(let version, let journalKey):
-            defer { leaveLibrary() }
+            defer { link.leaveLibrary() }
             var messageID: Int32 = 0
             let result: MosquittoResult
             do {
-                result = try usingSocket { () throws(MQTTError) in
-                    try send(message, protocolVersion: version, messageID: &messageID)
+                result = try link.usingSocket { () throws(MQTTError) in
+                    try link.send(message, protocolVersion: version, messageID: &messageID)
                 }
             } catch {
                 state.withLock { $0.statistics.publishErrors += 1 }
-                if let journalKey { journal?.delete(journalKey) }
+                if let journalKey { link.journal?.delete(journalKey) }
                 throw error
             }
             let systemErrno = errno
@@ -91,7 +91,7 @@ extension MosquittoConnection {
             let connectionDropped = result.meansConnectionDropped
             let queued = result.isSuccess || (connectionDropped && message.qos != .atMostOnce)
             guard queued else {
-                if let journalKey { journal?.delete(journalKey) }
+                if let journalKey { link.journal?.delete(journalKey) }
                 state.withLock { state in
                     if connectionDropped {
                         state.statistics.droppedWhileDisconnected += 1
@@ -104,34 +104,18 @@ extension MosquittoConnection {
             let acknowledgedAlready = state.withLock { state in
                 state.ledger.registerSent(messageID, acknowledged: message.qos, journalKey: journalKey)
             }
-            if let acknowledgedAlready { journal?.delete(acknowledgedAlready) }
+            if let acknowledgedAlready { link.journal?.delete(acknowledgedAlready) }
             return messageID
         }
     }
 
-    /// Hands `message` to libmosquitto with its MQTT 5 properties (none on a 3.1.1 connection).
-    /// - Returns: libmosquitto's result code.
-    /// - Parameter reusingProperties: take the property list from the cache of recurring ones (`false`
-    ///   for a one-off, such as a buffered message's shortened expiry).
-    func send(
-        _ message: MQTTMessage, protocolVersion: MQTTProtocolVersion, messageID: inout Int32, reusingProperties: Bool = true
-    ) throws(MQTTError) -> MosquittoResult {
-        guard message.payload.count <= Int(Int32.max) else { return .payloadTooLarge }
-        func publish(properties: OpaquePointer?) -> MosquittoResult {
-            MosquittoResult(message.topic.withCString { topic in
-                message.payload.withUnsafeBytes { payload in
-                    mosquitto_publish_v5(
-                        handle, &messageID, topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue,
-                        message.retain, properties)
-                }
-            })
-        }
-        guard protocolVersion == .v5 else { return publish(properties: nil) }
-        guard reusingProperties else {
-            var list = try MosquittoProperties.make(for: message)
-            defer { mosquitto_property_free_all(&list) }
-            return publish(properties: list)
-        }
-        return try propertyCache.withProperties(for: message, publish)
+    /// With a durable buffer, for a QoS ≥ 1 message: a new journal key (keys grow in send order, under
+    /// the lock) with the message recorded under it; otherwise `nil`.
+    func journalKey(for message: MQTTMessage, in state: inout MosquittoLink.State) -> Int64? {
+        guard let journal = link.journal, message.qos != .atMostOnce else { return nil }
+        let key = state.nextJournalKey
+        state.nextJournalKey += 1
+        journal.insert(key, message)
+        return key
     }
 }

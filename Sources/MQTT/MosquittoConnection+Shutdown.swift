@@ -17,7 +17,7 @@ extension MosquittoConnection {
             if previous == .created || previous == .running { state.lifecycle = .shuttingDown }
             return previous
         }
-        let onLoopThread = loopThread.load(ordering: .relaxed) == Self.currentThread()
+        let onLoopThread = link.loopThread.load(ordering: .relaxed) == MosquittoLink.currentThread()
         switch previous {
         case .destroyed:
             return
@@ -47,7 +47,7 @@ extension MosquittoConnection {
             // The network thread writes the DISCONNECT, then the disconnect callback clears `sessionUp`.
             // If that takes longer than the timeout the socket is closed without it (the broker then
             // publishes the will).
-            if let wakeSignal {
+            if let wakeSignal = link.wakeSignal {
                 // Plain TCP: libmosquitto would write and close the socket on this thread; the network
                 // thread may be polling or reading it, so it makes the call itself.
                 let sessionUp = state.withLock { state in
@@ -60,7 +60,7 @@ extension MosquittoConnection {
                 _ = state.wait(timeout: remaining()) { !$0.sessionUp }
             }
             state.withLockBroadcasting { $0.stopNetworkThread = true }
-            wakeSignal?.raise()
+            link.wakeSignal?.raise()
             // A loop pass ends within 200 ms once woken; a blocking connect (first attempt, fallback) may
             // take as long as TCP tries. Then the thread tears down when the connect returns.
             _ = state.wait(timeout: max(remaining(), .milliseconds(500))) { $0.networkThreadExited }
@@ -73,29 +73,11 @@ extension MosquittoConnection {
                 pthread_detach(thread)
                 // The process may exit right after this returns: what is pending goes to disk now (and the
                 // file's lock is released); the network thread's teardown finds the journal closed.
-                journal?.close()
+                link.journal?.close()
                 return
             }
             pthread_join(thread, nil)
         }
-        destroy()
-    }
-
-    /// The end of a shutdown, once the network thread has exited or is exiting: destroys the handle and
-    /// drops the self-reference. On the shutting-down thread, or on the network thread after a handover.
-    func destroy() {
-        _ = state.wait(timeout: .seconds(1)) { $0.callsInProgress == 0 }
-        // What the broker has not acknowledged stays in the file for the next run.
-        journal?.close()
-        let retained = state.withLockBroadcasting { state in
-            state.lifecycle = .destroyed
-            state.sessionUp = false
-            state.connected = false
-            state.networkThread = nil
-            defer { state.retainedWhileLoopRuns = nil }
-            return state.retainedWhileLoopRuns
-        }
-        mosquitto_destroy(handle)
-        withExtendedLifetime(retained) {}  // the last strong reference may go only after destroy
+        link.destroy()
     }
 }

@@ -6,7 +6,7 @@ import Darwin
 
 /// A pthread read-write lock: many readers at once, or one writer.
 ///
-/// ``MosquittoConnection`` uses it over plain TCP, where publishing threads write to the socket
+/// ``MosquittoLink`` uses it over plain TCP, where publishing threads write to the socket
 /// themselves: they hold it for reading while inside libmosquitto, and the network thread holds it for
 /// writing around every call that can close the socket (reading, writing, keepalive, disconnect,
 /// reconnect), so a descriptor is never closed, and its number reused, under a publishing thread.

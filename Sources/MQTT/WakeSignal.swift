@@ -5,7 +5,7 @@ import Glibc
 
 /// A Linux `eventfd` that one thread raises to end another thread's `poll` early.
 ///
-/// ``MosquittoConnection``'s network thread polls the MQTT socket and this descriptor; publishing
+/// ``MosquittoNetworkLoop`` polls the MQTT socket and this descriptor; publishing
 /// threads raise it only when libmosquitto still holds unwritten packets after a call, and `shutdown`
 /// raises it so the thread sees the stop request at once instead of at its poll timeout.
 final class WakeSignal: Sendable {

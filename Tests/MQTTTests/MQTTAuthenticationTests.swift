@@ -104,11 +104,11 @@ struct MQTTAuthenticationTests {
 
     @Test("a socket closed in the handshake is told apart from OpenSSL's other reasons")
     func closedSocketReasons() {
-        #expect(MosquittoConnection.namesClosedSocket(
+        #expect(MQTTTLSConfiguration.namesClosedSocket(
             "OpenSSL Error[0]: error:80000068:system library::Connection reset by peer"))
-        #expect(MosquittoConnection.namesClosedSocket(
+        #expect(MQTTTLSConfiguration.namesClosedSocket(
             "OpenSSL Error[0]: error:0A000126:SSL routines::unexpected eof while reading"))
-        #expect(!MosquittoConnection.namesClosedSocket(
+        #expect(!MQTTTLSConfiguration.namesClosedSocket(
             "OpenSSL Error[0]: error:0A000086:SSL routines::certificate verify failed"))
     }
 

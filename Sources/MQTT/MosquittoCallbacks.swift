@@ -7,41 +7,53 @@ import Glibc
 import Darwin
 #endif
 
-extension MosquittoConnection {
-    // MARK: Callbacks (network thread, inside mosquitto_loop, with libmosquitto's callback lock held)
+/// libmosquitto's callbacks for one ``MosquittoLink``: connect, disconnect, publish and message, turned
+/// into changes of the link's state and into ``MQTTClientEvent``s.
+///
+/// They run on the network thread, inside `mosquitto_loop` (or its read, write and misc parts), with
+/// libmosquitto's callback lock held: they must not block, and may call only libmosquitto functions that
+/// queue (SUBSCRIBE).
+struct MosquittoCallbacks {
+    /// The link whose handle called back.
+    let link: MosquittoLink
 
-    func installCallbacks() {
-        // C function pointers cannot capture: the owner comes back through the userdata pointer.
+    private var state: ConditionLock<MosquittoLink.State> { link.state }
+    private var configuration: MQTTClientConfiguration { link.configuration }
+
+    /// Sets the callbacks on `link`'s handle (whose userdata must already point at `link`).
+    static func install(on link: MosquittoLink) {
+        let handle = link.handle
+        // C function pointers cannot capture: the link comes back through the userdata pointer.
         mosquitto_connect_v5_callback_set(handle) { _, userdata, reasonCode, flags, _ in
-            MosquittoConnection.owner(userdata)?.didConnect(reasonCode: reasonCode, flags: flags)
+            MosquittoCallbacks.owner(userdata)?.didConnect(reasonCode: reasonCode, flags: flags)
         }
         mosquitto_disconnect_v5_callback_set(handle) { _, userdata, reasonCode, _ in
-            MosquittoConnection.owner(userdata)?.didDisconnect(reasonCode: reasonCode, systemErrno: errno)
+            MosquittoCallbacks.owner(userdata)?.didDisconnect(reasonCode: reasonCode, systemErrno: errno)
         }
         mosquitto_publish_v5_callback_set(handle) { _, userdata, messageID, reasonCode, _ in
-            MosquittoConnection.owner(userdata)?.didPublish(messageID: messageID, reasonCode: reasonCode)
+            MosquittoCallbacks.owner(userdata)?.didPublish(messageID: messageID, reasonCode: reasonCode)
         }
         mosquitto_message_v5_callback_set(handle) { _, userdata, message, properties in
             guard let message else { return }
-            MosquittoConnection.owner(userdata)?.didReceive(message.pointee, properties: properties)
+            MosquittoCallbacks.owner(userdata)?.didReceive(message.pointee, properties: properties)
         }
         // libmosquitto formats a log line for every packet while a log callback is set; the error lines
         // are only needed to explain TLS failures (OpenSSL's reasons appear nowhere else).
-        guard configuration.tls != nil else { return }
+        guard link.configuration.tls != nil else { return }
         mosquitto_log_callback_set(handle) { _, userdata, level, text in
             guard level == MOSQ_LOG_ERR, let text else { return }
-            MosquittoConnection.owner(userdata)?.state.withLock { $0.lastLibraryError = String(cString: text) }
+            MosquittoCallbacks.owner(userdata)?.state.withLock { $0.lastLibraryError = String(cString: text) }
         }
     }
 
-    /// The object behind a userdata pointer. Unretained is safe: `retainedWhileLoopRuns` keeps it
-    /// alive for as long as the network thread can call back.
-    static func owner(_ userdata: UnsafeMutableRawPointer?) -> MosquittoConnection? {
+    /// The callbacks of the link behind a userdata pointer. Unretained is safe: `retainedWhileLoopRuns`
+    /// keeps the link alive for as long as the network thread can call back.
+    private static func owner(_ userdata: UnsafeMutableRawPointer?) -> MosquittoCallbacks? {
         guard let userdata else { return nil }
-        return Unmanaged<MosquittoConnection>.fromOpaque(userdata).takeUnretainedValue()
+        return MosquittoCallbacks(link: Unmanaged<MosquittoLink>.fromOpaque(userdata).takeUnretainedValue())
     }
 
-    func didConnect(reasonCode: Int32, flags: Int32) {
+    private func didConnect(reasonCode: Int32, flags: Int32) {
         guard reasonCode == 0 else {
             let version = state.withLock { state in
                 state.connackReasonCode = reasonCode
@@ -53,7 +65,7 @@ extension MosquittoConnection {
             {
                 reason += "; retrying with MQTT 3.1.1"
             }
-            deliver(.connectionRefused(reasonCode: reasonCode, reason: reason))
+            link.deliver(.connectionRefused(reasonCode: reasonCode, reason: reason))
             return
         }
         let sessionPresent = flags & 1 != 0
@@ -70,13 +82,13 @@ extension MosquittoConnection {
         }
         for subscription in resubscriptions {
             // A failure here means the connection is already gone; the next connect tries again.
-            _ = send(subscription, protocolVersion: version)
+            _ = link.send(subscription, protocolVersion: version)
         }
         state.withLockBroadcasting { $0.connected = true }
-        deliver(.connected(sessionPresent: sessionPresent))
+        link.deliver(.connected(sessionPresent: sessionPresent))
     }
 
-    func didDisconnect(reasonCode: Int32, systemErrno: Int32) {
+    private func didDisconnect(reasonCode: Int32, systemErrno: Int32) {
         // libmosquitto 2.0.11 reports a 3.1.1 broker's refusal of MQTT 5 (a CONNACK without properties,
         // `20 02 00 01`) as "unsupported protocol version" (0x84). 2.0.21 (Debian 13) fails to read that
         // CONNACK instead: its check for it expects MOSQ_ERR_PROTOCOL, but reading the missing properties
@@ -102,35 +114,12 @@ extension MosquittoConnection {
             reason = MQTTError.brokerReasonMessage(reasonCode)
         } else {
             reason = MQTTError.libraryMessage(reasonCode, systemErrno: systemErrno)
-            reason += tlsExplanation(libraryError: libraryError, beforeConnack: refusedBeforeConnack)
+            reason += configuration.tls?.failureExplanation(libraryError: libraryError, beforeConnack: refusedBeforeConnack) ?? ""
         }
-        deliver(.disconnected(reasonCode: reasonCode, reason: reason))
+        link.deliver(.disconnected(reasonCode: reasonCode, reason: reason))
     }
 
-    /// What to add to a lost or failed connection's reason over TLS: OpenSSL's explanation, which appears
-    /// only in libmosquitto's log (also when the code just says "lost"), and, for a connection lost before
-    /// the broker answered while no client certificate is configured, that the broker may want one (it
-    /// ends such a handshake with an alert, or the socket closes before the alert is read).
-    func tlsExplanation(libraryError: String?, beforeConnack: Bool) -> String {
-        guard let tls = configuration.tls else { return "" }
-        var text = libraryError.map { " (\($0))" } ?? ""
-        guard tls.certificateFile == nil, beforeConnack else { return text }
-        if libraryError?.contains("certificate required") == true {
-            text += "; the broker requires a client certificate, and none is configured"
-        } else if libraryError.map(Self.namesClosedSocket) ?? true {
-            text += "; if the broker requires a client certificate: none is configured"
-        }
-        return text
-    }
-
-    /// Whether OpenSSL's error only says that the peer closed the socket (reset, or end of file in the
-    /// handshake), which is how a broker's refusal looks when its alert was not read first (OpenSSL 3.5
-    /// under load, measured on Debian 13).
-    static func namesClosedSocket(_ libraryError: String) -> Bool {
-        libraryError.contains("reset by peer") || libraryError.contains("unexpected eof")
-    }
-
-    func didPublish(messageID: Int32, reasonCode: Int32) {
+    private func didPublish(messageID: Int32, reasonCode: Int32) {
         let (publishedID, journalKey) = state.withLockBroadcasting { state in
             if reasonCode >= 0x80 {
                 state.statistics.publishErrors += 1
@@ -139,11 +128,11 @@ extension MosquittoConnection {
             }
             return state.ledger.complete(messageID)
         }
-        if let journalKey { journal?.delete(journalKey) }
-        deliver(.published(messageID: publishedID))
+        if let journalKey { link.journal?.delete(journalKey) }
+        link.deliver(.published(messageID: publishedID))
     }
 
-    func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
+    private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {
         let length = Int(max(0, message.payloadlen))
         if let maximum = configuration.maximumIncomingPacketSize, length > Int(maximum) {
             // The payload alone exceeds the packet limit: not copied, not delivered.
@@ -160,13 +149,6 @@ extension MosquittoConnection {
         let qos = MQTTQoS(rawValue: message.qos) ?? .atMostOnce
         var received = MQTTMessage(topic: topic, payload: payload, qos: qos, retain: message.retain)
         MosquittoProperties.read(properties, into: &received)
-        deliver(.message(received))
-    }
-
-    /// Hands `event` to the handler unless shutdown has begun. The lock is not held while the handler
-    /// runs, so the handler may publish or subscribe.
-    func deliver(_ event: MQTTClientEvent) {
-        guard state.withLock({ $0.lifecycle == .running }) else { return }
-        events(event)
+        link.deliver(.message(received))
     }
 }
