@@ -63,7 +63,34 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     case i2c(bus: String, address: UInt8)
 
     /// The driver names ``parse(_:)`` understands.
-    public static let driverNames = ["auto", "sim", "replay", "iio", "i2c"]
+    public static let driverNames = drivers.names
+
+    /// The drivers and how each reads its argument.
+    private static let drivers = DeviceDriverRegistry<IMUDeviceSpecification>(
+        noun: "device specification", driverLabel: "driver",
+        drivers: [
+            .init(name: "auto", argument: .none) { _ in .automatic },
+            .init(name: "sim", argument: .optional) { options throws(DeviceSpecificationSyntaxError) in
+                .simulated(try simulatorConfiguration(options: options ?? ""))
+            },
+            .init(name: "replay", argument: .required(example: "replay:PATH[,loop][,fast]")) { argument in
+                var target = String(argument ?? "")
+                var loop = false, fast = false
+                while true {
+                    if target.hasSuffix(",loop"), !loop { loop = true; target.removeLast(5); continue }
+                    if target.hasSuffix(",fast"), !fast { fast = true; target.removeLast(5); continue }
+                    break
+                }
+                return .replay(path: target, loop: loop, asFastAsPossible: fast)
+            },
+            .init(name: "iio", argument: .required(example: "iio:mpu6050")) { target throws(DeviceSpecificationSyntaxError) in
+                try iioTarget(target ?? "")
+            },
+            .init(name: "i2c", argument: .required(example: "i2c:/dev/i2c-1@0x68")) { target throws(DeviceSpecificationSyntaxError) in
+                let (bus, address) = try DeviceSpecificationGrammar.busAndAddress(target ?? "", example: "/dev/i2c-1@0x68")
+                return .i2c(bus: bus, address: address)
+            },
+        ])
 
     /// The values the simulator's `motion=` option takes.
     public static let simulatedMotions = SimulatedMotion.named.map(\.name)
@@ -86,40 +113,10 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     /// - Parameter specification: a device string, see ``IMUDeviceSpecification``.
     /// - Throws: ``IMUDeviceError/invalidSpecification(_:)`` naming the bad driver, option or value.
     public static func parse(_ specification: String) throws(IMUDeviceError) -> IMUDeviceSpecification {
-        let text = Substring(specification).trimmingBlanks()
-        guard !text.isEmpty else { throw .invalidSpecification("empty device specification") }
-        let driver: Substring
-        let argument: Substring?
-        if let colon = text.firstIndex(of: ":") {
-            driver = text[..<colon]
-            argument = text[text.index(after: colon)...]
-        } else {
-            driver = text
-            argument = nil
-        }
-        switch driver {
-        case "auto":
-            guard argument == nil else { throw .invalidSpecification("driver auto takes no argument: 'auto'") }
-            return .automatic
-        case "sim":
-            return .simulated(try simulatorConfiguration(options: argument ?? ""))
-        case "replay":
-            var target = String(try requiredArgument(argument, driver: "replay", form: "replay:PATH[,loop][,fast]"))
-            var loop = false, fast = false
-            while true {
-                if target.hasSuffix(",loop"), !loop { loop = true; target.removeLast(5); continue }
-                if target.hasSuffix(",fast"), !fast { fast = true; target.removeLast(5); continue }
-                break
-            }
-            return .replay(path: target, loop: loop, asFastAsPossible: fast)
-        case "iio":
-            return try iioTarget(try requiredArgument(argument, driver: "iio", form: "iio:mpu6050"))
-        case "i2c":
-            let target = try requiredArgument(argument, driver: "i2c", form: "i2c:/dev/i2c-1@0x68")
-            return try i2cTarget(target)
-        default:
-            throw .invalidSpecification(
-                "unknown driver '\(driver)' in '\(text)' (known drivers: \(driverNames.joined(separator: ", ")))")
+        do {
+            return try drivers.parse(specification)
+        } catch {
+            throw .invalidSpecification(error.message)
         }
     }
 
@@ -158,52 +155,31 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
 
     // MARK: - Parsing helpers
 
-    private static func simulatorConfiguration(options: Substring) throws(IMUDeviceError)
+    private static func simulatorConfiguration(options: Substring) throws(DeviceSpecificationSyntaxError)
         -> SimulatedIMU.Configuration
     {
         var configuration = SimulatedIMU.Configuration()
         guard !options.trimmingBlanks().isEmpty else { return configuration }
-        var seen: Set<Substring> = []
         var faultAfter: Double?
         var faultDuration: Double?
         var faultEvery: Double?
         var faultKind: FaultInjectingIMU.Kind?
-        for item in options.split(separator: ",", omittingEmptySubsequences: false) {
-            let option = item.trimmingBlanks()
-            guard let equals = option.firstIndex(of: "=") else {
-                throw .invalidSpecification(
-                    option.isEmpty
-                        ? "empty option in 'sim:\(options)'"
-                        : "option '\(option)' of driver sim needs the form key=value")
-            }
-            let key = option[..<equals].trimmingBlanks()
-            let value = option[option.index(after: equals)...].trimmingBlanks()
-            guard seen.insert(key).inserted else {
-                throw .invalidSpecification("option '\(key)' given twice in 'sim:\(options)'")
-            }
+        let items = options.split(separator: ",", omittingEmptySubsequences: false)
+        for (key, value) in try DeviceSpecificationGrammar.options(
+            items, driver: "sim", whole: "sim:\(options)", known: simulatorOptionNames, form: "key=value")
+        {
             switch key {
             case "rate":
-                guard let rate = Double(value), rate.isFinite else {
-                    throw .invalidSpecification("option 'rate' of driver sim: '\(value)' is not a number of Hz")
-                }
-                guard SimulatedIMU.supportedSampleRates.contains(rate) else {
-                    throw .invalidSpecification(
-                        "option 'rate' of driver sim: \(value) Hz is outside 1...2000 Hz")
-                }
-                configuration.sampleRate = rate
+                configuration.sampleRate = try DeviceSpecificationGrammar.number(
+                    value, option: key, driver: "sim", unit: "Hz", range: SimulatedIMU.supportedSampleRates)
             case "motion":
                 guard let motion = SimulatedMotion(name: String(value)) else {
-                    throw .invalidSpecification(
+                    throw DeviceSpecificationSyntaxError(
                         "option 'motion' of driver sim: '\(value)' is not one of \(Self.simulatedMotions.joined(separator: ", "))")
                 }
                 configuration.motion = motion
             case "seed":
-                let seed = value.hasPrefix("0x") ? UInt64(value.dropFirst(2), radix: 16) : UInt64(value)
-                guard let seed else {
-                    throw .invalidSpecification(
-                        "option 'seed' of driver sim: '\(value)' is not an unsigned 64-bit integer")
-                }
-                configuration.seed = seed
+                configuration.seed = try DeviceSpecificationGrammar.seed(value, driver: "sim")
             case "batch":
                 let interval = try seconds(value, option: "batch", range: 0.0005...1)
                 configuration.deliveryInterval = interval
@@ -211,7 +187,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 switch value {
                 case "own": configuration.sharesDeliveryThreads = false
                 case "shared": configuration.sharesDeliveryThreads = true
-                default: throw .invalidSpecification("option 'clock' of driver sim: '\(value)' is not one of own, shared")
+                default: throw DeviceSpecificationSyntaxError("option 'clock' of driver sim: '\(value)' is not one of own, shared")
                 }
             case "fault_after":
                 faultAfter = try seconds(value, option: "fault_after", range: 0...maximumFaultSeconds)
@@ -219,28 +195,27 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 faultDuration = try seconds(value, option: "fault_duration", range: 0...maximumFaultSeconds)
             case "fault":
                 guard let kind = FaultInjectingIMU.Kind(rawValue: String(value)) else {
-                    throw .invalidSpecification(
+                    throw DeviceSpecificationSyntaxError(
                         "option 'fault' of driver sim: '\(value)' is not one of \(FaultInjectingIMU.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 faultKind = kind
             case "fault_every":
                 faultEvery = try seconds(value, option: "fault_every", range: 0...maximumFaultSeconds)
-            default:
-                throw .invalidSpecification(
-                    "unknown option '\(key)' of driver sim (known options: \(simulatorOptionNames.joined(separator: ", ")))")
+            default:  // unreachable: `options` refuses keys outside simulatorOptionNames
+                throw DeviceSpecificationSyntaxError("unknown option '\(key)' of driver sim")
             }
         }
         if let faultAfter {
             let duration = faultDuration ?? 0
             if let faultEvery, faultEvery <= duration {
-                throw .invalidSpecification(
+                throw DeviceSpecificationSyntaxError(
                     "option 'fault_every' of driver sim: \(faultEvery) s must exceed fault_duration (\(duration) s)")
             }
             configuration.faultInjection = SimulatedFaultInjection(
                 after: faultAfter, duration: duration, every: faultEvery, kind: faultKind ?? .read)
         } else if faultDuration != nil || faultEvery != nil || faultKind != nil {
             let option = faultDuration != nil ? "fault_duration" : faultEvery != nil ? "fault_every" : "fault"
-            throw .invalidSpecification("option '\(option)' of driver sim needs 'fault_after'")
+            throw DeviceSpecificationSyntaxError("option '\(option)' of driver sim needs 'fault_after'")
         }
         return configuration
     }
@@ -255,63 +230,26 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
 
     /// `value` as a finite number of seconds inside `range`.
     private static func seconds(_ value: Substring, option: String, range: ClosedRange<Double>)
-        throws(IMUDeviceError) -> Double
+        throws(DeviceSpecificationSyntaxError) -> Double
     {
-        guard let seconds = Double(value), seconds.isFinite else {
-            throw .invalidSpecification("option '\(option)' of driver sim: '\(value)' is not a number of seconds")
-        }
-        guard range.contains(seconds) else {
-            throw .invalidSpecification(
-                "option '\(option)' of driver sim: \(value) s is outside \(range.lowerBound)...\(range.upperBound) s")
-        }
-        return seconds
+        try DeviceSpecificationGrammar.number(
+            value, option: Substring(option), driver: "sim", unit: "s", quantity: "seconds", range: range)
     }
 
-    private static func requiredArgument(_ argument: Substring?, driver: String, form: String)
-        throws(IMUDeviceError) -> Substring
-    {
-        guard let argument, !argument.trimmingBlanks().isEmpty else {
-            throw .invalidSpecification("driver \(driver) needs an argument, e.g. '\(form)'")
-        }
-        return argument.trimmingBlanks()
-    }
-
-    private static func iioTarget(_ target: Substring) throws(IMUDeviceError) -> IMUDeviceSpecification {
-        let items = target.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
+    /// `DEVICE[+MAGNETOMETER][,sysfs=DIR][,dev=DIR]`.
+    private static func iioTarget(_ target: Substring) throws(DeviceSpecificationSyntaxError) -> IMUDeviceSpecification {
+        let items = target.split(separator: ",", omittingEmptySubsequences: false)
         let devices = items[0].split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
         guard devices.count <= 2, !devices.contains(where: \.isEmpty) else {
-            throw .invalidSpecification(
-                "iio device '\(items[0])' needs the form DEVICE or DEVICE+MAGNETOMETER, e.g. 'mpu6050+ak8975'")
+            throw DeviceSpecificationSyntaxError(
+                "iio device '\(items[0].trimmingBlanks())' needs the form DEVICE or DEVICE+MAGNETOMETER, e.g. 'mpu6050+ak8975'")
         }
-        var options: [Substring: Substring] = [:]
-        for option in items.dropFirst() {
-            guard let equals = option.firstIndex(of: "="), !option[option.index(after: equals)...].trimmingBlanks().isEmpty
-            else { throw .invalidSpecification("option '\(option)' of driver iio needs the form sysfs=DIR or dev=DIR") }
-            let key = option[..<equals].trimmingBlanks()
-            guard key == "sysfs" || key == "dev" else {
-                throw .invalidSpecification("unknown option '\(key)' of driver iio (known options: sysfs, dev)")
-            }
-            guard options[key] == nil else {
-                throw .invalidSpecification("option '\(key)' given twice in 'iio:\(target)'")
-            }
-            options[key] = option[option.index(after: equals)...].trimmingBlanks()
-        }
+        let options = try DeviceSpecificationGrammar.options(
+            items.dropFirst(), driver: "iio", whole: "iio:\(target)", known: ["sysfs", "dev"], form: "sysfs=DIR or dev=DIR")
+        func option(_ key: Substring) -> String? { options.first { $0.key == key }.map { String($0.value) } }
         return .iio(
             name: String(devices[0]), magnetometer: devices.count == 2 ? String(devices[1]) : nil,
-            sysfsRoot: options["sysfs"].map(String.init) ?? IIODeviceDiscovery.defaultSysfsRoot,
-            deviceDirectory: options["dev"].map(String.init) ?? IIODeviceDiscovery.defaultDeviceDirectory)
-    }
-
-    private static func i2cTarget(_ target: Substring) throws(IMUDeviceError) -> IMUDeviceSpecification {
-        guard let at = target.lastIndex(of: "@"), at != target.startIndex else {
-            throw .invalidSpecification("i2c target '\(target)' needs the form BUS@ADDRESS, e.g. '/dev/i2c-1@0x68'")
-        }
-        let bus = target[..<at]
-        let addressText = target[target.index(after: at)...]
-        let address = addressText.hasPrefix("0x") ? UInt8(addressText.dropFirst(2), radix: 16) : UInt8(addressText)
-        guard let address, address <= 0x7F else {
-            throw .invalidSpecification("i2c address '\(addressText)' is not a 7-bit address such as 0x68")
-        }
-        return .i2c(bus: String(bus), address: address)
+            sysfsRoot: option("sysfs") ?? IIODeviceDiscovery.defaultSysfsRoot,
+            deviceDirectory: option("dev") ?? IIODeviceDiscovery.defaultDeviceDirectory)
     }
 }

@@ -5,27 +5,19 @@ extension BarometerSpecification {
     static let simulatorOptionNames = ["rate", "pressure", "temperature", "noise", "seed", "alt", "climb", "floors", "motion"]
 
     /// The configuration `sim:OPTIONS` describes (see ``BarometerSpecification``).
-    static func simulatorConfiguration(options: Substring) throws(BarometerSpecificationError)
+    static func simulatorConfiguration(options: Substring) throws(DeviceSpecificationSyntaxError)
         -> SimulatedBarometer.Configuration
     {
         var configuration = SimulatedBarometer.Configuration()
         guard !options.trimmingBlanks().isEmpty else { return configuration }
-        var seen: Set<Substring> = []
         var profileOption: Substring?
-        for item in options.split(separator: ",", omittingEmptySubsequences: false) {
-            let option = item.trimmingBlanks()
-            guard let equals = option.firstIndex(of: "=") else {
-                throw BarometerSpecificationError(
-                    option.isEmpty ? "empty option in 'sim:\(options)'" : "option '\(option)' of driver sim needs the form key=value")
-            }
-            let key = option[..<equals].trimmingBlanks()
-            let value = option[option.index(after: equals)...].trimmingBlanks()
-            guard seen.insert(key).inserted else {
-                throw BarometerSpecificationError("option '\(key)' given twice in 'sim:\(options)'")
-            }
+        let items = options.split(separator: ",", omittingEmptySubsequences: false)
+        for (key, value) in try DeviceSpecificationGrammar.options(
+            items, driver: "sim", whole: "sim:\(options)", known: simulatorOptionNames, form: "key=value")
+        {
             if ["alt", "climb", "floors", "motion"].contains(key) {
                 if let profileOption {
-                    throw BarometerSpecificationError(
+                    throw DeviceSpecificationSyntaxError(
                         "options '\(profileOption)' and '\(key)' of driver sim both set the altitude profile: give one")
                 }
                 profileOption = key
@@ -40,37 +32,32 @@ extension BarometerSpecification {
             case "noise":
                 configuration.pressureNoise = try number(value, option: key, unit: "Pa", range: 0...1000)
             case "seed":
-                let seed = value.hasPrefix("0x") ? UInt64(value.dropFirst(2), radix: 16) : UInt64(value)
-                guard let seed else {
-                    throw BarometerSpecificationError("option 'seed' of driver sim: '\(value)' is not an unsigned 64-bit integer")
-                }
-                configuration.seed = seed
+                configuration.seed = try DeviceSpecificationGrammar.seed(value, driver: "sim")
             case "alt":
                 configuration.altitudeProfile = .constant(try number(value, option: key, unit: "m", range: -1000...10_000))
             case "climb":
                 guard let at = value.firstIndex(of: "@") else {
-                    throw BarometerSpecificationError("option 'climb' of driver sim: '\(value)' needs the form METRES@SECONDS, e.g. 10@20")
+                    throw DeviceSpecificationSyntaxError("option 'climb' of driver sim: '\(value)' needs the form METRES@SECONDS, e.g. 10@20")
                 }
                 let height = try number(value[..<at], option: key, unit: "m", range: -10_000...10_000)
                 let duration = try number(value[value.index(after: at)...], option: key, unit: "s", range: 0...86_400)
                 guard duration > 0 else {
-                    throw BarometerSpecificationError("option 'climb' of driver sim: the climb needs a duration > 0 s")
+                    throw DeviceSpecificationSyntaxError("option 'climb' of driver sim: the climb needs a duration > 0 s")
                 }
                 configuration.altitudeProfile = .climb(height: height, duration: duration)
             case "floors":
                 guard let count = Int(value), (1...1000).contains(count) else {
-                    throw BarometerSpecificationError("option 'floors' of driver sim: '\(value)' is not a number of floors in 1...1000")
+                    throw DeviceSpecificationSyntaxError("option 'floors' of driver sim: '\(value)' is not a number of floors in 1...1000")
                 }
                 configuration.altitudeProfile = .floors(count: count)
             case "motion":
                 guard let motion = SimulatedMotion(name: String(value)) else {
-                    throw BarometerSpecificationError(
+                    throw DeviceSpecificationSyntaxError(
                         "option 'motion' of driver sim: '\(value)' is not one of \(IMUDeviceSpecification.simulatedMotions.joined(separator: ", "))")
                 }
                 configuration.altitudeProfile = .motion(motion)
-            default:
-                throw BarometerSpecificationError(
-                    "unknown option '\(key)' of driver sim (known options: \(simulatorOptionNames.joined(separator: ", ")))")
+            default:  // unreachable: `options` refuses keys outside simulatorOptionNames
+                throw DeviceSpecificationSyntaxError("unknown option '\(key)' of driver sim")
             }
         }
         return configuration
@@ -101,15 +88,8 @@ extension BarometerSpecification {
 
     /// `value` as a finite number inside `range`.
     private static func number(_ value: Substring, option: Substring, unit: String, range: ClosedRange<Double>)
-        throws(BarometerSpecificationError) -> Double
+        throws(DeviceSpecificationSyntaxError) -> Double
     {
-        guard let number = Double(value.trimmingBlanks()), number.isFinite else {
-            throw BarometerSpecificationError("option '\(option)' of driver sim: '\(value)' is not a number of \(unit)")
-        }
-        guard range.contains(number) else {
-            let bounds = "\(range.lowerBound.decimalText)...\(range.upperBound.decimalText)"
-            throw BarometerSpecificationError("option '\(option)' of driver sim: \(value) \(unit) is outside \(bounds) \(unit)")
-        }
-        return number
+        try DeviceSpecificationGrammar.number(value, option: option, driver: "sim", unit: unit, range: range)
     }
 }

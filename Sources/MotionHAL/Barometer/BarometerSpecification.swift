@@ -37,29 +37,32 @@ public enum BarometerSpecification: Sendable, Equatable, CustomStringConvertible
     case i2c(bus: String, address: UInt8, chip: String? = nil)
 
     /// The driver names the parser understands.
-    public static let driverNames = ["none", "sim", "iio", "i2c"]
+    public static let driverNames = drivers.names
+
+    /// The drivers and how each reads its argument.
+    private static let drivers = DeviceDriverRegistry<BarometerSpecification>(
+        noun: "barometer specification", driverLabel: "barometer driver",
+        drivers: [
+            .init(name: "none", argument: .none) { _ in .none },
+            .init(name: "sim", argument: .optional) { options throws(DeviceSpecificationSyntaxError) in
+                .simulated(try simulatorConfiguration(options: options ?? ""))
+            },
+            .init(name: "iio", argument: .required(example: "iio:bmp280")) { target throws(DeviceSpecificationSyntaxError) in
+                try iioTarget(target ?? "")
+            },
+            .init(name: "i2c", argument: .required(example: "i2c:/dev/i2c-1@0x76")) { target throws(DeviceSpecificationSyntaxError) in
+                try i2cTarget(target ?? "")
+            },
+        ])
 
     /// Parses a barometer string without opening anything.
     /// - Parameter text: a specification, see ``BarometerSpecification``.
     /// - Throws: ``BarometerSpecificationError`` naming the bad driver, option or value.
     public init(parsing text: String) throws(BarometerSpecificationError) {
-        let trimmed = Substring(text).trimmingBlanks()
-        guard !trimmed.isEmpty else { throw BarometerSpecificationError("empty barometer specification") }
-        let driver = trimmed.prefix { $0 != ":" }
-        let argument = driver.endIndex == trimmed.endIndex ? nil : trimmed[trimmed.index(after: driver.endIndex)...]
-        switch driver {
-        case "none":
-            guard argument == nil else { throw BarometerSpecificationError("driver none takes no argument: '\(trimmed)'") }
-            self = .none
-        case "sim":
-            self = .simulated(try Self.simulatorConfiguration(options: argument ?? ""))
-        case "iio":
-            self = try Self.iioTarget(try Self.requiredArgument(argument, driver: "iio", form: "iio:bmp280"))
-        case "i2c":
-            self = try Self.i2cTarget(try Self.requiredArgument(argument, driver: "i2c", form: "i2c:/dev/i2c-1@0x76"))
-        default:
-            throw BarometerSpecificationError(
-                "unknown barometer driver '\(driver)' in '\(trimmed)' (known drivers: \(Self.driverNames.joined(separator: ", ")))")
+        do {
+            self = try Self.drivers.parse(text)
+        } catch {
+            throw BarometerSpecificationError(error.message)
         }
     }
 
@@ -93,57 +96,29 @@ public enum BarometerSpecification: Sendable, Equatable, CustomStringConvertible
 
     // MARK: - Parsing helpers
 
-    static func requiredArgument(_ argument: Substring?, driver: String, form: String)
-        throws(BarometerSpecificationError) -> Substring
-    {
-        guard let argument, !argument.trimmingBlanks().isEmpty else {
-            throw BarometerSpecificationError("driver \(driver) needs an argument, e.g. '\(form)'")
+    /// `DEVICE[,sysfs=DIR]`.
+    private static func iioTarget(_ text: Substring) throws(DeviceSpecificationSyntaxError) -> BarometerSpecification {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        let options = try DeviceSpecificationGrammar.options(
+            items.dropFirst(), driver: "iio", whole: "iio:\(text)", known: ["sysfs"], form: "sysfs=…")
+        let device = items[0].trimmingBlanks()
+        guard !device.isEmpty else {
+            throw DeviceSpecificationSyntaxError("driver iio needs a device before its options, e.g. 'iio:bmp280'")
         }
-        return argument.trimmingBlanks()
+        return .iio(name: String(device), sysfsRoot: options.first.map { String($0.value) } ?? IIODeviceDiscovery.defaultSysfsRoot)
     }
 
-    /// `DEVICE[,key=value…]` split into the target and its options, each key among `keys` at most once.
-    private static func targetAndOptions(_ text: Substring, driver: String, keys: [String])
-        throws(BarometerSpecificationError) -> (target: Substring, options: [Substring: Substring])
-    {
-        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
-        var options: [Substring: Substring] = [:]
-        let form = keys.map { "\($0)=…" }.joined(separator: " or ")
-        for option in items.dropFirst() {
-            guard let equals = option.firstIndex(of: "="), !option[option.index(after: equals)...].trimmingBlanks().isEmpty
-            else { throw BarometerSpecificationError("option '\(option)' of driver \(driver) needs the form \(form)") }
-            let key = option[..<equals].trimmingBlanks()
-            guard keys.contains(String(key)) else {
-                throw BarometerSpecificationError(
-                    "unknown option '\(key)' of driver \(driver) (known options: \(keys.joined(separator: ", ")))")
-            }
-            guard options[key] == nil else { throw BarometerSpecificationError("option '\(key)' given twice in '\(driver):\(text)'") }
-            options[key] = option[option.index(after: equals)...].trimmingBlanks()
-        }
-        return (items[0], options)
-    }
-
-    private static func iioTarget(_ text: Substring) throws(BarometerSpecificationError) -> BarometerSpecification {
-        let (device, options) = try targetAndOptions(text, driver: "iio", keys: ["sysfs"])
-        guard !device.isEmpty else { throw BarometerSpecificationError("driver iio needs a device before its options, e.g. 'iio:bmp280'") }
-        return .iio(name: String(device), sysfsRoot: options["sysfs"].map(String.init) ?? IIODeviceDiscovery.defaultSysfsRoot)
-    }
-
-    private static func i2cTarget(_ text: Substring) throws(BarometerSpecificationError) -> BarometerSpecification {
-        let (target, options) = try targetAndOptions(text, driver: "i2c", keys: ["chip"])
-        guard let at = target.lastIndex(of: "@"), at != target.startIndex else {
-            throw BarometerSpecificationError("i2c target '\(target)' needs the form BUS@ADDRESS, e.g. '/dev/i2c-1@0x76'")
-        }
-        let addressText = target[target.index(after: at)...]
-        let address = addressText.hasPrefix("0x") ? UInt8(addressText.dropFirst(2), radix: 16) : UInt8(addressText)
-        guard let address, address <= 0x7F else {
-            throw BarometerSpecificationError("i2c address '\(addressText)' is not a 7-bit address such as 0x76")
-        }
-        let chip = options["chip"].map(String.init)
+    /// `BUS@ADDRESS[,chip=NAME]`.
+    private static func i2cTarget(_ text: Substring) throws(DeviceSpecificationSyntaxError) -> BarometerSpecification {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        let options = try DeviceSpecificationGrammar.options(
+            items.dropFirst(), driver: "i2c", whole: "i2c:\(text)", known: ["chip"], form: "chip=…")
+        let (bus, address) = try DeviceSpecificationGrammar.busAndAddress(items[0].trimmingBlanks(), example: "/dev/i2c-1@0x76")
+        let chip = options.first.map { String($0.value) }
         do { _ = try BarometerChipModel.models(named: chip) } catch {
-            guard case .invalidSpecification(let why) = error else { throw BarometerSpecificationError(error.description) }
-            throw BarometerSpecificationError("option 'chip' of driver i2c: \(why)")
+            guard case .invalidSpecification(let why) = error else { throw DeviceSpecificationSyntaxError(error.description) }
+            throw DeviceSpecificationSyntaxError("option 'chip' of driver i2c: \(why)")
         }
-        return .i2c(bus: String(target[..<at]), address: address, chip: chip)
+        return .i2c(bus: bus, address: address, chip: chip)
     }
 }

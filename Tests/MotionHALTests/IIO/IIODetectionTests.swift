@@ -26,7 +26,7 @@ import Testing
 
     @Test func autoParsesAndSaysWhenThereIsNoIMU() throws {
         #expect(try IMUDeviceSpecification.parse("auto") == .automatic)
-        #expect(throws: IMUDeviceError.invalidSpecification("driver auto takes no argument: 'auto'")) {
+        #expect(throws: IMUDeviceError.invalidSpecification("driver auto takes no argument: 'auto:mpu6050'")) {
             try IMUDeviceSpecification.parse("auto:mpu6050")
         }
         // A tree without an IMU (never the host's sysfs, which may have one).
