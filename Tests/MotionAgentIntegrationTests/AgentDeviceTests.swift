@@ -50,7 +50,10 @@ extension AgentEndToEndTests {
             // Apple's sign: upside down reads +1 g on z.
             let z = running.objects(on: topics.data(.accelerometer)).compactMap { ($0["acceleration"] as? [String: Any])?["z"] as? NSNumber }
             #expect(z.last.map { abs($0.doubleValue - 1) < 0.05 } == true, "z \(z.suffix(3))")
-            Thread.sleep(forTimeInterval: 1)  // about 200 samples recorded
+            // The recorder flushes every second of samples: wait until the file holds a second of them.
+            #expect(eventually(within: .seconds(10)) {
+                ((try? IMURecording.load(contentsOf: file.path))?.samples.count ?? 0) >= 200
+            }, "\(running.agent.log)")
             running.agent.send(SIGTERM)
             #expect(running.agent.waitForExit(timeout: .seconds(5)) == 0)
 

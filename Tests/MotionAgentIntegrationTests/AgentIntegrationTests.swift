@@ -58,18 +58,15 @@ extension AgentEndToEndTests {
                 #expect((object["rate_hz"] as? NSNumber)?.doubleValue == rate)
             }
 
-            // Data at the configured rates, measured over 3 s by the subscriber's clock.
+            // Data at the configured rates, measured over 3 s of arrivals by the subscriber's clock.
             for service in Self.rates.keys {
                 #expect(running.subscriber.waitForCount(on: topics.data(service), count: 1), "no \(service) data: \(running.agent.log)")
             }
             running.subscriber.clear()
-            let windowStart = DispatchTime.now().uptimeNanoseconds
-            Thread.sleep(forTimeInterval: 3)
-            let window = Double(DispatchTime.now().uptimeNanoseconds - windowStart) / 1e9
             for (service, rate) in Self.rates {
+                let measured = running.subscriber.arrivalRate(on: topics.data(service), over: Int(3 * rate) + 1)
+                #expect(measured.map { abs($0 - rate) <= 0.1 * rate } == true, "\(service): \(measured ?? 0) msg/s, configured \(rate)")
                 let messages = running.subscriber.messages(on: topics.data(service))
-                let measured = Double(messages.count) / window
-                #expect(abs(measured - rate) <= 0.1 * rate, "\(service): \(measured) msg/s, configured \(rate)")
                 let sequence = messages.compactMap { Self.statusObject($0)?["seq"] as? NSNumber }.map(\.uint64Value)
                 #expect(sequence.count == messages.count, "every \(service) payload is JSON with a seq")
                 #expect(zip(sequence, sequence.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(service) seq has gaps: \(sequence)")
@@ -100,11 +97,12 @@ extension AgentEndToEndTests {
             try running.send("stop", to: .gyro)
             let stopped = try #require(running.subscriber.waitForMessage(on: topics.status(.gyro)) { !Self.isActive($0) })
             #expect(stopped.message.retain == false)
-            Thread.sleep(forTimeInterval: 0.3)
+            // Accelerometer data published after the status fences off any gyro message still in flight:
+            // one connection, one order.
+            #expect(running.subscriber.waitForCount(on: topics.data(.accelerometer), count: 5))
             running.subscriber.clear()
-            Thread.sleep(forTimeInterval: 1)
+            #expect(running.subscriber.waitForCount(on: topics.data(.accelerometer), count: 31), "other topics go on")
             #expect(running.subscriber.messages(on: topics.data(.gyro)).isEmpty, "gyro kept publishing after stop")
-            #expect(running.subscriber.messages(on: topics.data(.accelerometer)).count > 30, "other topics go on")
 
             // The retained status says stopped to anyone who looks now.
             let late = try RecordingSubscriber(broker: running.broker.address, topicFilters: [topics.status(.gyro)])
@@ -121,9 +119,8 @@ extension AgentEndToEndTests {
             let slower = try #require(running.subscriber.waitForMessage(on: topics.status(.gyro)))
             #expect((Self.statusObject(slower.message)?["interval"] as? NSNumber)?.doubleValue == 0.2)
             running.subscriber.clear()
-            Thread.sleep(forTimeInterval: 2)
-            let count = running.subscriber.messages(on: topics.data(.gyro)).count
-            #expect((8...12).contains(count), "\(count) gyro messages in 2 s at 5 Hz")
+            let rate = running.subscriber.arrivalRate(on: topics.data(.gyro), over: 11)
+            #expect(rate.map { (4...6).contains($0) } == true, "gyro at \(rate ?? 0) msg/s, configured 5")
         }
 
         @Test func malformedCommandsAreAnsweredAndChangeNothing() throws {
@@ -146,8 +143,8 @@ extension AgentEndToEndTests {
             }
             #expect(running.subscriber.messages(on: topics.status(.accelerometer)).isEmpty, "no status change")
             running.subscriber.clear()
-            Thread.sleep(forTimeInterval: 1)
-            #expect(running.subscriber.messages(on: topics.data(.accelerometer)).count >= 45, "the agent still publishes at 50 Hz")
+            let rate = running.subscriber.arrivalRate(on: topics.data(.accelerometer), over: 50)
+            #expect(rate.map { (45...55).contains($0) } == true, "the agent still publishes at 50 Hz: \(rate ?? 0)")
             #expect(running.agent.process.isRunning)
         }
 
@@ -162,11 +159,10 @@ extension AgentEndToEndTests {
             defer { running.cleanUp() }
             let topics = running.topics
             #expect(running.subscriber.waitForMessage(on: topics.status, where: Self.isOnline) != nil, "\(running.agent.log)")
-            Thread.sleep(forTimeInterval: 0.5)
+            #expect(eventually(within: .seconds(10)) { running.agent.log.contains("ignored a retained command") }, "\(running.agent.log)")
             running.subscriber.clear()
-            Thread.sleep(forTimeInterval: 1)
-            #expect(running.subscriber.messages(on: topics.data(.accelerometer)).count >= 45, "the stale stop was obeyed")
-            #expect(running.agent.log.contains("ignored a retained command"), "\(running.agent.log)")
+            let rate = running.subscriber.arrivalRate(on: topics.data(.accelerometer), over: 50)
+            #expect(rate.map { (45...55).contains($0) } == true, "the stale stop was obeyed: \(rate ?? 0) msg/s")
             _ = try running.subscriber.client.publish(MQTTMessage(topic: topics.control(.accelerometer), payload: [], qos: .atLeastOnce, retain: true))
         }
 

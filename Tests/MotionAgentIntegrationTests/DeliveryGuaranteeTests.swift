@@ -132,7 +132,8 @@ extension AgentEndToEndTests {
             let second = try AgentProcess(arguments: [
                 "--config", running.configurationURL.path, "--broker", running.broker.url, "--id", running.deviceID, "--device", "sim",
             ])
-            Thread.sleep(forTimeInterval: 1)
+            // The second run is up, its new samples waiting behind the kept ones, before the broker returns.
+            #expect(eventually(within: .seconds(10)) { second.log.contains("base topic") }, "\(second.log)")
             let restarted = Date().timeIntervalSince1970
             try running.broker.restart()
             // The new run's own messages arrive once the kept ones are through.

@@ -109,8 +109,7 @@ extension AgentEndToEndTests {
                 intruder.shutdown(timeout: .seconds(1))
             }
             let before = watcher.messages(on: "motion/dev-a/gyro").count
-            usleep(500_000)
-            #expect(watcher.messages(on: "motion/dev-a/gyro").count > before, "dev-a still publishes")
+            #expect(watcher.waitForCount(on: "motion/dev-a/gyro", count: before + 5), "dev-a still publishes")
             #expect(!watcher.messages(on: "motion/dev-a/status").contains { $0.payloadString == "offline" }, "dev-a's will was not published")
             #expect(!agent.log.contains("disconnected") && !agent.log.contains("reconnect"), "the agent never lost its connection: \(agent.log)")
             #expect(broker.log().contains("as dev-b") && !broker.log().contains("already connected"), "the intruder was dev-b, not dev-a")

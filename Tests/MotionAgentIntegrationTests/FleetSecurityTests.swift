@@ -73,8 +73,7 @@ extension AgentEndToEndTests {
             #expect(watcher.messages(on: victim.status(.gyro)).allSatisfy { RunningAgent.object($0)?["active"] as? Bool != false },
                     "another device stopped the victim's gyro")
             let late = watcher.messages(on: victim.data(.gyro)).count
-            Thread.sleep(forTimeInterval: 0.5)
-            #expect(watcher.messages(on: victim.data(.gyro)).count > late, "the victim's gyro still publishes")
+            #expect(watcher.waitForCount(on: victim.data(.gyro), count: late + 5), "the victim's gyro still publishes")
             // The operator commands the victim; the intruder, subscribed to the victim's commands, sees nothing.
             var command = MQTTMessage(topic: victim.control(.accelerometer), string: #"{"interval":0.1}"#, qos: .atLeastOnce)
             command.responseTopic = "motionctl/operator/replies/\(victim.base.split(separator: "/").last!)/1"

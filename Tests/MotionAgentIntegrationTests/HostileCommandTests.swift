@@ -49,7 +49,7 @@ extension AgentEndToEndTests {
             let refusal = try #require(running.subscriber.waitForMessage(on: running.topics.error))
             let error = try #require(RunningAgent.object(refusal.message)?["error"] as? String)
             #expect(error.count <= ControlCommandError.maximumLength + 40, "answer of \(error.count) characters")
-            Thread.sleep(forTimeInterval: 0.2)
+            #expect(eventually(within: .seconds(5)) { running.agent.log.contains("refused a command") })
             let lines = running.agent.log.split(separator: "\n")
             #expect(!lines.contains { $0.hasPrefix("FORGED") }, "a command wrote a line of its own")
             let refusedLine = try #require(lines.first { $0.contains("refused a command") })

@@ -31,11 +31,9 @@ import Testing
 
         let label = #"{sensor="\#(running.deviceID)",topic="\#(running.topics.health)"}"#
         var metrics: [String: Double] = [:]
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
+        _ = eventually(within: .seconds(15)) {
             metrics = Self.scrape(port: port, label: label)
-            if metrics["motion_health_interval_seconds"] != nil, metrics["motion_gyro_message_rate_hz"] != nil { break }
-            Thread.sleep(forTimeInterval: 0.3)
+            return metrics["motion_health_interval_seconds"] != nil && metrics["motion_gyro_message_rate_hz"] != nil
         }
         #expect(metrics["motion_health_interval_seconds"] == 1, "\(metrics)")
         #expect(metrics["motion_broker_connected"] == 1 && metrics["motion_device_running"] == 1)

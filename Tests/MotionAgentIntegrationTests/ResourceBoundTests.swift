@@ -58,7 +58,7 @@ extension AgentEndToEndTests {
                 var status: Int32 = 0
                 waitpid(stalled, &status, 0)
             }
-            Thread.sleep(forTimeInterval: 1)
+            #expect(running.broker.waitForLog(containing: " as stalled ("), "the stalled subscriber connected")
             kill(stalled, SIGSTOP)
             let pid = running.agent.process.processIdentifier
             Thread.sleep(forTimeInterval: 1)

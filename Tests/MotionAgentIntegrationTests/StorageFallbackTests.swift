@@ -60,7 +60,8 @@ extension AgentEndToEndTests {
             #expect(others >= 40, "sa's outage (~75 messages at 50 Hz) is counted as another's: \(others)")
             #expect(report.mqtt.queueProblem?.contains("messages of \"motion/sa at 127.0.0.1:\(broker.port)\"") == true, "\(report.mqtt)")
             #expect(second.log.contains("holds \(others) messages of \"motion/sa at"), "\(second.log)")
-            Thread.sleep(forTimeInterval: 1)
+            // Kept messages would go before sb's own: once sb's own flow, none of sa's can still come.
+            #expect(watcher.waitForCount(on: "motion/sb/gyro", count: 20, timeout: .seconds(10)), "\(second.log)")
             #expect(outageMessages(outageWindow) == 0, "sb published none of sa's messages")
             second.send(SIGTERM)
             #expect(second.waitForExit(timeout: .seconds(5)) == 0)
