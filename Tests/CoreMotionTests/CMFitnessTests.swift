@@ -137,9 +137,10 @@ extension CMMotionManagerDeviceTests {
             let absolute = Log<(Double, Double)>()
             #expect(tracker.start(on: Self.serialQueue()) { readings.append(($0, $1)) })
             tracker.startAbsolute(on: Self.serialQueue()) { absolute.append(($0, $1)) }
-            // 2 s before the climb, 2 s of climbing, then a second for the smoothing to settle.
+            // 2 s before the climb, 2 s of climbing, then a second of readings (50 at 50 Hz) for the smoothing to settle.
             #expect(waitUntil(timeout: 30) { (readings.all.last?.0 ?? 0) > 5.9 && readings.all.count > 200 })
-            Thread.sleep(forTimeInterval: 1)
+            let climbed = readings.all.count
+            #expect(waitUntil(timeout: 10) { readings.all.count >= climbed + 50 })
             tracker.stop()
             let first = try #require(readings.all.first), last = try #require(readings.all.last)
             #expect(first.0 == 0 && abs(first.1 - 101.325) < 0.01, "starts at 0 m and 101.325 kPa: \(first)")

@@ -192,7 +192,7 @@ struct GyroCall: Sendable {
         #expect(manager.isGyroActive && manager.isMagnetometerActive && !manager.isAccelerometerActive)
         #expect(waitUntil { manager.gyroData != nil && manager.magnetometerData != nil })
         let first = try #require(manager.gyroData)
-        Thread.sleep(forTimeInterval: 0.1)
+        #expect(waitUntil(timeout: 10) { (manager.gyroData?.timestamp ?? 0) > first.timestamp })
         let second = try #require(manager.gyroData)
         let now = Double(MonotonicClock.now()) / 1e9
         #expect(second.timestamp > first.timestamp)
@@ -246,12 +246,15 @@ struct GyroCall: Sendable {
         #expect(!manager.isMagnetometerAvailable && !manager.isDeviceMotionAvailable)
         #expect(CMMotionManager.availableAttitudeReferenceFrames().isEmpty)
         let calls = Recorder<Int>()
-        manager.startGyroUpdates(to: OperationQueue()) { _, _ in calls.append(1) }
-        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: OperationQueue()) { _, _ in calls.append(2) }
+        let gyroQueue = OperationQueue(), motionQueue = OperationQueue()
+        manager.startGyroUpdates(to: gyroQueue) { _, _ in calls.append(1) }
+        manager.startDeviceMotionUpdates(using: .xTrueNorthZVertical, to: motionQueue) { _, _ in calls.append(2) }
         manager.startAccelerometerUpdates()
         #expect(!manager.isGyroActive && !manager.isDeviceMotionActive && !manager.isAccelerometerActive)
         #expect(!device.isRunning && device.startCount == 0)
-        Thread.sleep(forTimeInterval: 0.05)
+        // Nothing was queued by the refused starts (not even an error).
+        gyroQueue.waitUntilAllOperationsAreFinished()
+        motionQueue.waitUntilAllOperationsAreFinished()
         #expect(calls.count == 0)
     }
 
@@ -313,8 +316,18 @@ struct GyroCall: Sendable {
         let error = try #require(errors.all.first)
         #expect(error.domain == CMErrorDomain)
         #expect(error.code == Int(CMErrorTrueNorthNotAvailable.rawValue))
-        Thread.sleep(forTimeInterval: 0.1)
+        // Fence: while a manager in an available frame gets 20 device motions through the same queue, the
+        // refused one gets none.
+        let reference = CMMotionManager()
+        let referenceData = Recorder<Int>()
+        reference.startDeviceMotionUpdates(using: .xMagneticNorthZVertical, to: queue) { motion, _ in
+            if motion != nil { referenceData.append(1) }
+        }
+        #expect(waitUntil(timeout: 10) { referenceData.count >= 20 })
+        reference.stopDeviceMotionUpdates()
+        queue.waitUntilAllOperationsAreFinished()
         #expect(data.count == 0 && manager.deviceMotion == nil)
+        #expect(errors.count == 1)
         manager.stopDeviceMotionUpdates()
         #expect(!manager.isDeviceMotionActive)
     }

@@ -37,6 +37,15 @@ extension CMMotionManagerDeviceTests {
         return min(difference, 360 - difference)
     }
 
+    /// Waits until the device motion of every manager in `managers` is `seconds` of sample time newer than
+    /// the one it holds now (each must hold one); returns whether they all got there within 10 s.
+    private static func waitForSampleTime(_ seconds: TimeInterval, of managers: CMMotionManager...) -> Bool {
+        let starts = managers.map { $0.deviceMotion?.timestamp ?? .infinity }
+        return waitUntil(timeout: 10) {
+            zip(managers, starts).allSatisfy { manager, start in (manager.deviceMotion?.timestamp ?? 0) >= start + seconds }
+        }
+    }
+
     /// The newest device motion in `frame` once the filter has settled, and the newest accelerometer data.
     private static func settledMotion(
         _ manager: CMMotionManager, frame: CMAttitudeReferenceFrame
@@ -44,7 +53,8 @@ extension CMMotionManagerDeviceTests {
         manager.startAccelerometerUpdates()
         manager.startDeviceMotionUpdates(using: frame)
         #expect(waitUntil { manager.deviceMotion != nil && manager.accelerometerData != nil })
-        Thread.sleep(forTimeInterval: 0.3)  // the filter converges from its first sample within this
+        // The filter converges from its first sample within 0.3 s of samples.
+        #expect(waitForSampleTime(0.3, of: manager))
         return (try #require(manager.deviceMotion), try #require(manager.accelerometerData))
     }
 
@@ -187,9 +197,9 @@ extension CMMotionManagerDeviceTests {
         manager.startDeviceMotionUpdates(using: .xMagneticNorthZVertical)
         defer { manager.stopDeviceMotionUpdates() }
         #expect(waitUntil { manager.deviceMotion != nil })
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(Self.waitForSampleTime(0.5, of: manager))
         let first = try #require(manager.deviceMotion)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(Self.waitForSampleTime(0.5, of: manager))
         let second = try #require(manager.deviceMotion)
         let elapsed = second.timestamp - first.timestamp
         #expect(elapsed > 0.4)
@@ -222,7 +232,7 @@ extension CMMotionManagerDeviceTests {
             trueNorth.stopDeviceMotionUpdates()
         }
         #expect(waitUntil { magnetic.deviceMotion != nil && trueNorth.deviceMotion != nil })
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(Self.waitForSampleTime(0.3, of: magnetic, trueNorth))  // the filters settle
         let inMagnetic = try #require(magnetic.deviceMotion), inTrue = try #require(trueNorth.deviceMotion)
         #expect(errors.count == 0)
         #expect(Self.angularDistance(degrees: inMagnetic.heading, 30) < 2, "magnetic heading \(inMagnetic.heading)°")
@@ -234,9 +244,9 @@ extension CMMotionManagerDeviceTests {
         #expect(abs(inTrue.attitude.roll - inMagnetic.attitude.roll) < 0.01)
         #expect(abs(inTrue.attitude.pitch - inMagnetic.attitude.pitch) < 0.01)
 
-        // A new declination reaches the running service.
+        // A new declination reaches the running service within 0.1 s of samples.
         try CMMotionManager.useLinuxMagneticDeclination(-5)
-        Thread.sleep(forTimeInterval: 0.1)
+        #expect(Self.waitForSampleTime(0.1, of: trueNorth))
         let updated = try #require(trueNorth.deviceMotion)
         #expect(Self.angularDistance(degrees: updated.heading, 25) < 2, "true heading \(updated.heading)°")
     }

@@ -40,7 +40,7 @@ extension CMMotionManagerDeviceTests {
             let m = data.magneticField
             fields.append(TimedReading(timestamp: data.timestamp, value: SIMD3(m.x, m.y, m.z)))
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(waitUntil(timeout: 10) { accelerations.count >= 30 && rates.count >= 30 && fields.count >= 30 })
         manager.stopAccelerometerUpdates()
         manager.stopGyroUpdates()
         manager.stopMagnetometerUpdates()
@@ -81,8 +81,8 @@ extension CMMotionManagerDeviceTests {
             manager.startAccelerometerUpdates()
             defer { manager.stopAccelerometerUpdates() }
             // 5 s of samples (1429 at 285.7 Hz), then the recording ends by itself.
-            #expect(waitUntil(timeout: 5) { (try? IMURecording.load(contentsOf: file.path).samples.count) ?? 0 >= 1429 })
-            Thread.sleep(forTimeInterval: 0.2)
+            // (Once the file holds 1429 samples the recording is complete: later samples are past its end.)
+            #expect(waitUntil(timeout: 10) { (try? IMURecording.load(contentsOf: file.path).samples.count) ?? 0 >= 1429 })
             let written = try CMMotionManager.stopLinuxRecording()
             #expect(written == 1429, "\(written) samples")
             let recorded = try IMURecording.load(contentsOf: file.path)
