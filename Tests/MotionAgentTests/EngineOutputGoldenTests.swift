@@ -1,5 +1,6 @@
 import Foundation
 import MotionContract
+import MotionFusion
 import MotionHAL
 import MotionMath
 import Synchronization
@@ -160,17 +161,21 @@ import Testing
         Self.expect(payloads.golden, Golden(count: 77, digest: "57384a8c27f99e1889d5d885655fc6d04c3c2c7bd93371690381b7b8a75ceeed"))
     }
 
-    /// The simulator's scenarios, fused in the arbitrary frame at the full rate, through the detector
-    /// pipeline: every event (JSON and CBOR) and every state change.
-    static func detectorPayloads(_ settings: DetectorSettings) -> Golden {
-        let scenarios: [(SimulatedMotion, seconds: Double)] = [
-            (.drop(SimulatedDrop()), 12), (.taps(SimulatedTaps()), 12), (.shake(SimulatedShake()), 10), (.tilt(SimulatedTilt()), 20),
-            (.gait(.walking), 30), (.gait(.running), 30), (.vibration(SimulatedVibration()), 20),
-        ]
+    /// The simulator's scenarios with known truth that the detectors are fed.
+    static let detectorScenarios: [(SimulatedMotion, seconds: Double)] = [
+        (.drop(SimulatedDrop()), 12), (.taps(SimulatedTaps()), 12), (.shake(SimulatedShake()), 10), (.tilt(SimulatedTilt()), 20),
+        (.gait(.walking), 30), (.gait(.running), 30), (.vibration(SimulatedVibration()), 20),
+    ]
+
+    /// The simulator's scenarios, fused in `frame` at the full rate, through the detector pipeline: every
+    /// event (JSON and CBOR) and every state change.
+    static func detectorPayloads(
+        _ settings: DetectorSettings, frame: AttitudeReferenceFrame = .xArbitraryZVertical, calibration: IMUCalibration? = nil
+    ) -> Golden {
         var payloads = Payloads()
-        for (motion, seconds) in scenarios {
-            let received = route(deliveries(motion, seconds: seconds), streams: [(.deviceMotion(.xArbitraryZVertical), 0, true)])
-            var pipeline = DetectorPipeline(settings: settings, sampleRate: 200, frame: .xArbitraryZVertical, wallClockOffset: 1_796_118_483.67683)
+        for (motion, seconds) in detectorScenarios {
+            let received = route(deliveries(motion, seconds: seconds), streams: [(.deviceMotion(frame), 0, true)], calibration: calibration)
+            var pipeline = DetectorPipeline(settings: settings, sampleRate: 200, frame: frame, wallClockOffset: 1_796_118_483.67683)
             for batch in received[0] {
                 let output = pipeline.add(batch.compactMap { if case .deviceMotion(let sample) = $0 { sample } else { nil } })
                 for event in output.events {
@@ -204,5 +209,39 @@ import Testing
                 count: 237, digest: "b39efc818fe821749ea2346c60744a9ae8e7dbce4d6631bc8b0656752372d781",
                 // The running trial's flight phases fall through the raised free-fall threshold.
                 events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"] + Array(repeating: "free_fall", count: 55)))
+    }
+
+    /// The agent's detectors in its default device-motion frame (magnetic north) on a calibrated IMU,
+    /// recorded before the detectors move into the engine: the frame the events' attitude and the
+    /// states' gravity come from there.
+    @Test func detectorsInTheMagneticFrameCalibrated() {
+        Self.expect(Self.detectorPayloads(DetectorSettings(), frame: .xMagneticNorthZVertical, calibration: Self.calibration), Golden(
+                count: 114, digest: "b1d9a0c7f4f27b1ffba701bee056beeec0e6dbf7651eca452d262a92b3692dc1",
+                events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"]))
+    }
+
+    /// CoreMotion's bank (every detector with its defaults, vibration bands unclipped) as
+    /// `MotionActivityMonitor` feeds it: the arbitrary frame's device motion, every sample. Events, states
+    /// and steps at full precision (Swift's shortest exact form), with the cadence at each step.
+    @Test func coreMotionsDefaultBankAtFullPrecision() {
+        var payloads = Payloads()
+        for (motion, seconds) in Self.detectorScenarios {
+            let received = Self.route(Self.deliveries(motion, seconds: seconds), streams: [(.deviceMotion(.xArbitraryZVertical), 0, true)])
+            var bank = MotionDetectorBank()
+            for case .deviceMotion(let sample) in received[0].joined() {
+                let output = bank.update(MotionDetectorBank.Sample(
+                    timestamp: sample.timestamp, userAcceleration: sample.userAcceleration, gravity: sample.gravity,
+                    rotationRate: sample.rotationRate))
+                for event in output.events {
+                    payloads.events.append("\(event.kind)")
+                    payloads.append(Array("\(event)".utf8))
+                }
+                for state in output.states { payloads.append(Array("\(state)".utf8)) }
+                if output.step { payloads.append(Array("step \(sample.timestamp) \(bank.steps?.cadence ?? .nan)".utf8)) }
+            }
+        }
+        Self.expect(payloads.golden, Golden(
+            count: 176, digest: "22bd024758326843aa1852f2576aab5f7a0394bec49319562454724ab541d3c7",
+            events: ["freeFall", "impact", "tap", "doubleTap", "tap", "doubleTap", "shake", "shake"]))
     }
 }
