@@ -109,6 +109,8 @@ let package = Package(
         .testTarget(
             name: "CoreMotionTests",
             dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionSupervision", "MotionTestSupport"]),
+        .testTarget(
+            name: "MotionEngineTests", dependencies: ["MotionEngine", "MotionHAL", "MotionLog", "MotionSupervision", "MotionTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",

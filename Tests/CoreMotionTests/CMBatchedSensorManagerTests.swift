@@ -1,6 +1,7 @@
 @testable import CoreMotion
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Testing
 
 extension CMMotionManagerDeviceTests {

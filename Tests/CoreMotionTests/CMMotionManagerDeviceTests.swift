@@ -2,6 +2,7 @@ import CoreMotion
 import Foundation
 import MotionHAL
 import MotionMath
+import MotionTestSupport
 import Testing
 
 /// One value from a handler call: the sample's values and where the handler ran.

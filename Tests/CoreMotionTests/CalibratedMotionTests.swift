@@ -4,6 +4,7 @@ import MotionEngine
 import MotionHAL
 import MotionMath
 import MotionModel
+import MotionTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import CoreMotion
 import Foundation
 import MotionHAL
 import MotionMath
+import MotionTestSupport
 import Testing
 
 // The tests of the iPhone-style clients in IOSStyleClients.swift.

@@ -1,12 +1,10 @@
-import Foundation
 import MotionHAL
 import Synchronization
-import MotionTestSupport
 
 /// A test IMU whose events the test emits itself, synchronously, with chosen timestamps; it records
 /// how often it was started and whether it runs, and can refuse its first starts.
-final class ScriptedIMU: IMUDevice {
-    let info: IMUDeviceInfo
+public final class ScriptedIMU: IMUDevice {
+    public let info: IMUDeviceInfo
     private struct State {
         var handler: (@Sendable (IMUDeviceEvent) -> Void)?
         var starts = 0
@@ -18,14 +16,14 @@ final class ScriptedIMU: IMUDevice {
 
     /// Creates a device with `sensors` running at `sampleRate` Hz whose first `failingStarts` starts throw
     /// ``IMUDeviceError/unavailable(_:)``.
-    init(sensors: IMUSensors = .all, sampleRate: Double = 200, failingStarts: Int = 0) {
+    public init(sensors: IMUSensors = .all, sampleRate: Double = 200, failingStarts: Int = 0) {
         info = IMUDeviceInfo(
             driver: "scripted", chip: "test script", sensors: sensors,
             supportedSampleRates: sampleRate...sampleRate, defaultSampleRate: sampleRate)
         state = Mutex(State(failuresLeft: failingStarts))
     }
 
-    func start(sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void) throws {
+    public func start(sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void) throws {
         try state.withLock { state throws(IMUDeviceError) in
             state.attemptTimes.append(Double(MonotonicClock.now()) / 1e9)
             guard state.failuresLeft == 0 else {
@@ -39,47 +37,33 @@ final class ScriptedIMU: IMUDevice {
     }
 
     /// When each start was attempted (failed ones included), s of `CLOCK_MONOTONIC`.
-    var startAttemptTimes: [Double] { state.withLock { $0.attemptTimes } }
+    public var startAttemptTimes: [Double] { state.withLock { $0.attemptTimes } }
 
-    func stop() {
+    public func stop() {
         state.withLock { $0.handler = nil }
     }
 
     /// Whether the device is started.
-    var isRunning: Bool { state.withLock { $0.handler != nil } }
+    public var isRunning: Bool { state.withLock { $0.handler != nil } }
     /// How many times the device was started.
-    var startCount: Int { state.withLock { $0.starts } }
+    public var startCount: Int { state.withLock { $0.starts } }
 
     /// How often a start was attempted (failed ones included).
-    var startAttempts: Int { state.withLock { $0.attemptTimes.count } }
+    public var startAttempts: Int { state.withLock { $0.attemptTimes.count } }
 
     /// Delivers `event` now, on the caller's thread, if running.
-    func emit(_ event: IMUDeviceEvent) {
+    public func emit(_ event: IMUDeviceEvent) {
         let handler = state.withLock { $0.handler }
         handler?(event)
     }
 
     /// `count` samples of a device lying face up at rest in a field pointing north and down, `1/rate`
     /// seconds apart from `start` ns.
-    func restingSamples(count: Int, from start: UInt64 = 1_000_000_000) -> [IMUSample] {
+    public func restingSamples(count: Int, from start: UInt64 = 1_000_000_000) -> [IMUSample] {
         (0..<count).map { index in
             IMUSample(
                 timestamp: start + UInt64((Double(index) * 1e9 / info.defaultSampleRate).rounded()),
                 acceleration: SIMD3(0, 0, 9.81), rotationRate: SIMD3(0, 0, 0), magneticField: SIMD3(0, 19.5, -44.5))
         }
     }
-}
-
-/// Thread-safe recorder of handler calls.
-final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
-
-    func append(_ value: Value) { values.withLock { $0.append(value) } }
-    var all: [Value] { values.withLock { $0 } }
-    var count: Int { values.withLock { $0.count } }
-}
-
-/// Polls `condition` until it holds or `timeout` seconds pass; returns whether it held.
-func waitUntil(timeout: Double = 3, _ condition: () -> Bool) -> Bool {
-    eventually(within: .milliseconds(Int(timeout * 1000)), condition)
 }

@@ -35,7 +35,7 @@ import Testing
         let test = Engine()
         let device = ScriptedIMU(sampleRate: 200, failingStarts: 2)
         test.engine.setDevice(device)
-        let faults = Recorder<MotionEngineFault>()
+        let faults = CallRecorder<MotionEngineFault>()
         let subscription = MotionSubscription(service: .accelerometer, interval: 0.01) { _, _, fault in
             if let fault { faults.append(fault) }
         }
@@ -79,8 +79,8 @@ import Testing
         let test = Engine()
         let device = ScriptedIMU(sampleRate: 200)
         test.engine.setDevice(device)
-        let faults = Recorder<MotionEngineFault>()
-        let samples = Recorder<Double>()
+        let faults = CallRecorder<MotionEngineFault>()
+        let samples = CallRecorder<Double>()
         let subscription = MotionSubscription(service: .accelerometer, interval: 0) { _, sample, fault in
             if let fault { faults.append(fault) }
             if case .vector(let reading)? = sample { samples.append(reading.timestamp) }
