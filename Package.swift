@@ -98,6 +98,7 @@ let package = Package(
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionModelTests", dependencies: ["MotionMath", "MotionModel"]),
+        .testTarget(name: "MotionCommandLineTests", dependencies: ["MotionCommandLine"]),
         .testTarget(name: "MotionLogTests", dependencies: ["MotionLog", "MotionTestSupport"]),
         .testTarget(name: "MotionSupervisionTests", dependencies: ["MotionSupervision", "MotionTestSupport"]),
         .testTarget(name: "MotionContractTests", dependencies: ["MotionContract", "MotionMath"]),
