@@ -209,15 +209,7 @@ public final class MotionEngine: Sendable {
     /// Sets the magnetic declination from a location: the World Magnetic Model's declination there, at the
     /// environment's date.
     public func setLocation(_ location: GeodeticLocation) {
-        setMagneticDeclination(Self.modelDeclination(at: location, unixTime: environment.unixTime()))
-    }
-
-    /// The World Magnetic Model's declination at a place and time, degrees east of true north.
-    /// - Parameters:
-    ///   - location: where.
-    ///   - unixTime: when, seconds since 1970 (UTC).
-    public static func modelDeclination(at location: GeodeticLocation, unixTime: Double) -> Double {
-        WorldMagneticModel.wmm2025.declination(at: location, year: GeodeticLocation.decimalYear(unixTime: unixTime))
+        setMagneticDeclination(WorldMagneticModel.wmm2025.declination(at: location, unixTime: environment.unixTime()))
     }
 
     /// A snapshot of the device's health and the fusion state.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionFusion
 import MotionHAL
 import MotionLog
 import MotionMath
@@ -92,7 +93,7 @@ public struct MotionEngineEnvironment: Sendable {
     func declination() -> Double? {
         if let text = value("MOTION_DECLINATION") { return GeodeticLocation.validDeclination(Double(text)) }
         guard let text = value("MOTION_LOCATION"), let location = try? GeodeticLocation(parsing: text) else { return nil }
-        return MotionEngine.modelDeclination(at: location, unixTime: unixTime())
+        return WorldMagneticModel.wmm2025.declination(at: location, unixTime: unixTime())
     }
 
     /// The value of `name` with blanks around it removed, or nil when unset or empty.

@@ -153,4 +153,12 @@ public struct WorldMagneticModel: Sendable {
     public func declination(at location: GeodeticLocation, year: Double) -> Double {
         declination(latitude: location.latitude, longitude: location.longitude, altitude: location.altitude / 1000, year: year)
     }
+
+    /// The magnetic declination at a location and time, degrees east of true north (negative west).
+    /// - Parameters:
+    ///   - location: where (its altitude in metres).
+    ///   - unixTime: when, seconds since 1970 (UTC).
+    public func declination(at location: GeodeticLocation, unixTime: Double) -> Double {
+        declination(at: location, year: GeodeticLocation.decimalYear(unixTime: unixTime))
+    }
 }
