@@ -43,8 +43,10 @@ struct MQTTDurableOfflineBufferTests {
 
         // The next run finds them, and what it publishes waits behind them.
         let problems = Mutex<[String]>([])
+        let published = Mutex(0)
         let second = try MQTTClient(configuration: configuration(broker)) { event in
             if case .offlineBufferProblem(let problem) = event { problems.withLock { $0.append(problem) } }
+            if case .published = event { published.withLock { $0 += 1 } }
         }
         #expect(second.statistics.bufferedMessages == 31)
         for sequence in 30..<40 {
@@ -61,8 +63,10 @@ struct MQTTDurableOfflineBufferTests {
         #expect(received.payload == [0, 1, 0xff] && received.correlationData == [9, 8, 7])
         #expect(received.contentType == "application/octet-stream" && (received.messageExpiryInterval ?? 0) > 3_500)
         #expect(problems.withLock { $0 }.isEmpty)
-        _ = eventually(within: .seconds(5)) { second.statistics.bufferedMessages == 0 }
-        Thread.sleep(forTimeInterval: 0.3)  // the acknowledgements reach the file
+        // All 41 acknowledged: each one's delete reaches the journal before its published event, and
+        // shutdown commits what is pending.
+        #expect(eventually(within: .seconds(10)) { published.withLock { $0 } == 41 })
+        #expect(second.statistics.bufferedMessages == 0)
         second.shutdown(timeout: .seconds(1))
 
         // Acknowledged means gone from the file.
@@ -113,7 +117,7 @@ struct MQTTDurableOfflineBufferTests {
         }
         try first.publish(MQTTMessage(topic: "durable/expiring", string: "x", qos: .atLeastOnce, messageExpiryInterval: 60))
         try first.publish(MQTTMessage(topic: "durable/expired", string: "x", qos: .atLeastOnce, messageExpiryInterval: 2))
-        Thread.sleep(forTimeInterval: 0.3)  // committed
+        // Each was journaled as it was published; shutdown commits the journal before it returns.
         first.shutdown(timeout: .milliseconds(300))
         // The hung broker dies with what it had not read: the only copies left are in the file.
         broker.kill()
@@ -126,8 +130,12 @@ struct MQTTDurableOfflineBufferTests {
         #expect(subscriber.waitFor(0..<20, timeout: .seconds(10)), "\(subscriber.sequences)")
         let expiring = try #require(replies.waitForMessage(on: "durable/expiring")).message
         #expect((expiring.messageExpiryInterval ?? 0) <= 58, "expiry counted from publication: \(expiring.messageExpiryInterval ?? 0)")
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(replies.messages(on: "durable/expired").isEmpty, "an expired message is not sent")
+        // The expired message is counted instead of sent; a message published after it on its topic (same
+        // connection, same topic: it would come second) arrives alone.
+        #expect(eventually(within: .seconds(10)) { second.statistics.expiredInBuffer == 1 })
+        try second.publish(MQTTMessage(topic: "durable/expired", string: "after", qos: .atLeastOnce))
+        #expect(replies.waitForMessage(on: "durable/expired", timeout: .seconds(10)) { $0.payloadString == "after" } != nil)
+        #expect(replies.messages(on: "durable/expired").map(\.payloadString) == ["after"], "an expired message is not sent")
         #expect(second.statistics.expiredInBuffer == 1)
         second.shutdown(timeout: .seconds(1))
     }
