@@ -1,12 +1,8 @@
 import MQTT
-import MotionAgent
+@testable import MotionAgent
 import MotionContract
 import MotionTestSupport
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The agent's behaviour with an in-memory broker connection: availability, control, reload and
 /// buffering decisions, tested without a broker (the real-broker suites cover what needs one).
@@ -75,10 +71,15 @@ import Glibc
         let answer = try #require(transport.messages(on: "replies/unit").first)
         #expect(try CommandAnswer(payload: answer.payload) == .accepted && answer.correlationData == [1, 2, 3])
         #expect(status(transport.messages(on: topics.status(.gyro)).last)?.active == false)
-        // Stopped: no more gyro data (one delivery in flight may still arrive).
-        usleep(200_000)
+        // Stopped: no more gyro data. A device delivery under way at the stop may still publish some; the
+        // device's deliveries run one after another, so once ten more accelerometer messages are out (0.2 s
+        // of samples at 50 Hz, more than one delivery holds) a later delivery has run: the count is final.
+        let accelerometer = topics.data(.accelerometer)
+        let accelerometerAtStop = transport.messages(on: accelerometer).count
+        #expect(eventually { transport.messages(on: accelerometer).count >= accelerometerAtStop + 10 })
         let after = transport.messages(on: topics.data(.gyro)).count
-        usleep(200_000)
+        let accelerometerAfter = transport.messages(on: accelerometer).count
+        #expect(eventually { transport.messages(on: accelerometer).count >= accelerometerAfter + 10 })
         #expect(transport.messages(on: topics.data(.gyro)).count == after)
         // Faster again.
         transport.deliver(MQTTMessage(topic: topics.control(.gyro), string: #"{"active":true,"interval":0.1}"#, qos: .atLeastOnce))
@@ -106,7 +107,9 @@ import Glibc
         hostile.responseTopic = topics.status
         transport.deliver(hostile)
         #expect(eventually { transport.messages(on: topics.error).count == 2 })
-        usleep(100_000)
+        // The commands are handled in order on the control queue, statuses published there: the second
+        // refusal means all three were handled; draining the queue covers what they left for it.
+        agent.controlQueue.sync {}
         #expect(transport.messages(on: topics.status(.magnetometer)).isEmpty, "no status changed")
         #expect(transport.messages(on: topics.status).isEmpty, "nothing written on the device's own status")
     }
