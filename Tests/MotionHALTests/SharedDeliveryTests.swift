@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Synchronization
 import Testing
 
@@ -17,7 +18,10 @@ import Testing
         for (device, (collector, rate)) in zip(devices, zip(collectors, rates)) {
             try device.start(sampleRate: rate, handler: collector.handler)
         }
-        Thread.sleep(forTimeInterval: 1.5)
+        // 1.5 s of samples at each device's rate (the count is checked against the time that passed).
+        #expect(eventually(within: .seconds(10)) {
+            zip(collectors, rates).allSatisfy { collector, rate in Double(collector.samples.count) >= 1.5 * rate }
+        })
         let elapsed = Date().timeIntervalSince(started)
         let stopping = Date()
         for device in devices { device.stop() }

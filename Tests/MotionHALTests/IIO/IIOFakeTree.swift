@@ -125,6 +125,20 @@ final class IIOFakeDevice: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// How many descriptors of this process have the node open, the fake's own aside: the reader's, while
+    /// its thread runs (it closes the node as the thread ends).
+    var readerDescriptors: Int {
+        let own = descriptor.withLock { $0 }
+        guard let resolved = realpath(node, nil) else { return 0 }
+        defer { free(resolved) }
+        let target = String(cString: resolved)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.filter { entry in
+            guard let number = Int32(entry), number != own else { return false }
+            return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) == target
+        }.count
+    }
+
     /// Closes the FIFO once (a second close could hit a descriptor another test has opened since).
     private func closeNode() {
         descriptor.withLock { descriptor in

@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import MotionTestSupport
 import Testing
 
 /// The IIO driver against a fake sysfs tree: configuration written at `start` and `stop`, exact values and
@@ -121,8 +122,8 @@ import Testing
         try imu.start(sampleRate: 50, handler: collector.handler)
         defer { imu.stop() }
         device.write(sixAxisRecord(accel: .zero, gyro: .zero, timestamp: 2_000))
-        #expect(collector.wait { $0.samples.count == 1 })
-        Thread.sleep(forTimeInterval: 0.1)
+        // The stale record was written first: delivered, it would come before this one.
+        #expect(collector.wait(timeout: 10) { $0.samples.contains { $0.timestamp == 2_000 } })
         #expect(collector.samples.map(\.timestamp) == [2_000])
     }
 
@@ -229,9 +230,11 @@ import Testing
         try imu.start(sampleRate: 50, handler: collector.handler)
         device.write(sixAxisRecord(accel: SIMD3(0, 0, 16384), gyro: .zero, timestamp: 1_000_000_000))
         #expect(collector.wait { $0.samples.count == 1 })
+        #expect(device.readerDescriptors == 1, "the reader has the node open")
         device.vanish()
         #expect(collector.wait { !$0.faults.isEmpty })
-        Thread.sleep(forTimeInterval: 0.15)
+        // The fault ends the reader's thread, which closes the node last: nothing can follow.
+        #expect(eventually(within: .seconds(10)) { device.readerDescriptors == 0 })
         #expect(collector.all.count == 2)
         // The node's end of file, or (if the reader looked in between) the sysfs directory gone.
         #expect(collector.faults.count == 1)
@@ -262,9 +265,11 @@ import Testing
         let collector = DeviceEventCollector()
         try imu.start(sampleRate: 50, handler: collector.handler)
         defer { imu.stop() }
+        #expect(device.readerDescriptors == 1, "the reader has the node open")
         try FileManager.default.removeItem(atPath: device.directory)
         #expect(collector.wait { !$0.faults.isEmpty })
-        Thread.sleep(forTimeInterval: 0.15)
+        // The fault ends the reader's thread, which closes the node last: nothing can follow.
+        #expect(eventually(within: .seconds(10)) { device.readerDescriptors == 0 })
         #expect(collector.faults == [.unavailable(
             "IIO device mpu6050 (iio:device0) is gone (\(device.directory) vanished)")])
         #expect(collector.samples.isEmpty)
