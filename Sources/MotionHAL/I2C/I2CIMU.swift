@@ -85,13 +85,7 @@ public final class I2CIMU: IMUDevice {
 
     /// The models a `chip=` option allows.
     static func models(named chip: String?) throws(IMUDeviceError) -> [I2CChipModel] {
-        guard let chip else { return I2CChipModel.all }
-        let models = I2CChipModel.all.filter { $0.name == chip }
-        guard !models.isEmpty else {
-            let known = I2CChipModel.all.map(\.name).joined(separator: ", ")
-            throw .invalidSpecification("unknown I2C chip '\(chip)' (known chips: \(known))")
-        }
-        return models
+        try I2CChipModel.models(named: chip, in: I2CChipModel.all, kind: "I2C chip")
     }
 
     private static func identify(

@@ -1,7 +1,7 @@
-extension I2CChipModel {
+extension ChipModel where Driver == any I2CChipDriver {
     /// The TDK InvenSense ICM-20948 with its AK09916 magnetometer, at 0x68 or 0x69, with the default full
     /// scales ±8 g and ±2000 °/s.
-    public static let icm20948 = icm20948(configuration: ICM20948Configuration())
+    public static var icm20948: I2CChipModel { icm20948(configuration: ICM20948Configuration()) }
 
     /// The ICM-20948 with the full scales of `configuration`.
     /// - Parameter configuration: accelerometer and gyroscope full scales.

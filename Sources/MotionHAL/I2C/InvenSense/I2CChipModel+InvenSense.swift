@@ -1,12 +1,12 @@
-extension I2CChipModel {
+extension ChipModel where Driver == any I2CChipDriver {
     /// The InvenSense MPU-6050 (WHO_AM_I 0x68) at 0x68 or 0x69, ±8 g and ±2000 °/s.
-    public static let mpu6050 = invenSense(.mpu6050)
+    public static var mpu6050: I2CChipModel { invenSense(.mpu6050) }
     /// The InvenSense MPU-6500 (WHO_AM_I 0x70) at 0x68 or 0x69, ±8 g and ±2000 °/s.
-    public static let mpu6500 = invenSense(.mpu6500)
+    public static var mpu6500: I2CChipModel { invenSense(.mpu6500) }
     /// The InvenSense MPU-9250 (WHO_AM_I 0x71) with its AK8963 magnetometer, ±8 g and ±2000 °/s.
-    public static let mpu9250 = invenSense(.mpu9250)
+    public static var mpu9250: I2CChipModel { invenSense(.mpu9250) }
     /// The InvenSense MPU-9255 (WHO_AM_I 0x73) with its AK8963 magnetometer, ±8 g and ±2000 °/s.
-    public static let mpu9255 = invenSense(.mpu9255)
+    public static var mpu9255: I2CChipModel { invenSense(.mpu9255) }
 
     /// A catalog entry for an InvenSense part with chosen full-scale ranges.
     /// - Parameters:

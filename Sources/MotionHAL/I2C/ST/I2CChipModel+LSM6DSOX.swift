@@ -1,8 +1,8 @@
-extension I2CChipModel {
+extension ChipModel where Driver == any I2CChipDriver {
     /// The ST LSM6DSOX at 0x6A or 0x6B, with a LIS3MDL magnetometer at 0x1C or 0x1E on the same bus when there
     /// is one (9-axis, as on Adafruit's LSM6DSOX + LIS3MDL FeatherWing), else 6-axis: see ``LSM6DSOXDriver``.
     /// Default full scales ±8 g, ±2000 dps, ±4 gauss.
-    public static let lsm6dsox = lsm6dsox()
+    public static var lsm6dsox: I2CChipModel { lsm6dsox() }
 
     /// The LSM6DSOX model with other full scales or a magnetometer mounted differently.
     /// - Parameters:
