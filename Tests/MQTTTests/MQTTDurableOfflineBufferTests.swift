@@ -65,7 +65,7 @@ struct MQTTDurableOfflineBufferTests {
         #expect(problems.withLock { $0 }.isEmpty)
         // All 41 acknowledged: each one's delete reaches the journal before its published event, and
         // shutdown commits what is pending.
-        #expect(eventually(within: .seconds(10)) { published.withLock { $0 } == 41 })
+        #expect(eventually(within: .seconds(10)) { published.withLock { $0 } >= 41 })
         #expect(second.statistics.bufferedMessages == 0)
         second.shutdown(timeout: .seconds(1))
 

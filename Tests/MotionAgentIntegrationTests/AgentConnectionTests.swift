@@ -54,7 +54,7 @@ extension AgentEndToEndTests {
             #expect(eventually(within: .seconds(10)) { running.agent.log.contains("ignored a retained command") }, "\(running.agent.log)")
             running.subscriber.clear()
             let rate = running.subscriber.arrivalRate(on: running.topics.data(.accelerometer), over: 50)
-            #expect(rate.map { (45...55).contains($0) } == true, "the retained stop was obeyed: \(rate ?? 0) msg/s")
+            #expect(rate.map { $0 >= 45 } == true, "the retained stop was obeyed: \(rate ?? 0) msg/s")
             _ = try running.subscriber.client.publish(
                 MQTTMessage(topic: running.topics.control(.accelerometer), payload: [], qos: .atLeastOnce, retain: true))
         }

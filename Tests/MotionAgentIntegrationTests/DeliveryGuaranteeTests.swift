@@ -132,8 +132,10 @@ extension AgentEndToEndTests {
             let second = try AgentProcess(arguments: [
                 "--config", running.configurationURL.path, "--broker", running.broker.url, "--id", running.deviceID, "--device", "sim",
             ])
-            // The second run is up, its new samples waiting behind the kept ones, before the broker returns.
+            // The second run is up before the broker returns, and queues new samples behind the kept ones
+            // for a second (a deliberate dwell: the broker must stay down while they queue).
             #expect(eventually(within: .seconds(10)) { second.log.contains("base topic") }, "\(second.log)")
+            Thread.sleep(forTimeInterval: 1)
             let restarted = Date().timeIntervalSince1970
             try running.broker.restart()
             // The new run's own messages arrive once the kept ones are through.

@@ -49,16 +49,21 @@ extension AgentEndToEndTests {
             defer { running.cleanUp() }
             #expect(running.subscriber.waitForCount(on: running.topics.data(.gyro), count: 50), "\(running.agent.log)")
             // A subscriber to everything that then stops reading its socket: the broker queues for it.
+            let received = FileManager.default.temporaryDirectory.appendingPathComponent("stalled-\(UUID().uuidString)")
             let stalled = try CommandLineTool.spawn(
                 "/usr/bin/mosquitto_sub", ["-p", "\(running.broker.port)", "-t", "#", "-q", "1", "-c", "-i", "stalled"],
-                outputPath: "/dev/null")
+                outputPath: received.path)
             defer {
+                try? FileManager.default.removeItem(at: received)
                 kill(stalled, SIGCONT)
                 kill(stalled, SIGKILL)
                 var status: Int32 = 0
                 waitpid(stalled, &status, 0)
             }
-            #expect(running.broker.waitForLog(containing: " as stalled ("), "the stalled subscriber connected")
+            // It has subscribed once messages reach it.
+            #expect(eventually(within: .seconds(10)) {
+                ((try? FileManager.default.attributesOfItem(atPath: received.path)[.size]) as? NSNumber)?.intValue ?? 0 > 0
+            }, "the stalled subscriber receives before it stops reading")
             kill(stalled, SIGSTOP)
             let pid = running.agent.process.processIdentifier
             Thread.sleep(forTimeInterval: 1)
