@@ -107,6 +107,16 @@ enum DeviceSpecificationGrammar {
         return options
     }
 
+    /// Splits `TARGET[,key=value…]` into its target (trimmed) and its options, read as ``options(_:driver:whole:known:form:)``
+    /// does; `driver` also names the whole text (`driver:text`) in errors.
+    static func targetAndOptions(_ text: Substring, driver: String, known: [String], form: String)
+        throws(DeviceSpecificationSyntaxError) -> (target: Substring, options: [Option])
+    {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        let options = try options(items.dropFirst(), driver: driver, whole: "\(driver):\(text)", known: known, form: form)
+        return (items[0].trimmingBlanks(), options)
+    }
+
     /// Splits `BUS@ADDRESS` (the last `@`) and reads the address, decimal or `0x` hexadecimal, 7-bit.
     /// - Parameter example: a valid target for the error, e.g. `/dev/i2c-1@0x68`.
     static func busAndAddress(_ target: Substring, example: String)

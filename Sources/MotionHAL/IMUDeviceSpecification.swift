@@ -238,14 +238,13 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
 
     /// `DEVICE[+MAGNETOMETER][,sysfs=DIR][,dev=DIR]`.
     private static func iioTarget(_ target: Substring) throws(DeviceSpecificationSyntaxError) -> IMUDeviceSpecification {
-        let items = target.split(separator: ",", omittingEmptySubsequences: false)
-        let devices = items[0].split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
+        let (device, options) = try DeviceSpecificationGrammar.targetAndOptions(
+            target, driver: "iio", known: ["sysfs", "dev"], form: "sysfs=DIR or dev=DIR")
+        let devices = device.split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
         guard devices.count <= 2, !devices.contains(where: \.isEmpty) else {
             throw DeviceSpecificationSyntaxError(
-                "iio device '\(items[0].trimmingBlanks())' needs the form DEVICE or DEVICE+MAGNETOMETER, e.g. 'mpu6050+ak8975'")
+                "iio device '\(device)' needs the form DEVICE or DEVICE+MAGNETOMETER, e.g. 'mpu6050+ak8975'")
         }
-        let options = try DeviceSpecificationGrammar.options(
-            items.dropFirst(), driver: "iio", whole: "iio:\(target)", known: ["sysfs", "dev"], form: "sysfs=DIR or dev=DIR")
         func option(_ key: Substring) -> String? { options.first { $0.key == key }.map { String($0.value) } }
         return .iio(
             name: String(devices[0]), magnetometer: devices.count == 2 ? String(devices[1]) : nil,

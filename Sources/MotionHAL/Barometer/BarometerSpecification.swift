@@ -98,10 +98,7 @@ public enum BarometerSpecification: Sendable, Equatable, CustomStringConvertible
 
     /// `DEVICE[,sysfs=DIR]`.
     private static func iioTarget(_ text: Substring) throws(DeviceSpecificationSyntaxError) -> BarometerSpecification {
-        let items = text.split(separator: ",", omittingEmptySubsequences: false)
-        let options = try DeviceSpecificationGrammar.options(
-            items.dropFirst(), driver: "iio", whole: "iio:\(text)", known: ["sysfs"], form: "sysfs=…")
-        let device = items[0].trimmingBlanks()
+        let (device, options) = try DeviceSpecificationGrammar.targetAndOptions(text, driver: "iio", known: ["sysfs"], form: "sysfs=…")
         guard !device.isEmpty else {
             throw DeviceSpecificationSyntaxError("driver iio needs a device before its options, e.g. 'iio:bmp280'")
         }
@@ -110,10 +107,8 @@ public enum BarometerSpecification: Sendable, Equatable, CustomStringConvertible
 
     /// `BUS@ADDRESS[,chip=NAME]`.
     private static func i2cTarget(_ text: Substring) throws(DeviceSpecificationSyntaxError) -> BarometerSpecification {
-        let items = text.split(separator: ",", omittingEmptySubsequences: false)
-        let options = try DeviceSpecificationGrammar.options(
-            items.dropFirst(), driver: "i2c", whole: "i2c:\(text)", known: ["chip"], form: "chip=…")
-        let (bus, address) = try DeviceSpecificationGrammar.busAndAddress(items[0].trimmingBlanks(), example: "/dev/i2c-1@0x76")
+        let (target, options) = try DeviceSpecificationGrammar.targetAndOptions(text, driver: "i2c", known: ["chip"], form: "chip=…")
+        let (bus, address) = try DeviceSpecificationGrammar.busAndAddress(target, example: "/dev/i2c-1@0x76")
         let chip = options.first.map { String($0.value) }
         do { _ = try BarometerChipModel.models(named: chip) } catch {
             guard case .invalidSpecification(let why) = error else { throw DeviceSpecificationSyntaxError(error.description) }
