@@ -42,7 +42,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Jansson: the strict JSON parser for the configuration and control commands.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
-        // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls).
+        // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls; closefrom in posix_spawn and
+        // pipe2, GNU extensions that the Glibc module leaves out).
         .target(name: "CLinuxIO"),
         // The programs' one command-line scanner.
         .target(name: "MotionCommandLine"),
@@ -82,7 +83,7 @@ let package = Package(
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionFleet", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionLog", "MotionMath", "CCrypto"]),
         // A real mosquitto on a free loopback port, for the tests and the benchmarks, and the child-process
         // helper it starts it with.
-        .target(name: "PrivateBroker", dependencies: ["MQTT"]),
+        .target(name: "PrivateBroker", dependencies: ["CLinuxIO", "MQTT"]),
         // Performance benchmarks of the agent and the MQTT client (see docs/BENCHMARKS.md).
         // The benchmarks start their broker with the same PrivateBroker as the tests.
         .executableTarget(

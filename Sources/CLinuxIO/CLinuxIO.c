@@ -1,6 +1,10 @@
+// posix_spawn_file_actions_addclosefrom_np and pipe2 are GNU extensions.
+#define _GNU_SOURCE
 #include "CLinuxIO.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <linux/i2c-dev.h>
 #include <linux/i2c.h>
 #include <sys/ioctl.h>
@@ -31,4 +35,12 @@ int clinuxio_i2c_supports_transfers(int fd) {
     unsigned long functions = 0;
     if (ioctl(fd, I2C_FUNCS, &functions) < 0) return -errno;
     return (functions & I2C_FUNC_I2C) ? 1 : 0;
+}
+
+int clinuxio_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return -posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+int clinuxio_pipe_close_on_exec(int descriptors[2]) {
+    return pipe2(descriptors, O_CLOEXEC) < 0 ? -errno : 0;
 }

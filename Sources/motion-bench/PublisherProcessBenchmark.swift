@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import PrivateBroker
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,7 +65,7 @@ struct PublisherProcessBenchmark {
             clientID: "bench-monitor-\(name.filter { $0.isLetter })")
         defer { subscriber.shutdown() }
         let process = try ChildProcess(executable: executable, arguments: arguments, logFile: logFile)
-        defer { process.terminate(grace: 5) }
+        defer { process.terminate(grace: .seconds(5)) }
 
         // Warm-up starts with the first data message.
         let deadline = Clock.monotonicNanoseconds() + 15_000_000_000
@@ -85,7 +86,7 @@ struct PublisherProcessBenchmark {
         guard let after = ProcessSnapshot(pid: process.pid) else { throw BenchError("\(name) exited: \(logTail())") }
         let brokerAfter = brokerPID.flatMap { ProcessSnapshot(pid: $0) }
         let elapsed = Double(after.takenAt - before.takenAt) / 1e9
-        let clean = process.terminate(grace: 5)
+        let clean = process.terminate(grace: .seconds(5))
 
         var brokerCPU: Double?
         if let brokerBefore, let brokerAfter { brokerCPU = brokerAfter.cpuPercent(since: brokerBefore) }

@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import PrivateBroker
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -104,8 +105,8 @@ struct ThroughputBenchmark {
                 "--payload", String(payloadBytes), "--window", String(window), "--topic", Self.topic,
             ],
             logFile: output)
-        guard process.waitForExit(timeout: 120) == 0 else {
-            process.terminate(grace: 1)
+        guard process.waitForExit(timeout: .seconds(120)) == 0 else {
+            process.terminate(grace: .seconds(1))
             throw BenchError("motion-floor --throughput failed; see \(output)")
         }
         subscriber.waitForMessages(messages, quietPeriod: 2)

@@ -25,7 +25,7 @@ func floorExecutable(_ option: String?) throws -> String {
     }
     let compiler = try ChildProcess(
         executable: "/usr/bin/gcc", arguments: ["-O2", "-o", path, source, "-lmosquitto"], logFile: "/dev/stderr")
-    guard compiler.waitForExit(timeout: 60) == 0 else { throw BenchError("gcc could not build \(source)") }
+    guard compiler.waitForExit(timeout: .seconds(60)) == 0 else { throw BenchError("gcc could not build \(source)") }
     return path
 }
 

@@ -96,7 +96,7 @@ extension AgentEndToEndTests {
             #expect(recovered != nil, "service came back by itself: \(running.agent.log)")
             running.subscriber.clear()
             #expect(running.subscriber.waitForCount(on: running.topics.data(.accelerometer), count: 20), "data flows again")
-            #expect(running.agent.process.isRunning)
+            #expect(running.agent.isRunning)
         }
 
         @Test func frameCommandSwitchesDeviceMotionsReferenceFrame() throws {
@@ -151,7 +151,7 @@ extension AgentEndToEndTests {
             try Data("{ not json".utf8).write(to: running.configurationURL)
             running.agent.send(SIGHUP)
             #expect(eventually(within: .seconds(10)) { running.agent.log.contains("reload refused, the running configuration stays") })
-            #expect(running.agent.process.isRunning)
+            #expect(running.agent.isRunning)
         }
 
         @Test func brokerRestartRestoresStatusAndControlWithinThreeSeconds() throws {

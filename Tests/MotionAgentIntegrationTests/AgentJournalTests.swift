@@ -1,5 +1,6 @@
 import AgentTestSupport
 import Foundation
+import MotionTestSupport
 import Testing
 
 /// The real executable's lines on the systemd journal's stream.
@@ -16,20 +17,15 @@ import Testing
             let logPath = directory.appendingPathComponent("journal-\(UUID().uuidString).log").path
             #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
             defer { unlink(logPath) }
-            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
             var status = stat()
             #expect(stat(logPath, &status) == 0)
-            let process = Process()
-            process.executableURL = AgentProcess.productsDirectory.appendingPathComponent("motion-agent")
-            process.arguments = ["--config", config, "--check-config"]
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                ["JOURNAL_STREAM": "\(status.st_dev):\(matching ? status.st_ino : status.st_ino + 1)"]) { $1 }
-            process.standardError = log
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            try log.close()
-            return (process.terminationStatus, try String(contentsOfFile: logPath, encoding: .utf8))
+            let agent = try ChildProcess(
+                AgentProcess.productsDirectory.appendingPathComponent("motion-agent").path, ["--config", config, "--check-config"],
+                environment: ProcessInfo.processInfo.environment.merging(
+                    ["JOURNAL_STREAM": "\(status.st_dev):\(matching ? status.st_ino : status.st_ino + 1)"]) { $1 },
+                standardOutput: .file("/dev/null", appending: true), standardError: .file(logPath, appending: true))
+            let exitStatus = try #require(agent.waitForExit(timeout: .seconds(20)))
+            return (exitStatus, try String(contentsOfFile: logPath, encoding: .utf8))
         }
         let journal = try run(journalStreamOf: true)
         #expect(journal.status == 78)

@@ -108,7 +108,7 @@ extension AgentEndToEndTests {
             let mqtt = RunningAgent.object(health.message)?["mqtt"] as? [String: Any]
             #expect(RunningAgent.number(mqtt, "dropped_from_buffer") == 0 && RunningAgent.number(mqtt, "publish_errors") == 0, "\(mqtt ?? [:])")
             #expect(running.subscriber.messages(on: running.topics.status).last?.payloadString ?? "online" == "online")
-            #expect(running.agent.process.isRunning)
+            #expect(running.agent.isRunning)
         }
 
         @Test(arguments: [0.0, 0.1])

@@ -53,7 +53,7 @@ import Testing
 
     @Test func tiltMonitorWithoutADeviceSaysHowToChooseOne() throws {
         let child = try AgentProcess("tilt-monitor", arguments: ["1"], environment: ["MOTION_DEVICE": ""])
-        let output = String(decoding: child.standardOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: child.standardOutput.readDataToEndOfFile(), as: UTF8.self)
         #expect(child.waitForExit(timeout: .seconds(10)) == 1)
         #expect(output.contains("MOTION_DEVICE"))
     }

@@ -62,7 +62,7 @@ extension AgentEndToEndTests {
             defer { running.cleanUp() }
             #expect(running.subscriber.waitForCount(on: running.topics.status(.gyro), count: 1), "\(running.agent.log)")
             Thread.sleep(forTimeInterval: 0.5)
-            let pid = running.agent.process.processIdentifier
+            let pid = running.agent.processIdentifier
             let before = try #require(ProcessMemory.kilobytes("VmHWM", of: pid))
             let huge = MQTTMessage(
                 topic: running.topics.control(.gyro), payload: [UInt8](repeating: UInt8(ascii: " "), count: 16 << 20) + Array("stop".utf8),

@@ -16,7 +16,7 @@ extension AgentEndToEndTests {
             defer { running.cleanUp() }
             #expect(running.subscriber.waitForCount(on: running.topics.data(.gyro), count: 50), "\(running.agent.log)")
             Thread.sleep(forTimeInterval: 1)
-            let pid = running.agent.process.processIdentifier
+            let pid = running.agent.processIdentifier
             let before = try #require(ProcessMemory.kilobytes("VmRSS", of: pid))
             // 30,000 commands as fast as a client can send them, QoS 0 (the broker does not throttle those),
             // a third valid, a third malformed, a third refused for their response topic.
@@ -65,7 +65,7 @@ extension AgentEndToEndTests {
                 ((try? FileManager.default.attributesOfItem(atPath: received.path)[.size]) as? NSNumber)?.intValue ?? 0 > 0
             }, "the stalled subscriber receives before it stops reading")
             kill(stalled, SIGSTOP)
-            let pid = running.agent.process.processIdentifier
+            let pid = running.agent.processIdentifier
             Thread.sleep(forTimeInterval: 1)
             let before = try #require(ProcessMemory.kilobytes("VmRSS", of: pid))
             Thread.sleep(forTimeInterval: 8)

@@ -85,7 +85,7 @@ import Testing
         let text = try AgentProcess.run(
             "motionctl", arguments: ["events", "--states", "--count", "1", "--duration", "2", "--broker", broker.url], timeout: .seconds(10))
         #expect(Self.printable(text.output) && text.output.split(separator: "\n").count == 1, "\(text.output.debugDescription)")
-        let lines = String(decoding: events.standardOutput.fileHandleForReading.availableData, as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: events.standardOutput.availableData, as: UTF8.self).split(separator: "\n")
         #expect(!lines.contains { $0.contains("levitation") }, "an unknown type was shown: \(lines)")
         #expect(lines.contains { $0.contains(#""type":"impact""#) }, "\(lines) \(events.log)")
     }

@@ -1,8 +1,10 @@
-// CLinuxIO: the few Linux I/O calls Swift cannot make directly (variadic ioctl with kernel structs).
-// Every function returns 0 on success or a negative errno value; nothing else is kept in C.
+// CLinuxIO: the few Linux I/O calls Swift cannot make directly (variadic ioctl with kernel structs, and
+// GNU extensions that Swift's Glibc module does not import). Every function returns 0 on success or a
+// negative errno value; nothing else is kept in C.
 #ifndef CLINUXIO_H
 #define CLINUXIO_H
 
+#include <spawn.h>
 #include <stdint.h>
 
 /// Reads `length` bytes from consecutive registers of the chip at 7-bit `address`, starting at `first_register`,
@@ -16,5 +18,14 @@ int clinuxio_i2c_write(int fd, uint16_t address, const uint8_t *bytes, uint16_t 
 /// Whether `fd` is an I2C adapter (`I2C_FUNCS` answers) that can do plain I2C transfers (`I2C_FUNC_I2C`).
 /// Returns 1, 0, or a negative errno value.
 int clinuxio_i2c_supports_transfers(int fd);
+
+/// Adds to `actions` the closing, in the child, of every descriptor from `lowest` up: glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34), a GNU extension. Runs after the actions added before it,
+/// so descriptors dup2'ed below `lowest` stay open.
+int clinuxio_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
+/// Creates a pipe whose two descriptors are close-on-exec from the start (`pipe2(O_CLOEXEC)`, a GNU
+/// extension), so no child started meanwhile by another thread inherits them.
+int clinuxio_pipe_close_on_exec(int descriptors[2]);
 
 #endif
