@@ -92,7 +92,7 @@ extension CMBatchedSensorManager {
                     CMErrorInvalidParameter.nsError("\(referenceFrame.rawValue) is not a single reference frame.")
                 } else if referenceFrame == .xTrueNorthZVertical {
                     CMErrorTrueNorthNotAvailable.nsError(
-                        "True north is not available: the magnetic declination is unknown (set it with CMMotionManager.useLinuxMagneticDeclination(_:) or MOTION_DECLINATION).")
+                        "True north is not available: the magnetic declination is unknown (set it with CMLinuxMotionDevice.useMagneticDeclination(_:) or MOTION_DECLINATION).")
                 } else {
                     CMErrorNotAvailable.nsError(
                         "The attitude reference frame \(referenceFrame.rawValue) is not available on this device.")

@@ -5,7 +5,7 @@ import MotionHAL
 /// watchOS 10), for high-rate work without one handler call per sample.
 ///
 /// On Linux it reads the same IMU of the process as ``CMMotionManager`` (see
-/// ``CMMotionManager/useLinuxDevice(_:)``): the device runs while any service of any manager runs, and its
+/// ``CMLinuxMotionDevice/use(_:)``): the device runs while any service of any manager runs, and its
 /// rate is the device's (``accelerometerDataFrequency``). Each batch holds every sample of the device, in
 /// order, each exactly once: a device-motion batch holds the fusion output for every sample (from the
 /// first one the filter can place, the first sample with an accelerometer reading). As on Apple's devices
@@ -14,7 +14,7 @@ import MotionHAL
 ///
 /// Handlers run on an internal serial queue of the manager (one per manager), one call at a time, in order.
 /// On a device fault the handler receives nil and an `NSError` in ``CMErrorDomain`` once per fault episode
-/// (see ``CMMotionManager/linuxDiagnostics``); when samples flow again batches simply resume. Samples of a
+/// (see ``CMLinuxMotionDevice/diagnostics``); when samples flow again batches simply resume. Samples of a
 /// batch not yet closed when a service stops are dropped; no new handler call begins after a stop method
 /// returns (one already running may still finish: stopping never waits for the queue, so a handler that
 /// waits for the stopping thread cannot deadlock). Deallocating a manager stops its services.

@@ -35,7 +35,7 @@ open class CMDeviceMotion: CMLogItem {
     /// The magnetic field in the device's axes, µT, with its accuracy; the accuracy is
     /// ``CMMagneticFieldCalibrationAccuracy/uncalibrated`` (and the field zero) in reference frames that do
     /// not use the magnetometer. On Linux, with a calibration in use (see
-    /// `CMMotionManager.useLinuxCalibration(contentsOf:)`) that has a magnetometer part, the field has the
+    /// `CMLinuxMotionDevice.useCalibration(contentsOf:)`) that has a magnetometer part, the field has the
     /// hard and soft iron removed and the accuracy is the calibration's grade (low, medium, high); without
     /// one it is the raw reading, of accuracy ``CMMagneticFieldCalibrationAccuracy/low`` once the attitude
     /// filter follows it and ``CMMagneticFieldCalibrationAccuracy/uncalibrated`` before.

@@ -1,147 +1,8 @@
-import MotionEngine
-import MotionMath
 import MotionHAL
 
-/// Linux-only additions: choosing the IMU that every ``CMMotionManager`` of the process reads, its
-/// calibration, and the magnetic declination that true north needs.
-///
-/// Without a call to ``useLinuxDevice(_:)`` or ``useLinuxDevice(specification:mountMatrix:)``, the first access
-/// opens the device named by the `MOTION_DEVICE` environment variable (for example `sim`,
-/// `sim:rate=500,motion=stationary`, `iio:mpu6050`, `i2c:/dev/i2c-1@0x68`, see `IMUDeviceSpecification`);
-/// without that variable, the IMU the kernel offers through Linux IIO (`auto`: the first device with an
-/// accelerometer and a gyroscope). Without either (or if it cannot be opened) there is no device and every
-/// service is unavailable, as on Apple's simulator.
+/// Linux only: the reference frames of this manager's own source, and the process's IMU settings under the
+/// names they had before ``CMLinuxMotionDevice`` (deprecated; the fix-it renames each call).
 extension CMMotionManager {
-    /// Selects the IMU every manager in this process reads (call before starting services). A device already
-    /// running is stopped; if services are active, the new device is started for them (a service needing a
-    /// sensor the new device lacks then receives nothing).
-    /// - Parameter device: the device, not started; the managers start and stop it.
-    public static func useLinuxDevice(_ device: any IMUDevice) {
-        MotionEngine.shared.setDevice(device)
-    }
-
-    /// Opens the device named by `specification` (for example `sim:rate=500,motion=stationary`) with
-    /// `IMUDeviceSpecification.open` and selects it as ``useLinuxDevice(_:)`` does.
-    ///
-    /// Without a call, the first use reads `MOTION_DEVICE` and, with it, `MOTION_MOUNT_MATRIX` (the same text
-    /// form as `mountMatrix`'s, for example `MOTION_MOUNT_MATRIX="0, 1, 0; -1, 0, 0; 0, 0, 1"`).
-    /// - Parameters:
-    ///   - specification: a device string.
-    ///   - mountMatrix: how the device sits on the board: its axes → the board's (`MountMatrix`, IIO's
-    ///     `mount_matrix` convention); the identity by default. CoreMotion then reports the board's axes.
-    /// - Throws: `IMUDeviceError` if the string is invalid or the device cannot be opened; the current device
-    ///   is then unchanged.
-    public static func useLinuxDevice(specification: String, mountMatrix: MountMatrix = .identity) throws {
-        try MotionEngine.shared.openDevice(specification: specification, mountMatrix: mountMatrix)
-    }
-
-    /// Linux only: writes every raw sample of the device (SI units: rad/s, m/s², µT; the board's axes, before
-    /// any calibration) to `path` in the recording format of `IMURecording` while the device runs, so that
-    /// a problem seen in the field can be replayed at a desk (`MOTION_DEVICE=replay:FILE`). The file is
-    /// flushed every second of samples. A recording in progress is finished first.
-    /// - Parameters:
-    ///   - path: the file, created or truncated.
-    ///   - duration: seconds of samples after which the recording ends by itself (nil: until
-    ///     ``stopLinuxRecording()``).
-    /// - Throws: an `NSError` in ``CMErrorDomain`` with code ``CMErrorNotAvailable`` without a device, or
-    ///   `IMURecordingError` when the file cannot be created.
-    public static func startLinuxRecording(toFile path: String, duration: TimeInterval? = nil) throws {
-        do {
-            try MotionEngine.shared.startRecording(toFile: path, duration: duration)
-        } catch let fault as MotionEngineFault {
-            throw fault.nsError
-        }
-    }
-
-    /// Linux only: ends the recording started by ``startLinuxRecording(toFile:duration:)``: flushes and closes
-    /// its file.
-    /// - Returns: the number of samples written (0 without a recording).
-    /// - Throws: `IMURecordingError` if writing the file failed.
-    @discardableResult
-    public static func stopLinuxRecording() throws -> Int {
-        try MotionEngine.shared.stopRecording()
-    }
-
-    /// Linux only: reads a calibration file made by `motionctl calibrate` (the JSON form documented on
-    /// `IMUCalibration`) and applies it to the samples of every manager in the process, from the next
-    /// sample on (see ``useLinuxCalibration(_:)``).
-    ///
-    /// Without a call, the first use of the device reads the file named by the `MOTION_CALIBRATION`
-    /// environment variable (for example `MOTION_CALIBRATION=/etc/motion/calibration.json`), read where
-    /// `MOTION_DEVICE` is; an unreadable or invalid file there means no calibration (check
-    /// ``linuxCalibration``).
-    /// - Parameter path: the calibration file.
-    /// - Throws: `IMUCalibrationError` naming the file and the bad field; the calibration in use is then
-    ///   unchanged.
-    public static func useLinuxCalibration(contentsOf path: String) throws {
-        MotionEngine.shared.setCalibration(try IMUCalibration.load(contentsOf: path))
-    }
-
-    /// Linux only: applies `calibration` (nil: none) to the samples of every manager in the process, from the
-    /// next sample on. As on Apple's devices, ``CMGyroData`` and ``CMMagnetometerData`` stay raw (their
-    /// bias included); ``CMAccelerometerData`` is corrected by the accelerometer part; ``CMDeviceMotion`` is
-    /// computed from fully corrected samples, and its ``CMDeviceMotion/magneticField`` is the field with the
-    /// hard and soft iron removed, its accuracy the grade of the magnetometer part
-    /// (``CMMagneticFieldCalibrationAccuracy/low``, ``CMMagneticFieldCalibrationAccuracy/medium`` or
-    /// ``CMMagneticFieldCalibrationAccuracy/high``).
-    /// - Parameter calibration: the calibration, or nil to use the raw samples.
-    public static func useLinuxCalibration(_ calibration: IMUCalibration?) {
-        MotionEngine.shared.setCalibration(calibration)
-    }
-
-    /// Linux only: the calibration applied to the samples, or nil (see ``useLinuxCalibration(contentsOf:)``).
-    public static var linuxCalibration: IMUCalibration? {
-        MotionEngine.shared.calibration
-    }
-
-    /// What the IMU of this process is (driver, chip, sensors, rates), or nil without one.
-    public static var linuxDeviceInfo: IMUDeviceInfo? {
-        MotionEngine.shared.deviceInfo
-    }
-
-    /// Linux only: the magnetic declination true north is derived from, degrees east of true north (negative
-    /// west), or nil while unknown. Apple's devices take it from the location; here it is set with
-    /// ``useLinuxMagneticDeclination(_:)``, ``useLinuxLocation(latitude:longitude:altitude:)`` (World Magnetic
-    /// Model), or the environment, read on first use: `MOTION_DECLINATION` in degrees (for example
-    /// `MOTION_DECLINATION=3.2`) or `MOTION_LOCATION` as `latitude,longitude[,altitude m]`. While it is nil,
-    /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` is not among
-    /// ``availableAttitudeReferenceFrames()`` and starting device motion in it delivers
-    /// ``CMErrorTrueNorthNotAvailable``.
-    public static var linuxMagneticDeclination: Double? {
-        MotionEngine.shared.magneticDeclination
-    }
-
-    /// Sets the magnetic declination for true north (nil: unknown) for every manager in the process.
-    /// True-north services already running use a new value from their next sample.
-    /// - Parameter degrees: declination, degrees east of true north (negative west), within ±180°.
-    /// - Throws: an `NSError` in ``CMErrorDomain`` with code ``CMErrorInvalidParameter`` for a value that is not
-    ///   finite or outside ±180°; the declination is then unchanged.
-    public static func useLinuxMagneticDeclination(_ degrees: Double?) throws {
-        if let degrees, GeodeticLocation.validDeclination(degrees) == nil {
-            throw CMErrorInvalidParameter.nsError(
-                "\(degrees) is not a magnetic declination: give degrees east of true north within ±180.")
-        }
-        MotionEngine.shared.setMagneticDeclination(degrees)
-    }
-
-    /// Sets the magnetic declination for true north from a location (Linux; Apple's devices use their own
-    /// location): the World Magnetic Model 2025's declination there, at today's date. Call again after a
-    /// move of more than a few kilometres, or every few months.
-    /// - Parameters:
-    ///   - latitude: geodetic latitude, degrees north (negative south).
-    ///   - longitude: degrees east (negative west).
-    ///   - altitude: height above the WGS 84 ellipsoid, m (0 by default).
-    /// - Throws: an `NSError` in ``CMErrorDomain`` with code ``CMErrorInvalidParameter`` naming the invalid
-    ///   value; the declination is then unchanged.
-    public static func useLinuxLocation(latitude: Double, longitude: Double, altitude: Double = 0) throws {
-        do {
-            let location = try GeodeticLocation(latitude: latitude, longitude: longitude, altitude: altitude)
-            MotionEngine.shared.setLocation(location)
-        } catch {
-            throw CMErrorInvalidParameter.nsError("Not a location: \(error).")
-        }
-    }
-
     /// Linux only: the reference frames this manager's device can deliver device motion in now, as an
     /// instance property: the same as ``availableAttitudeReferenceFrames()`` for this process's IMU, and
     /// the remote board's for a manager made with RemoteMotion.
@@ -149,11 +10,58 @@ extension CMMotionManager {
         CMAttitudeReferenceFrame(source.availableFrames.map(CMAttitudeReferenceFrame.init))
     }
 
-    /// Linux only: the health of the process's IMU (driver, configured and achieved rate, samples, fault
-    /// episodes, the current fault) and of the attitude filters in use, for status reports. Shared by every
-    /// ``CMMotionManager`` and ``CMBatchedSensorManager``. Faults also reach the handlers: an `NSError` in
-    /// ``CMErrorDomain`` once per fault episode, after which data simply resumes.
-    public static var linuxDiagnostics: CMLinuxMotionDiagnostics {
-        MotionEngine.shared.diagnostics
+    /// Selects the process's IMU: ``CMLinuxMotionDevice/use(_:)``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.use(_:)")
+    public static func useLinuxDevice(_ device: any IMUDevice) { CMLinuxMotionDevice.use(device) }
+
+    /// Opens and selects the process's IMU: ``CMLinuxMotionDevice/use(specification:mountMatrix:)``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.use(specification:mountMatrix:)")
+    public static func useLinuxDevice(specification: String, mountMatrix: MountMatrix = .identity) throws {
+        try CMLinuxMotionDevice.use(specification: specification, mountMatrix: mountMatrix)
     }
+
+    /// Records the raw samples: ``CMLinuxMotionDevice/startRecording(toFile:duration:)``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.startRecording(toFile:duration:)")
+    public static func startLinuxRecording(toFile path: String, duration: TimeInterval? = nil) throws {
+        try CMLinuxMotionDevice.startRecording(toFile: path, duration: duration)
+    }
+
+    /// Ends the recording: ``CMLinuxMotionDevice/stopRecording()``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.stopRecording()")
+    @discardableResult
+    public static func stopLinuxRecording() throws -> Int { try CMLinuxMotionDevice.stopRecording() }
+
+    /// Applies a calibration file: ``CMLinuxMotionDevice/useCalibration(contentsOf:)``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.useCalibration(contentsOf:)")
+    public static func useLinuxCalibration(contentsOf path: String) throws { try CMLinuxMotionDevice.useCalibration(contentsOf: path) }
+
+    /// Applies a calibration: ``CMLinuxMotionDevice/useCalibration(_:)``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.useCalibration(_:)")
+    public static func useLinuxCalibration(_ calibration: IMUCalibration?) { CMLinuxMotionDevice.useCalibration(calibration) }
+
+    /// The calibration in use: ``CMLinuxMotionDevice/calibration``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.calibration")
+    public static var linuxCalibration: IMUCalibration? { CMLinuxMotionDevice.calibration }
+
+    /// What the IMU is: ``CMLinuxMotionDevice/info``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.info")
+    public static var linuxDeviceInfo: IMUDeviceInfo? { CMLinuxMotionDevice.info }
+
+    /// The declination for true north: ``CMLinuxMotionDevice/magneticDeclination``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.magneticDeclination")
+    public static var linuxMagneticDeclination: Double? { CMLinuxMotionDevice.magneticDeclination }
+
+    /// Sets the declination: ``CMLinuxMotionDevice/useMagneticDeclination(_:)``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.useMagneticDeclination(_:)")
+    public static func useLinuxMagneticDeclination(_ degrees: Double?) throws { try CMLinuxMotionDevice.useMagneticDeclination(degrees) }
+
+    /// Sets the declination from a location: ``CMLinuxMotionDevice/useLocation(latitude:longitude:altitude:)``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.useLocation(latitude:longitude:altitude:)")
+    public static func useLinuxLocation(latitude: Double, longitude: Double, altitude: Double = 0) throws {
+        try CMLinuxMotionDevice.useLocation(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+
+    /// The IMU's health: ``CMLinuxMotionDevice/diagnostics``.
+    @available(*, deprecated, renamed: "CMLinuxMotionDevice.diagnostics")
+    public static var linuxDiagnostics: CMLinuxMotionDiagnostics { CMLinuxMotionDevice.diagnostics }
 }

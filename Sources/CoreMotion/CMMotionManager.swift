@@ -7,12 +7,12 @@ import Synchronization
 /// device motion (sensor fusion), in push mode (a handler on an `OperationQueue`, at an update interval) or
 /// pull mode (read the latest sample from a property).
 ///
-/// On Linux every manager reads the one IMU of the process (see ``useLinuxDevice(_:)``); the device runs while
+/// On Linux every manager reads the one IMU of the process (see ``CMLinuxMotionDevice``); the device runs while
 /// at least one service of any manager is active. Without a device every service is unavailable and the
 /// start methods do nothing, as on Apple's simulator. A device fault (a read error, a stall, a failed start,
 /// which is retried) reaches each handler once per fault episode as nil and an `NSError` in
 /// ``CMErrorDomain``; when samples flow again the handlers simply receive data again (see
-/// ``linuxDiagnostics``). For every sample in batches see ``CMBatchedSensorManager``.
+/// ``CMLinuxMotionDevice/diagnostics``). For every sample in batches see ``CMBatchedSensorManager``.
 ///
 /// Thread safety: every property and method may be called from any thread (state is behind a mutex). Like
 /// Apple's, the class is not `Sendable`, so app subclasses compile unchanged in Swift 6. Handlers run only on
@@ -40,12 +40,7 @@ open class CMMotionManager: NSObject {
     }
 
     deinit {
-        let subscriptions = storage.state.withLock { state in
-            [state.accelerometer, state.gyro, state.magnetometer, state.deviceMotion]
-        }
-        for case let subscription? in subscriptions { source.unsubscribe(subscription) }
-        linuxStopMotionEventUpdates()
-        linuxStopMotionStateUpdates()
+        storage.stopAll(on: source)
     }
 
     // MARK: - Availability
@@ -80,48 +75,28 @@ open class CMMotionManager: NSObject {
     /// updates.
     open var accelerometerUpdateInterval: TimeInterval {
         get { storage.state.withLock { $0.accelerometerUpdateInterval } }
-        set { setInterval(newValue, \.accelerometerUpdateInterval, \.accelerometer) }
+        set { storage.setInterval(newValue, .accelerometer, on: source) }
     }
 
     /// The interval, in seconds, for providing gyroscope updates to the block handler (clamped like
     /// ``accelerometerUpdateInterval``).
     open var gyroUpdateInterval: TimeInterval {
         get { storage.state.withLock { $0.gyroUpdateInterval } }
-        set { setInterval(newValue, \.gyroUpdateInterval, \.gyro) }
+        set { storage.setInterval(newValue, .gyro, on: source) }
     }
 
     /// The interval, in seconds, at which the system delivers magnetometer data to the block handler
     /// (clamped like ``accelerometerUpdateInterval``).
     open var magnetometerUpdateInterval: TimeInterval {
         get { storage.state.withLock { $0.magnetometerUpdateInterval } }
-        set { setInterval(newValue, \.magnetometerUpdateInterval, \.magnetometer) }
+        set { storage.setInterval(newValue, .magnetometer, on: source) }
     }
 
     /// The interval, in seconds, for providing device-motion updates to the block handler (clamped like
     /// ``accelerometerUpdateInterval``).
     open var deviceMotionUpdateInterval: TimeInterval {
         get { storage.state.withLock { $0.deviceMotionUpdateInterval } }
-        set { setInterval(newValue, \.deviceMotionUpdateInterval, \.deviceMotion) }
-    }
-
-    private func setInterval(
-        _ requested: TimeInterval, _ interval: WritableKeyPath<ManagerStorage.State, TimeInterval>,
-        _ subscription: WritableKeyPath<ManagerStorage.State, MotionSubscription?>
-    ) {
-        let clamped = clampedInterval(requested)
-        let running = storage.state.withLock { state in
-            state[keyPath: interval] = clamped
-            state[keyPath: subscription]?.interval = clamped
-            return state[keyPath: subscription]
-        }
-        if let running { source.intervalChanged(running) }
-    }
-
-    /// `requested` raised to one sample period of the device (and to a positive value without a device), s.
-    private func clampedInterval(_ requested: TimeInterval) -> TimeInterval {
-        let minimum = source.sampleRate.map { 1 / $0 } ?? 1e-3
-        guard requested.isFinite else { return requested.isNaN ? minimum : requested }
-        return max(requested, minimum)
+        set { storage.setInterval(newValue, .deviceMotion, on: source) }
     }
 
     // MARK: - Latest samples (pull mode, also refreshed in push mode)
@@ -147,7 +122,7 @@ open class CMMotionManager: NSObject {
     /// ``CMAttitudeReferenceFrame/xArbitraryCorrectedZVertical`` and
     /// ``CMAttitudeReferenceFrame/xMagneticNorthZVertical`` with a magnetometer, plus
     /// ``CMAttitudeReferenceFrame/xTrueNorthZVertical`` when the magnetic declination is also known (Linux:
-    /// ``linuxMagneticDeclination``, where Apple's devices use the location).
+    /// ``CMLinuxMotionDevice/magneticDeclination``, where Apple's devices use the location).
     open class func availableAttitudeReferenceFrames() -> CMAttitudeReferenceFrame {
         CMAttitudeReferenceFrame(MotionEngine.shared.availableFrames.map(CMAttitudeReferenceFrame.init))
     }
@@ -280,37 +255,12 @@ open class CMMotionManager: NSObject {
         storage.stop(.deviceMotion, on: source)
     }
 
-    /// Starts device motion in `frame`: a frame that is not one of Apple's single frames, or not available
-    /// here, makes the service active without data, its handler told the reason once.
+    /// Starts device motion in `frame` (see ``startDeviceMotionUpdates(using:to:withHandler:)``).
     func startDeviceMotion(
         _ frame: CMAttitudeReferenceFrame, queue: OperationQueue?, handler: QueuedHandler<CMDeviceMotion>?
     ) {
         guard isDeviceMotionAvailable else { return }
-        storage.state.withLock { $0.attitudeReferenceFrame = frame }
-        let isSingleFrame = frame.rawValue != 0 && frame.rawValue & (frame.rawValue - 1) == 0
-        guard isSingleFrame, linuxAvailableAttitudeReferenceFrames.contains(frame) else {
-            let code: CMError =
-                if !isSingleFrame {
-                    CMErrorInvalidParameter
-                } else if frame == .xTrueNorthZVertical {
-                    CMErrorTrueNorthNotAvailable
-                } else {
-                    CMErrorNotAvailable
-                }
-            // Active without data: a subscription the engine never sees, carrying the one error.
-            let subscription = storage.makeSubscription(
-                .deviceMotion(frame.engineFrame), slot: .deviceMotion, queue: queue, handler: handler)
-            let previous = storage.state.withLock { state in state.replace(.deviceMotion, with: subscription) }
-            if let previous { source.unsubscribe(previous) }
-            let description =
-                code == CMErrorTrueNorthNotAvailable
-                ? "True north is not available: the magnetic declination is unknown (set it with CMMotionManager.useLinuxMagneticDeclination(_:) or MOTION_DECLINATION)."
-                : "The attitude reference frame \(frame.rawValue) is not available on this device."
-            if let queue, let handler {
-                handler.enqueue(on: queue, sample: nil, error: code.nsError(description), subscription: subscription)
-            }
-            return
-        }
-        storage.start(.deviceMotion(frame.engineFrame), slot: .deviceMotion, queue: queue, handler: handler, on: source)
+        storage.startDeviceMotion(
+            frame, available: linuxAvailableAttitudeReferenceFrames, queue: queue, handler: handler, on: source)
     }
 }

@@ -23,6 +23,17 @@ extension ManagerStorage.State {
         }
     }
 
+    /// Sets the update interval of `slot` to `interval` s, for the running updates too.
+    mutating func setInterval(_ interval: Double, _ slot: ManagerStorage.Slot) {
+        switch slot {
+        case .accelerometer: accelerometerUpdateInterval = interval
+        case .gyro: gyroUpdateInterval = interval
+        case .magnetometer: magnetometerUpdateInterval = interval
+        case .deviceMotion: deviceMotionUpdateInterval = interval
+        }
+        subscription(slot)?.interval = interval
+    }
+
     /// Sets the subscription of `slot`, returning the one it replaces.
     mutating func replace(_ slot: ManagerStorage.Slot, with subscription: MotionSubscription?) -> MotionSubscription? {
         let previous = self.subscription(slot)
@@ -121,6 +132,25 @@ final class ManagerStorage: Sendable {
     func stop(_ slot: Slot, on source: any MotionSource) {
         let previous = state.withLock { state in state.replace(slot, with: nil) }
         if let previous { source.unsubscribe(previous) }
+    }
+
+    /// Stops every service and the motion events and states (the manager is going away).
+    func stopAll(on source: any MotionSource) {
+        for slot in [Slot.accelerometer, .gyro, .magnetometer, .deviceMotion] { stop(slot, on: source) }
+        motionEvents.stop()
+        motionStates.stop()
+    }
+
+    /// Sets the update interval of `slot` to `requested` raised to one sample period of `source`'s device
+    /// (to 1 ms without one; NaN means that minimum), and applies it to the running updates.
+    func setInterval(_ requested: Double, _ slot: Slot, on source: any MotionSource) {
+        let minimum = source.sampleRate.map { 1 / $0 } ?? 1e-3
+        let interval = requested.isNaN ? minimum : max(requested, minimum)
+        let running = state.withLock { state in
+            state.setInterval(interval, slot)
+            return state.subscription(slot)
+        }
+        if let running { source.intervalChanged(running) }
     }
 
     /// A listener of a ``MotionActivityMonitor``.

@@ -2,7 +2,7 @@ import MotionHAL
 import Synchronization
 
 /// Writes the device's raw samples (SI units, the driver's axes, before any calibration) to a recording
-/// file in `IMURecording`'s CSV format (CoreMotion's `startLinuxRecording`, the agent's `record`): what
+/// file in `IMURecording`'s CSV format (CoreMotion's `CMLinuxMotionDevice.startRecording`, the agent's `record`): what
 /// the board measured in the field, replayable at a desk with `MOTION_DEVICE=replay:FILE`.
 ///
 /// The file is flushed once per second of samples and when the recording ends (at `duration`, or when

@@ -1,6 +1,6 @@
 /// A place on the Earth: geodetic latitude and longitude (WGS 84), degrees, and height above the
 /// ellipsoid, m. What the World Magnetic Model needs for the declination that true north takes; every
-/// program that accepts a location (the agent's configuration, CoreMotion's `useLinuxLocation`, the
+/// program that accepts a location (the agent's configuration, CoreMotion's `CMLinuxMotionDevice.useLocation`, the
 /// environment's `MOTION_LOCATION`, `motionctl fuse --location`) parses and checks it here.
 public struct GeodeticLocation: Sendable, Equatable {
     /// Degrees north (negative south), within ±90.

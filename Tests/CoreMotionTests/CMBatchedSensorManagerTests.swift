@@ -33,7 +33,7 @@ extension CMMotionManagerDeviceTests {
         func liveBatchesHoldEverySampleOnceInOrder(batchInterval: Double) throws {
             let configuration = SimulatedIMU.Configuration(sampleRate: 200, motion: .demo, seed: 11)
             let device = SimulatedIMU(configuration: configuration)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMBatchedSensorManager()
             #expect(CMBatchedSensorManager.isAccelerometerSupported && CMBatchedSensorManager.isDeviceMotionSupported)
             #expect(manager.accelerometerDataFrequency == 200 && manager.deviceMotionDataFrequency == 200)
@@ -79,7 +79,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func scriptedDeliveriesOfAnySizeMakeExactQuarterSecondBatches() {
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMBatchedSensorManager()
             manager.linuxBatchInterval = 0.25
             let log = BatchLog<CMAccelerometerData>()
@@ -98,7 +98,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func deviceMotionBatchesAtRestGiveGravityDown() throws {
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMBatchedSensorManager()
             manager.linuxBatchInterval = 0
             let log = BatchLog<CMDeviceMotion>()
@@ -119,7 +119,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func deviceMotionInAChosenFrameAndUnavailableFrames() throws {
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMBatchedSensorManager()
             manager.linuxBatchInterval = 0
             let trueNorth = BatchLog<CMDeviceMotion>()
@@ -141,7 +141,7 @@ extension CMMotionManagerDeviceTests {
                 sampleRate: 200, motion: .rotation(axis: SIMD3(0, 0, 1), rate: 1), seed: 4)
             let samples = SimulatedIMU(configuration: configuration).samples(count: 60, startTimestamp: 2_000_000_000)
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMBatchedSensorManager()
             manager.linuxBatchInterval = 0.1
             let gyro = BatchLog<CMGyroData>(), magnetometer = BatchLog<CMMagnetometerData>()
@@ -170,7 +170,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func aSampleIntervalKeepsOneSamplePerIntervalOnTheDecimatedSchedule() throws {
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let every = CMBatchedSensorManager(), decimated = CMBatchedSensorManager()
             every.linuxBatchInterval = 0
             decimated.linuxBatchInterval = 0
@@ -199,7 +199,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func asyncSequenceYieldsBatchesAndEndsOnStop() async throws {
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMBatchedSensorManager()
             manager.linuxBatchInterval = 0
             let updates = manager.accelerometerUpdates()
@@ -217,7 +217,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func asyncSequenceThrowsOnAFaultAndLeavingTheLoopStopsUpdates() async throws {
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMBatchedSensorManager()
             manager.linuxBatchInterval = 0
             let updates = manager.deviceMotionUpdates()
@@ -245,7 +245,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func batchedAndClassicManagersShareOneDeviceStart() {
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let classic = CMMotionManager()
             let batched = CMBatchedSensorManager()
             batched.linuxBatchInterval = 0

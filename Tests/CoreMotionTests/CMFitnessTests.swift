@@ -36,7 +36,7 @@ extension CMMotionManagerDeviceTests {
             MotionAltimeter.shared.setDevice(nil)
             let started = Date()
             // Ends as the second bout ends, so the last update is taken while walking (with a cadence).
-            CMMotionManager.useLinuxDevice(Self.fastReplay(.gait(gait), seconds: gait.cycleDuration))
+            CMLinuxMotionDevice.use(Self.fastReplay(.gait(gait), seconds: gait.cycleDuration))
             let counter = StepCounter(queue: Self.serialQueue())
             #expect(counter.isAvailable && CMPedometer.isDistanceAvailable() && CMPedometer.isCadenceAvailable())
             #expect(!CMPedometer.isFloorCountingAvailable(), "no barometer")
@@ -71,7 +71,7 @@ extension CMMotionManagerDeviceTests {
             let gait = SimulatedGait.running
             MotionActivityMonitor.shared.forgetHistory()
             let started = Date()
-            CMMotionManager.useLinuxDevice(Self.fastReplay(.gait(gait), seconds: gait.pause + gait.boutDuration + gait.pause))
+            CMLinuxMotionDevice.use(Self.fastReplay(.gait(gait), seconds: gait.pause + gait.boutDuration + gait.pause))
             let tracker = ActivityTracker()
             let seen = Log<(String, CMMotionActivityConfidence)>()
             #expect(tracker.start(on: Self.serialQueue()) { seen.append(($0, $1)) })
@@ -87,7 +87,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func motionEventsReachTheManagerAsTheyHappen() throws {
             MotionActivityMonitor.shared.forgetHistory()
-            CMMotionManager.useLinuxDevice(Self.fastReplay(.drop(SimulatedDrop()), seconds: 20))
+            CMLinuxMotionDevice.use(Self.fastReplay(.drop(SimulatedDrop()), seconds: 20))
             let manager = CMMotionManager()
             #expect(manager.linuxIsMotionEventAvailable)
             let events = Log<(CMLinuxMotionEvent.Kind, Double)>()
@@ -109,7 +109,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func aLaterStateClientIsToldTheCurrentStatesFirst() throws {
             MotionActivityMonitor.shared.forgetHistory()
-            CMMotionManager.useLinuxDevice(Self.fastReplay(.stationary(attitude: .identity), seconds: 5))
+            CMLinuxMotionDevice.use(Self.fastReplay(.stationary(attitude: .identity), seconds: 5))
             let first = CMMotionManager(), second = CMMotionManager()
             first.linuxStartMotionEventUpdates(to: Self.serialQueue()) { _, _ in }
             defer { first.linuxStopMotionEventUpdates() }
@@ -126,7 +126,7 @@ extension CMMotionManagerDeviceTests {
         }
 
         @Test func theAltimeterReadsAClimbOfSixMetresAndCountsNoFloorStandingStill() throws {
-            CMMotionManager.useLinuxDevice(Self.fastReplay(.stationary(attitude: .identity), seconds: 1))
+            CMLinuxMotionDevice.use(Self.fastReplay(.stationary(attitude: .identity), seconds: 1))
             let before = MotionActivityMonitor.shared.pedometerTotals(from: 0, to: .infinity)
             try CMAltimeter.useLinuxBarometer(specification: "sim:rate=50,climb=6@2")
             defer { MotionAltimeter.shared.setDevice(nil) }

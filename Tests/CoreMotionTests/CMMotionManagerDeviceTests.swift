@@ -20,7 +20,7 @@ struct GyroCall: Sendable {
     static func useStationarySimulator(_ attitude: Quaternion = .identity) -> SimulatedIMU {
         let device = SimulatedIMU(
             configuration: .init(sampleRate: 200, motion: .stationary(attitude: attitude), seed: 7))
-        CMMotionManager.useLinuxDevice(device)
+        CMLinuxMotionDevice.use(device)
         return device
     }
 
@@ -81,7 +81,7 @@ struct GyroCall: Sendable {
         var configuration = SimulatedIMU.Configuration(
             sampleRate: 200, motion: .rotation(axis: SIMD3(0, 0, 1), rate: 1), seed: 3)
         configuration.gyroscopeBias = SIMD3(0.01, -0.02, 0.03)
-        CMMotionManager.useLinuxDevice(SimulatedIMU(configuration: configuration))
+        CMLinuxMotionDevice.use(SimulatedIMU(configuration: configuration))
         let manager = CMMotionManager()
         let queue = OperationQueue()
         let raw = Recorder<Double>(), fused = Recorder<Double>()
@@ -115,7 +115,7 @@ struct GyroCall: Sendable {
         configuration.gyroscopeBias = SIMD3(0.01, -0.02, 0.03)
         let samples = SimulatedIMU(configuration: configuration).samples(count: 24000, startTimestamp: 5_000_000_000)
         let device = ScriptedIMU(sampleRate: 200)
-        CMMotionManager.useLinuxDevice(device)
+        CMLinuxMotionDevice.use(device)
         let manager = CMMotionManager()
         let gyroscope = Recorder<CMRotationRate>(), fused = Recorder<CMRotationRate>()
         let uncertainties = Recorder<SIMD2<Double>>()
@@ -132,7 +132,7 @@ struct GyroCall: Sendable {
         }
         queue.waitUntilAllOperationsAreFinished()
         // The Linux diagnostics show the filter's bias estimate: the simulator's bias (rad/s).
-        let fusion = try #require(CMMotionManager.linuxDiagnostics.fusion.first { $0.referenceFrame == .xMagneticNorthZVertical })
+        let fusion = try #require(CMLinuxMotionDevice.diagnostics.fusion.first { $0.referenceFrame == .xMagneticNorthZVertical })
         #expect(fusion.isInitialized)
         // And its own uncertainty, 1 σ, degrees: a few degrees of heading, under a degree of inclination,
         // as each device-motion sample also carries.
@@ -207,7 +207,7 @@ struct GyroCall: Sendable {
     }
 
     @Test func intervalIsClampedToOneSamplePeriod() {
-        CMMotionManager.useLinuxDevice(ScriptedIMU(sampleRate: 200))
+        CMLinuxMotionDevice.use(ScriptedIMU(sampleRate: 200))
         let manager = CMMotionManager()
         manager.accelerometerUpdateInterval = 0.0001
         manager.deviceMotionUpdateInterval = -1
@@ -220,7 +220,7 @@ struct GyroCall: Sendable {
     @Test(arguments: [0.03, 0.05, 0.005, 0.1])
     func decimationKeepsTheExactLongRunRate(interval: Double) {
         let device = ScriptedIMU(sampleRate: 200)
-        CMMotionManager.useLinuxDevice(device)
+        CMLinuxMotionDevice.use(device)
         let manager = CMMotionManager()
         let queue = OperationQueue()
         let timestamps = Recorder<TimeInterval>()
@@ -241,7 +241,7 @@ struct GyroCall: Sendable {
 
     @Test func noDeviceMeansEverythingUnavailable() {
         let device = ScriptedIMU(sensors: [])
-        CMMotionManager.useLinuxDevice(device)
+        CMLinuxMotionDevice.use(device)
         let manager = CMMotionManager()
         #expect(!manager.isAccelerometerAvailable && !manager.isGyroAvailable)
         #expect(!manager.isMagnetometerAvailable && !manager.isDeviceMotionAvailable)
@@ -260,18 +260,18 @@ struct GyroCall: Sendable {
     }
 
     @Test func accelerometerOnlyDeviceOffersOnlyTheAccelerometer() {
-        CMMotionManager.useLinuxDevice(ScriptedIMU(sensors: .accelerometer))
+        CMLinuxMotionDevice.use(ScriptedIMU(sensors: .accelerometer))
         let manager = CMMotionManager()
         #expect(manager.isAccelerometerAvailable)
         #expect(!manager.isGyroAvailable && !manager.isDeviceMotionAvailable)
         manager.startGyroUpdates()
         #expect(!manager.isGyroActive)
-        #expect(CMMotionManager.linuxDeviceInfo?.driver == "scripted")
+        #expect(CMLinuxMotionDevice.info?.driver == "scripted")
     }
 
     @Test func twoManagersShareOneDevice() {
         let device = ScriptedIMU()
-        CMMotionManager.useLinuxDevice(device)
+        CMLinuxMotionDevice.use(device)
         let first = CMMotionManager(), second = CMMotionManager()
         first.startGyroUpdates()
         second.startAccelerometerUpdates()
@@ -292,7 +292,7 @@ struct GyroCall: Sendable {
 
     @Test func releasingAManagerStopsItsServices() {
         let device = ScriptedIMU()
-        CMMotionManager.useLinuxDevice(device)
+        CMLinuxMotionDevice.use(device)
         var manager: CMMotionManager? = CMMotionManager()
         manager?.startGyroUpdates()
         manager?.startDeviceMotionUpdates()
@@ -335,7 +335,7 @@ struct GyroCall: Sendable {
 
     @Test func deviceFaultReachesHandlersAsCMError() throws {
         let device = ScriptedIMU()
-        CMMotionManager.useLinuxDevice(device)
+        CMLinuxMotionDevice.use(device)
         let manager = CMMotionManager()
         let queue = OperationQueue()
         let errors = Recorder<NSError>()

@@ -143,21 +143,21 @@ import Glibc
 extension CMMotionManagerDeviceTests {
     /// The public Linux API, on the process-wide hub (nested to run apart from the other device tests).
     @Suite struct LinuxCalibrationTests {
-        @Test func useLinuxCalibrationLoadsTheFileOrNamesTheProblem() throws {
+        @Test func useCalibrationLoadsTheFileOrNamesTheProblem() throws {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-\(UUID().uuidString).json").path
             defer {
                 try? FileManager.default.removeItem(atPath: path)
-                CMMotionManager.useLinuxCalibration(nil)
+                CMLinuxMotionDevice.useCalibration(nil)
             }
             let calibration = CalibratedMotionTests.calibration(quality: .medium)
             try calibration.save(to: path)
-            try CMMotionManager.useLinuxCalibration(contentsOf: path)
-            #expect(CMMotionManager.linuxCalibration == calibration)
+            try CMLinuxMotionDevice.useCalibration(contentsOf: path)
+            #expect(CMLinuxMotionDevice.calibration == calibration)
             try Data("{\"format_version\": 1}".utf8).write(to: URL(fileURLWithPath: path))
             #expect(throws: IMUCalibrationError.invalid(path: path, field: "created", reason: "is missing")) {
-                try CMMotionManager.useLinuxCalibration(contentsOf: path)
+                try CMLinuxMotionDevice.useCalibration(contentsOf: path)
             }
-            #expect(CMMotionManager.linuxCalibration == calibration)
+            #expect(CMLinuxMotionDevice.calibration == calibration)
         }
     }
 }

@@ -190,7 +190,7 @@ extension CMMotionManagerDeviceTests {
         // Face up, top edge to magnetic north at t = 0, spinning about z at +0.8 rad/s (counter-clockwise
         // seen from above): yaw grows at the rate, the compass heading falls at it.
         let rate = 0.8
-        CMMotionManager.useLinuxDevice(SimulatedIMU(configuration: .init(
+        CMLinuxMotionDevice.use(SimulatedIMU(configuration: .init(
             sampleRate: 200, motion: .rotation(axis: SIMD3(0, 0, 1), rate: rate), seed: 11)))
         let manager = CMMotionManager()
         manager.deviceMotionUpdateInterval = 0.01
@@ -215,9 +215,9 @@ extension CMMotionManagerDeviceTests {
         // Top edge 30° east of magnetic north; declination 10° east: 40° from true north.
         let truth = Quaternion(axis: SIMD3(0, 0, 1), angle: -30 * Double.pi / 180)
         _ = Self.useStationarySimulator(truth)
-        try CMMotionManager.useLinuxMagneticDeclination(10)
-        defer { try? CMMotionManager.useLinuxMagneticDeclination(nil) }
-        #expect(CMMotionManager.linuxMagneticDeclination == 10)
+        try CMLinuxMotionDevice.useMagneticDeclination(10)
+        defer { try? CMLinuxMotionDevice.useMagneticDeclination(nil) }
+        #expect(CMLinuxMotionDevice.magneticDeclination == 10)
         #expect(CMMotionManager.availableAttitudeReferenceFrames().contains(.xTrueNorthZVertical))
 
         let magnetic = CMMotionManager(), trueNorth = CMMotionManager()
@@ -245,7 +245,7 @@ extension CMMotionManagerDeviceTests {
         #expect(abs(inTrue.attitude.pitch - inMagnetic.attitude.pitch) < 0.01)
 
         // A new declination reaches the running service within 0.1 s of samples.
-        try CMMotionManager.useLinuxMagneticDeclination(-5)
+        try CMLinuxMotionDevice.useMagneticDeclination(-5)
         #expect(Self.waitForSampleTime(0.1, of: trueNorth))
         let updated = try #require(trueNorth.deviceMotion)
         #expect(Self.angularDistance(degrees: updated.heading, 25) < 2, "true heading \(updated.heading)°")
@@ -253,33 +253,33 @@ extension CMMotionManagerDeviceTests {
 
     @Test func aLocationGivesTheWorldMagneticModelsDeclination() throws {
         _ = Self.useStationarySimulator()
-        defer { try? CMMotionManager.useLinuxMagneticDeclination(nil) }
-        try CMMotionManager.useLinuxLocation(latitude: 52.52, longitude: 13.40, altitude: 34)  // Berlin
-        let declination = try #require(CMMotionManager.linuxMagneticDeclination)
+        defer { try? CMLinuxMotionDevice.useMagneticDeclination(nil) }
+        try CMLinuxMotionDevice.useLocation(latitude: 52.52, longitude: 13.40, altitude: 34)  // Berlin
+        let declination = try #require(CMLinuxMotionDevice.magneticDeclination)
         // WMM2025 in Berlin: 5.20° east at 2026.9, growing by about 0.17° a year.
         #expect((4.7...6.2).contains(declination), "\(declination)°")
         #expect(CMMotionManager.availableAttitudeReferenceFrames().contains(.xTrueNorthZVertical))
         do {
-            try CMMotionManager.useLinuxLocation(latitude: 95, longitude: 0)
+            try CMLinuxMotionDevice.useLocation(latitude: 95, longitude: 0)
             Issue.record("a latitude of 95° was accepted")
         } catch let error as NSError {
             #expect(error.domain == CMErrorDomain && error.code == Int(CMErrorInvalidParameter.rawValue))
             #expect(error.localizedDescription.contains("latitude 95"))
         }
-        #expect(CMMotionManager.linuxMagneticDeclination == declination)  // unchanged by the refused call
+        #expect(CMLinuxMotionDevice.magneticDeclination == declination)  // unchanged by the refused call
     }
 
     @Test func aDeclinationMustBeDegreesWithin180() throws {
         _ = Self.useStationarySimulator()
         for invalid in [Double.nan, .infinity, 180.5, -720] {
-            #expect(throws: NSError.self) { try CMMotionManager.useLinuxMagneticDeclination(invalid) }
+            #expect(throws: NSError.self) { try CMLinuxMotionDevice.useMagneticDeclination(invalid) }
             do {
-                try CMMotionManager.useLinuxMagneticDeclination(invalid)
+                try CMLinuxMotionDevice.useMagneticDeclination(invalid)
             } catch let error as NSError {
                 #expect(error.domain == CMErrorDomain && error.code == Int(CMErrorInvalidParameter.rawValue))
             }
         }
-        #expect(CMMotionManager.linuxMagneticDeclination == nil)
+        #expect(CMLinuxMotionDevice.magneticDeclination == nil)
         #expect(!CMMotionManager.availableAttitudeReferenceFrames().contains(.xTrueNorthZVertical))
     }
 }

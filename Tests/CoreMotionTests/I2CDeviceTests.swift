@@ -22,7 +22,7 @@ extension CMMotionManagerDeviceTests {
         @Test func applesUnitsAndSignsFromTheChipsRegisters() throws {
             let (device, _, _) = try Self.emulatedMPU9250()
             #expect(device.info.driver == "mpu9250" && device.info.sensors == .all)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMMotionManager()
             #expect(manager.isDeviceMotionAvailable && manager.isMagnetometerAvailable)
             manager.startAccelerometerUpdates()
@@ -45,7 +45,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func aChipPulledOffTheBusIsReportedOnceAndReadAgainWhenItIsBack() throws {
             let (device, bus, chip) = try Self.emulatedMPU9250()
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMMotionManager()
             let queue = OperationQueue()
             let samples = Recorder<TimeInterval>()
@@ -62,7 +62,7 @@ extension CMMotionManagerDeviceTests {
             #expect(waitUntil { errors.count == 1 })
             let error = try #require(errors.all.first)
             #expect(error.domain == CMErrorDomain && error.code == Int(CMErrorNotAvailable.rawValue))
-            #expect(CMMotionManager.linuxDiagnostics.lastFault?.contains("no chip answers at address 0x68") == true)
+            #expect(CMLinuxMotionDevice.diagnostics.lastFault?.contains("no chip answers at address 0x68") == true)
             Thread.sleep(forTimeInterval: 1.2)  // restarts at 0.5 s and 1.5 s fail: still one episode
             #expect(errors.count == 1)
             let countWhileGone = samples.count
@@ -70,7 +70,7 @@ extension CMMotionManagerDeviceTests {
             chip.attach(to: bus, at: 0x68)
             #expect(waitUntil(timeout: 5) { samples.count > countWhileGone + 5 }, "data resumes after the next restart")
             #expect(errors.count == 1)
-            #expect(CMMotionManager.linuxDiagnostics.lastFault == nil)
+            #expect(CMLinuxMotionDevice.diagnostics.lastFault == nil)
             queue.waitUntilAllOperationsAreFinished()
             let times = samples.all
             #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "timestamps increase across the loss")

@@ -86,7 +86,7 @@ extension CMMotionManagerDeviceTests {
     @Test func pullModeGameLoopIntegratesYawAtTheSpinRate() throws {
         // Face up, spinning counter-clockwise (seen from above) at 0.5 rad/s.
         let spin = SimulatedMotion.rotation(axis: SIMD3(0, 0, 1), rate: 0.5)
-        CMMotionManager.useLinuxDevice(SimulatedIMU(configuration: .init(sampleRate: 200, motion: spin, seed: 11)))
+        CMLinuxMotionDevice.use(SimulatedIMU(configuration: .init(sampleRate: 200, motion: spin, seed: 11)))
         let manager = CMMotionManager()
         manager.deviceMotionUpdateInterval = 1.0 / 120
         manager.startDeviceMotionUpdates()
@@ -155,7 +155,7 @@ extension CMMotionManagerDeviceTests {
             configuration: .init(sampleRate: 200, motion: .stationary(attitude: attitude), seed: 5))
         let samples = simulator.samples(count: 200, startTimestamp: 2_000_000_000)
         let device = ScriptedIMU(sensors: [.accelerometer, .gyroscope])
-        CMMotionManager.useLinuxDevice(device)
+        CMLinuxMotionDevice.use(device)
 
         #expect(CMMotionManager.availableAttitudeReferenceFrames() == .xArbitraryZVertical)
         #expect(HeadingTracker.bestFrame() == .xArbitraryZVertical)

@@ -6,7 +6,7 @@ import Testing
 
 // Client code written the way an iPhone app writes it. Everything above the tests compiles unchanged against
 // Apple's `import CoreMotion` (Swift 6 language mode); only the tests' choice of device, through
-// `CMMotionManager.useLinuxDevice`, is Linux-specific.
+// `CMLinuxMotionDevice.use`, is Linux-specific.
 
 // MARK: - 1. An AsyncStream wrapper
 

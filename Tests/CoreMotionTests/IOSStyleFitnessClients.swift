@@ -3,7 +3,7 @@ import Foundation
 
 // Fitness code written the way an iPhone app writes it, against CMPedometer, CMMotionActivityManager and
 // CMAltimeter. It compiles unchanged against Apple's `import CoreMotion` (Swift 6 language mode); only the
-// tests' choice of device (`CMMotionManager.useLinuxDevice`, `CMAltimeter.useLinuxBarometer`) is Linux's.
+// tests' choice of device (`CMLinuxMotionDevice.use`, `CMAltimeter.useLinuxBarometer`) is Linux's.
 
 // MARK: - A step counter
 

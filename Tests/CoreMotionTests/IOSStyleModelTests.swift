@@ -42,7 +42,7 @@ final class MockDeviceMotion: CMDeviceMotion {
 
 extension CMMotionManagerDeviceTests {
     @MainActor @Test func observableMainActorModelReceivesUpdatesOnMain() async throws {
-        CMMotionManager.useLinuxDevice(
+        CMLinuxMotionDevice.use(
             SimulatedIMU(configuration: .init(sampleRate: 200, motion: .rotation(axis: SIMD3(1, 0, 0), rate: 0.5))))
         let model = RotationModel()
         model.start()

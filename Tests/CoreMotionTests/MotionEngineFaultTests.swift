@@ -20,8 +20,8 @@ extension CMMotionManagerDeviceTests {
 
         @Test func simulatedFaultReachesEveryHandlerOnceThenDataResumes() throws {
             let device = try IMUDeviceSpecification.open("sim:motion=stationary,fault_after=0.3,fault_duration=0.5")
-            CMMotionManager.useLinuxDevice(device)
-            let faultsBefore = CMMotionManager.linuxDiagnostics.faultsSeen
+            CMLinuxMotionDevice.use(device)
+            let faultsBefore = CMLinuxMotionDevice.diagnostics.faultsSeen
             let manager = CMMotionManager()
             let queue = OperationQueue()
             let calls = Recorder<Call>()
@@ -45,7 +45,7 @@ extension CMMotionManagerDeviceTests {
 
             // During the outage (0.3 … 0.8 s after start) the diagnostics show the fault.
             #expect(waitUntil { calls.all.contains { $0.error != nil } })
-            let during = CMMotionManager.linuxDiagnostics
+            let during = CMLinuxMotionDevice.diagnostics
             #expect(during.lastFault == "read failed: simulated fault")
             #expect(during.faultsSeen == faultsBefore + 1)
             #expect(during.driver == "sim" && during.configuredSampleRate == 200 && during.isRunning)
@@ -62,9 +62,9 @@ extension CMMotionManagerDeviceTests {
                 return zip(timestamps, timestamps.dropFirst()).contains { $1 - $0 > 0.4 }
             }
             #expect(waitUntil(timeout: 10) {
-                CMMotionManager.linuxDiagnostics.lastFault == nil && dataAfterTheError() >= 3 && batchedGapSeen()
+                CMLinuxMotionDevice.diagnostics.lastFault == nil && dataAfterTheError() >= 3 && batchedGapSeen()
             })
-            let after = CMMotionManager.linuxDiagnostics
+            let after = CMLinuxMotionDevice.diagnostics
             #expect(after.lastFault == nil)
             #expect(after.faultsSeen == faultsBefore + 1)
             queue.waitUntilAllOperationsAreFinished()
@@ -89,8 +89,8 @@ extension CMMotionManagerDeviceTests {
 
         @Test func aStalledDeviceIsReportedOnceAndRecovers() throws {
             let device = ScriptedIMU(sampleRate: 200)
-            CMMotionManager.useLinuxDevice(device)
-            let faultsBefore = CMMotionManager.linuxDiagnostics.faultsSeen
+            CMLinuxMotionDevice.use(device)
+            let faultsBefore = CMLinuxMotionDevice.diagnostics.faultsSeen
             let manager = CMMotionManager()
             let queue = OperationQueue()
             let calls = Recorder<Call>()
@@ -112,7 +112,7 @@ extension CMMotionManagerDeviceTests {
             #expect(waitUntil { calls.all.contains { $0.error != nil } })
             let detectedAfter = Date().timeIntervalSince(silenceStart)
             #expect(detectedAfter > 0.5 && detectedAfter < 1.5, "stall detected after \(detectedAfter) s")
-            let diagnostics = CMMotionManager.linuxDiagnostics
+            let diagnostics = CMLinuxMotionDevice.diagnostics
             #expect(diagnostics.lastFault?.hasPrefix("read failed: no samples for") == true, "\(diagnostics.lastFault ?? "nil")")
             #expect(diagnostics.faultsSeen == faultsBefore + 1)
             #expect(diagnostics.achievedSampleRate < 200 / 2, "the silence lowers the achieved rate")
@@ -120,7 +120,7 @@ extension CMMotionManagerDeviceTests {
             // Samples again: the fault clears and data resumes.
             device.emit(.samples(device.restingSamples(count: 4, from: next)))
             queue.waitUntilAllOperationsAreFinished()
-            #expect(CMMotionManager.linuxDiagnostics.lastFault == nil)
+            #expect(CMLinuxMotionDevice.diagnostics.lastFault == nil)
             let received = calls.all
             let error = try #require(received.compactMap(\.error).first)
             #expect(error.domain == CMErrorDomain && error.code == Int(CMErrorUnknown.rawValue))
@@ -129,7 +129,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func aFailedStartIsRetriedWithBackOffAndReportedOnce() throws {
             let device = ScriptedIMU(sampleRate: 200, failingStarts: 2)
-            CMMotionManager.useLinuxDevice(device)
+            CMLinuxMotionDevice.use(device)
             let manager = CMBatchedSensorManager()
             manager.linuxBatchInterval = 0
             let errors = Recorder<NSError>()
@@ -140,7 +140,7 @@ extension CMMotionManagerDeviceTests {
             }
             defer { manager.stopAccelerometerUpdates() }
             #expect(manager.isAccelerometerActive, "the service stays active while the device is retried")
-            #expect(CMMotionManager.linuxDiagnostics.lastFault?.contains("scripted start failure") == true)
+            #expect(CMLinuxMotionDevice.diagnostics.lastFault?.contains("scripted start failure") == true)
             // Attempts at 0, 0.5 and 1.5 s.
             #expect(waitUntil(timeout: 4) { device.isRunning })
             let attempts = device.startAttemptTimes
@@ -154,13 +154,13 @@ extension CMMotionManagerDeviceTests {
             #expect(errors.count == 1, "the failed starts are one episode")
             let error = try #require(errors.all.first)
             #expect(error.domain == CMErrorDomain && error.code == Int(CMErrorNotAvailable.rawValue))
-            #expect(CMMotionManager.linuxDiagnostics.lastFault == nil)
+            #expect(CMLinuxMotionDevice.diagnostics.lastFault == nil)
         }
 
         @Test func diagnosticsReportRateAndFusionOfTheRunningDevice() throws {
             let device = SimulatedIMU(configuration: .init(sampleRate: 200, motion: .stationary(attitude: .identity), seed: 2))
-            CMMotionManager.useLinuxDevice(device)
-            let idle = CMMotionManager.linuxDiagnostics
+            CMLinuxMotionDevice.use(device)
+            let idle = CMLinuxMotionDevice.diagnostics
             #expect(!idle.isRunning && idle.achievedSampleRate == 0 && idle.fusion.isEmpty)
             #expect(idle.configuredSampleRate == 200 && idle.driver == "sim")
             let manager = CMMotionManager()
@@ -168,8 +168,8 @@ extension CMMotionManagerDeviceTests {
             defer { manager.stopDeviceMotionUpdates() }
             let receivedBefore = idle.samplesReceived
             // 1 s of samples at 200 Hz (the achieved rate, from arrival times, keeps the claim about time).
-            #expect(waitUntil(timeout: 10) { CMMotionManager.linuxDiagnostics.samplesReceived - receivedBefore >= 200 })
-            let running = CMMotionManager.linuxDiagnostics
+            #expect(waitUntil(timeout: 10) { CMLinuxMotionDevice.diagnostics.samplesReceived - receivedBefore >= 200 })
+            let running = CMLinuxMotionDevice.diagnostics
             #expect(running.isRunning && running.lastFault == nil)
             #expect(abs(running.achievedSampleRate - 200) < 30, "achieved \(running.achievedSampleRate) Hz")
             let received = running.samplesReceived - receivedBefore

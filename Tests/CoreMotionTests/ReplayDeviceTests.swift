@@ -16,7 +16,7 @@ extension CMMotionManagerDeviceTests {
     static let broadExcerpt = Repository.broadExcerpt.path
 
     @Test func aReplayedRecordingFeedsCoreMotionTheRecordedValues() throws {
-        try CMMotionManager.useLinuxDevice(specification: "replay:\(Self.broadExcerpt)")
+        try CMLinuxMotionDevice.use(specification: "replay:\(Self.broadExcerpt)")
         let recording = try IMURecording.load(contentsOf: Self.broadExcerpt)
         let manager = CMMotionManager()
         #expect(manager.isAccelerometerAvailable && manager.isGyroAvailable && manager.isMagnetometerAvailable)
@@ -69,21 +69,21 @@ extension CMMotionManagerDeviceTests {
 }
 
 extension CMMotionManagerDeviceTests {
-    /// `startLinuxRecording`: the device's raw samples to a file that replays as the original.
+    /// `CMLinuxMotionDevice.startRecording`: the device's raw samples to a file that replays as the original.
     @Suite struct LinuxRecordingTests {
         @Test func aRecordingOfAReplayReadsBackAsTheOriginal() throws {
             let original = try IMURecording.load(contentsOf: CMMotionManagerDeviceTests.broadExcerpt)
-            CMMotionManager.useLinuxDevice(try IMUDeviceSpecification.open("replay:\(CMMotionManagerDeviceTests.broadExcerpt),fast"))
+            CMLinuxMotionDevice.use(try IMUDeviceSpecification.open("replay:\(CMMotionManagerDeviceTests.broadExcerpt),fast"))
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("coremotion-\(UUID().uuidString).csv")
             defer { try? FileManager.default.removeItem(at: file) }
-            try CMMotionManager.startLinuxRecording(toFile: file.path, duration: 5)
+            try CMLinuxMotionDevice.startRecording(toFile: file.path, duration: 5)
             let manager = CMMotionManager()
             manager.startAccelerometerUpdates()
             defer { manager.stopAccelerometerUpdates() }
             // 5 s of samples (1429 at 285.7 Hz), then the recording ends by itself.
             // (Once the file holds 1429 samples the recording is complete: later samples are past its end.)
             #expect(waitUntil(timeout: 10) { (try? IMURecording.load(contentsOf: file.path).samples.count) ?? 0 >= 1429 })
-            let written = try CMMotionManager.stopLinuxRecording()
+            let written = try CMLinuxMotionDevice.stopRecording()
             #expect(written == 1429, "\(written) samples")
             let recorded = try IMURecording.load(contentsOf: file.path)
             #expect(recorded.samples.count == written)
@@ -93,13 +93,13 @@ extension CMMotionManagerDeviceTests {
                 #expect(maxDifference(copy.acceleration!, sample.acceleration!) < 1e-8)
                 #expect(maxDifference(copy.magneticField!, sample.magneticField!) < 1e-7)
             }
-            #expect(try CMMotionManager.stopLinuxRecording() == 0, "nothing left to stop")
+            #expect(try CMLinuxMotionDevice.stopRecording() == 0, "nothing left to stop")
         }
 
         @Test func aFileThatCannotBeCreatedIsAnError() throws {
-            CMMotionManager.useLinuxDevice(try IMUDeviceSpecification.open("sim"))
+            CMLinuxMotionDevice.use(try IMUDeviceSpecification.open("sim"))
             #expect(throws: IMURecordingError.self) {
-                try CMMotionManager.startLinuxRecording(toFile: "/nonexistent/dir/x.csv")
+                try CMLinuxMotionDevice.startRecording(toFile: "/nonexistent/dir/x.csv")
             }
         }
     }
