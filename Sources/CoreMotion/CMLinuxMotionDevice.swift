@@ -80,7 +80,7 @@ public enum CMLinuxMotionDevice {
 
     // MARK: - Calibration
 
-    /// Reads a calibration file made by `motionctl calibrate` (the JSON form documented on `IMUCalibration`)
+    /// Reads a calibration file made by `motionctl calibrate` (the JSON form of docs/CALIBRATION.md)
     /// and applies it to the samples of every manager in the process, from the next sample on (see
     /// ``useCalibration(_:)``).
     ///

@@ -4,7 +4,7 @@ import Glibc
 import FoundationEssentials
 
 extension IMUCalibration {
-    /// Reads a calibration file (the JSON form documented on ``IMUCalibration``).
+    /// Reads a calibration file (the JSON form of docs/CALIBRATION.md).
     /// - Parameter path: the file.
     /// - Throws: ``IMUCalibrationError/unreadable(path:reason:)`` if it cannot be read,
     ///   ``IMUCalibrationError/invalid(path:field:reason:)`` naming the missing or bad field.

@@ -7,46 +7,8 @@ import MotionMath
 /// by the engine to every sample before fusion (`MotionEngine.setCalibration`: the agent's `calibration`
 /// setting, CoreMotion's `MOTION_CALIBRATION`).
 ///
-/// The file (``load(contentsOf:)``, ``save(to:)``), UTF-8 JSON; every part may be left out:
-/// ```json
-/// {
-///   "format_version": 1,
-///   "created": "2026-11-30T03:10:00Z",
-///   "device": "i2c:/dev/i2c-1@0x68 (mpu6050, InvenSense MPU-6050)",
-///   "gyroscope": { "bias_rad_s": [0.0121, -0.0043, 0.0008] },
-///   "accelerometer": {
-///     "offset_m_s2": [0.12, -0.05, 0.31],
-///     "scale": [[1.004, 0, 0], [0, 0.998, 0], [0, 0, 0.991]],
-///     "residual_m_s2": 0.004
-///   },
-///   "magnetometer": {
-///     "hard_iron_ut": [12.5, -30.1, 4.2],
-///     "soft_iron": [[1.05, 0.02, 0], [0.02, 0.97, 0.01], [0, 0.01, 0.98]],
-///     "field_strength_ut": 48.7,
-///     "residual_ut": 0.6,
-///     "coverage": 0.91,
-///     "quality": "high"
-///   },
-///   "noise": {
-///     "gyroscope": { "noise_density": [1.7e-4, 1.6e-4, 1.9e-4], "bias_instability": [2.1e-5, 1.8e-5, 2.6e-5] },
-///     "accelerometer": { "noise_density": [1.1e-3, 1.2e-3, 1.6e-3], "bias_instability": [2.0e-4, 1.7e-4, 3.1e-4] },
-///     "duration_s": 120
-///   }
-/// }
-/// ```
-/// - `format_version`: 1.
-/// - `created`: when the calibration was made, ISO 8601 in UTC.
-/// - `device`: which device it was made on (the device string and driver/chip), for people.
-/// - `gyroscope.bias_rad_s`: rad/s, subtracted from the angular velocity.
-/// - `accelerometer.offset_m_s2`: m/s², subtracted from the specific force, which is then multiplied by
-///   the dimensionless 3×3 `scale` (rows); `residual_m_s2`: RMS misfit of the still orientations, m/s².
-/// - `magnetometer.hard_iron_ut`: µT, subtracted from the field, which is then multiplied by the
-///   dimensionless symmetric 3×3 `soft_iron` (rows); `field_strength_ut`: the strength of the corrected
-///   field, µT; `residual_ut`: RMS distance of the corrected readings from that sphere, µT; `coverage`: the
-///   fraction of the sphere of directions the readings covered, 0…1; `quality`: `low`, `medium` or `high`.
-/// - `noise`: from the Allan deviation of a still recording of `duration_s` seconds, per axis, each sensor's
-///   white-noise density (`noise_density`: rad/s/√Hz for the gyroscope, its angle random walk; m/s²/√Hz for
-///   the accelerometer, its velocity random walk) and `bias_instability` (rad/s, m/s²).
+/// The file (``load(contentsOf:)``, ``save(to:)``) is UTF-8 JSON; its fields, units and an example are in
+/// docs/CALIBRATION.md.
 public struct IMUCalibration: Sendable, Equatable, Codable {
     /// The format version this code writes and reads.
     public static let formatVersion = 1
