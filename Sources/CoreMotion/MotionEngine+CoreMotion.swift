@@ -63,6 +63,12 @@ func makeLogItem(_ sample: MotionSample, of stream: MotionStream) -> CMLogItem {
                 accuracy: CMMagneticFieldCalibrationAccuracy(motion.magneticAccuracy)),
             heading: motion.heading,
             uncertainty: motion.uncertainty.map { ($0.heading, $0.inclination) } ?? (-1, -1), timestamp: motion.timestamp)
+    case .fused(let fused):
+        // No manager asks for it; made total as device motion with no field, heading or uncertainty.
+        let (user, gravity) = fused.appleVectors
+        return makeLogItem(.deviceMotion(DeviceMotionSample(
+            timestamp: fused.timestamp, attitude: fused.attitude, rotationRate: fused.rotationRate, gravity: gravity,
+            userAcceleration: user, magneticField: .zero, magneticAccuracy: .uncalibrated, heading: -1, uncertainty: nil)), of: stream)
     }
 }
 

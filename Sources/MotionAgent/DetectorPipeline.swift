@@ -2,9 +2,9 @@ import MotionContract
 import MotionFusion
 import MotionMath
 
-/// The path from device motion to the contract's events and states: the detector bank the settings
-/// describe, a short history of attitudes (an event carries the attitude of when it began, which the
-/// detector reports only later), the `seq` of `{base}/events` and the states in force with since when
+/// The path from the attitude filter's output to the contract's events and states: the detector bank the
+/// settings describe, a short history of attitudes (an event carries the attitude of when it began, which
+/// the detector reports only later), the `seq` of `{base}/events` and the states in force with since when
 /// they hold. A pure value; the agent feeds it on the device's thread under a lock.
 struct DetectorPipeline: Sendable {
     /// What one delivery brought.
@@ -69,15 +69,13 @@ struct DetectorPipeline: Sendable {
         return MotionDetectorBank(settings: services, vibrationBands: [])
     }
 
-    /// Feeds device-motion samples (oldest first, at the sensor rate).
+    /// Feeds the attitude filter's samples (oldest first, at the sensor rate).
     /// - Returns: the events found and the states changed.
-    mutating func add(_ samples: [DeviceMotionSample]) -> Output {
+    mutating func add(_ samples: [FusedMotionSample]) -> Output {
         var output = Output()
         for sample in samples {
             attitudes.append((sample.timestamp, sample.attitude))
-            let found = bank.update(MotionDetectorBank.Sample(
-                timestamp: sample.timestamp, userAcceleration: sample.userAcceleration, gravity: sample.gravity,
-                rotationRate: sample.rotationRate))
+            let found = bank.update(MotionDetectorBank.Sample(sample))
             for event in found.events {
                 sequence += 1
                 output.events.append(MotionEventPayload(

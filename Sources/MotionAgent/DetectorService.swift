@@ -82,7 +82,7 @@ final class DetectorService: Sendable {
     /// Events published since the start, by type.
     var eventCounts: [String: UInt64] { counts.withLock { $0 } }
 
-    /// Starts the detectors `configuration` switches on, over device motion in the device-motion
+    /// Starts the detectors `configuration` switches on, over the attitude filter's output in the device-motion
     /// service's reference frame (or `xArbitraryZVertical` when the device cannot compute that one), unless
     /// they run already or the device cannot give device motion.
     func start(_ configuration: AgentConfiguration) {
@@ -104,10 +104,10 @@ final class DetectorService: Sendable {
             if pipeline.bands.count < settings.bank.vibration.bands.count { Logger.agent.warning(message) } else { Logger.agent.info(message) }
         }
         let subscription = MotionSubscription(
-            service: .deviceMotion(frame), interval: 0,
+            service: .fusedMotion(frame), interval: 0,
             sink: .batch { [weak self] subscription, samples, _ in
                 guard !subscription.isCancelled, let samples else { return }
-                self?.receive(samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } }, from: subscription)
+                self?.receive(samples.compactMap { if case .fused(let fused) = $0 { fused } else { nil } }, from: subscription)
             })
         run.withLock { $0 = DetectorRun(pipeline: pipeline, subscription: subscription, settings: settings) }
         if !engine.subscribe(subscription) {
@@ -133,7 +133,7 @@ final class DetectorService: Sendable {
     }
 
     /// On the device's thread: feeds the detectors and queues what they found.
-    private func receive(_ samples: [DeviceMotionSample], from subscription: MotionSubscription) {
+    private func receive(_ samples: [FusedMotionSample], from subscription: MotionSubscription) {
         guard let client = client.withLock({ $0 }) else { return }
         run.withLock { run in
             guard run?.subscription === subscription else { return }

@@ -12,6 +12,9 @@ public enum MotionStream: Sendable, Hashable {
     case magnetometer
     /// Fused device motion in a reference frame.
     case deviceMotion(AttitudeReferenceFrame)
+    /// The same filter's output in SI units (``FusedMotionSample``), every sample: what the motion detectors
+    /// read. Only the engine delivers it (a remote board publishes device motion in Apple's units).
+    case fusedMotion(AttitudeReferenceFrame)
 
     /// The contract's service that publishes this stream.
     public var service: MotionService {
@@ -19,7 +22,15 @@ public enum MotionStream: Sendable, Hashable {
         case .accelerometer: .accelerometer
         case .gyroscope: .gyro
         case .magnetometer: .magnetometer
-        case .deviceMotion: .deviceMotion
+        case .deviceMotion, .fusedMotion: .deviceMotion
+        }
+    }
+
+    /// The reference frame of the attitude filter the stream comes from, nil for a sensor's own stream.
+    public var fusionFrame: AttitudeReferenceFrame? {
+        switch self {
+        case .accelerometer, .gyroscope, .magnetometer: nil
+        case .deviceMotion(let frame), .fusedMotion(let frame): frame
         }
     }
 
@@ -30,7 +41,7 @@ public enum MotionStream: Sendable, Hashable {
         case .accelerometer: .accelerometer
         case .gyroscope: .gyroscope
         case .magnetometer: .magnetometer
-        case .deviceMotion(let frame): frame.usesMagnetometer ? .all : [.accelerometer, .gyroscope]
+        case .deviceMotion(let frame), .fusedMotion(let frame): frame.usesMagnetometer ? .all : [.accelerometer, .gyroscope]
         }
     }
 }
@@ -42,12 +53,15 @@ public enum MotionSample: Sendable, Equatable {
     case vector(VectorSample)
     /// A sample of ``MotionStream/deviceMotion(_:)``.
     case deviceMotion(DeviceMotionSample)
+    /// A sample of ``MotionStream/fusedMotion(_:)``.
+    case fused(FusedMotionSample)
 
     /// When it was measured, seconds since boot.
     public var timestamp: Double {
         switch self {
         case .vector(let sample): sample.timestamp
         case .deviceMotion(let sample): sample.timestamp
+        case .fused(let sample): sample.timestamp
         }
     }
 }

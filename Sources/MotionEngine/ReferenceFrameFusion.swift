@@ -69,6 +69,18 @@ struct ReferenceFrameFusion {
         if let magnetometer { lastMagneticField = magnetometer }
     }
 
+    /// The filter's output now in SI units, what the detectors read.
+    /// - Parameters:
+    ///   - accelerometer: the specific force of the current sample, m/s².
+    ///   - timestamp: seconds since boot.
+    func fusedSample(accelerometer: SIMD3<Double>, timestamp: Double) -> FusedMotionSample {
+        let filter = estimator.filter
+        return FusedMotionSample(
+            timestamp: timestamp, specificForce: accelerometer, gravity: filter.gravity,
+            gravityMagnitude: filter.settings.gravity, rotationRate: filter.rotationRate,
+            attitude: estimator.attitude.normalized)
+    }
+
     /// The device motion now, in Apple's units and signs.
     /// - Parameters:
     ///   - accelerometer: the specific force of the current sample, m/s² (for `userAcceleration`).
@@ -81,10 +93,8 @@ struct ReferenceFrameFusion {
     ) -> DeviceMotionSample {
         let filter = estimator.filter
         let attitude = estimator.attitude
-        // Apple's acceleration is the negated specific force in g; gravity is a unit vector pointing down.
-        let acceleration = -accelerometer / standardGravity
-        let gravity = filter.gravity / filter.settings.gravity
-        let userAcceleration = acceleration - gravity
+        let fused = fusedSample(accelerometer: accelerometer, timestamp: timestamp)
+        let (userAcceleration, gravity) = fused.appleVectors
         var magneticField = SIMD3<Double>.zero
         var accuracy = MagneticFieldAccuracy.uncalibrated
         if usesMagnetometer, let field = lastMagneticField {
@@ -97,7 +107,7 @@ struct ReferenceFrameFusion {
             frame == .xMagneticNorthZVertical || frame == .xTrueNorthZVertical
             ? Self.heading(of: attitude) : -1
         return DeviceMotionSample(
-            timestamp: timestamp, attitude: attitude.normalized, rotationRate: filter.rotationRate, gravity: gravity,
+            timestamp: timestamp, attitude: fused.attitude, rotationRate: fused.rotationRate, gravity: gravity,
             userAcceleration: userAcceleration, magneticField: magneticField, magneticAccuracy: accuracy,
             heading: heading, uncertainty: uncertainty)
     }

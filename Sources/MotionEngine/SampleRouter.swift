@@ -84,7 +84,7 @@ struct SampleRouter {
     /// - Parameter declination: for a new true-north filter, degrees east of true north.
     mutating func add(_ subscription: MotionSubscription, declination: Double?) {
         entries.append(Entry(subscription: subscription))
-        if case .deviceMotion(let frame) = subscription.service, !fusions.contains(where: { $0.frame == frame }) {
+        if let frame = subscription.service.fusionFrame, !fusions.contains(where: { $0.frame == frame }) {
             fusions.append(ReferenceFrameFusion(frame: frame, declination: declination, settings: fusionSettings))
         }
     }
@@ -92,10 +92,7 @@ struct SampleRouter {
     /// Removes a subscription (samples of its open batch are dropped) and the filters no one uses any more.
     mutating func remove(_ subscription: MotionSubscription) {
         entries.removeAll { $0.subscription === subscription }
-        let framesInUse = entries.compactMap { entry -> AttitudeReferenceFrame? in
-            if case .deviceMotion(let frame) = entry.subscription.service { return frame }
-            return nil
-        }
+        let framesInUse = entries.compactMap(\.subscription.service.fusionFrame)
         fusions.removeAll { fusion in !framesInUse.contains(fusion.frame) }
     }
 
@@ -219,6 +216,7 @@ struct SampleRouter {
                 case .magnetometer: magnetometer
                 case .deviceMotion(let frame):
                     deviceMotion?.frame == frame ? deviceMotion?.item : otherDeviceMotions.first { $0.frame == frame }?.item
+                case .fusedMotion: nil
                 }
             }
             set {
@@ -229,6 +227,7 @@ struct SampleRouter {
                 case .deviceMotion(let frame):
                     guard let newValue else { return }
                     if deviceMotion == nil { deviceMotion = (frame, newValue) } else { otherDeviceMotions.append((frame, newValue)) }
+                case .fusedMotion: break  // one subscriber per frame (the detectors): not kept
                 }
             }
         }
@@ -257,6 +256,12 @@ struct SampleRouter {
             item = .deviceMotion(fusions[fusion].deviceMotion(
                 accelerometer: accelerometer, timestamp: timestamp,
                 magneticCalibrationAccuracy: magneticCalibrationAccuracy))
+        case .fusedMotion(let frame):
+            // Under the same conditions as device motion, so that the detectors see the same samples.
+            guard calibrated.rotationRate != nil, let accelerometer = calibrated.acceleration,
+                let fusion = fusions.firstIndex(where: { $0.frame == frame }), fusions[fusion].isReady
+            else { return nil }
+            item = .fused(fusions[fusion].fusedSample(accelerometer: accelerometer, timestamp: timestamp))
         }
         if let item { made[stream] = item }
         return item

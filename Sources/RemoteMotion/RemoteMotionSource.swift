@@ -94,6 +94,8 @@ public final class RemoteMotionSource: MotionSource {
 
     @discardableResult
     public func subscribe(_ subscription: MotionSubscription) -> Bool {
+        // A board publishes device motion in Apple's units only; its detectors read it as such.
+        if case .fusedMotion = subscription.service { return false }
         let service = subscription.service.service
         let (first, available) = state.withLock { state in
             let first = state.subscriptions[service, default: []].isEmpty
@@ -135,6 +137,7 @@ public final class RemoteMotionSource: MotionSource {
     }
 
     public func hasSensors(for stream: MotionStream) -> Bool {
+        if case .fusedMotion = stream { return false }
         if case .deviceMotion(let frame) = stream { return availableFrames.contains(frame) }
         let service = stream.service
         return state.withLock { $0.online == true && $0.statuses[service]?.available == true }

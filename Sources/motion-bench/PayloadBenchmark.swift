@@ -130,6 +130,7 @@ enum PayloadBenchmark {
                     switch sample {
                     case .vector(let reading): vectors.withLock { $0[service, default: []].append(reading) }
                     case .deviceMotion(let motion): motions.withLock { $0.append(motion) }
+                    case .fused: break  // not subscribed
                     }
                 }
             })

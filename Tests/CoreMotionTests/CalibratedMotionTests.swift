@@ -64,7 +64,7 @@ import Glibc
                 rotationRate = motion.rotationRate
             case .vector(let reading):
                 vector = reading.value
-            case nil:
+            case .fused, nil:
                 return nil
             }
         }

@@ -10,19 +10,20 @@ import Testing
 /// The detectors' configuration (`detectors`) and the pure path from device motion to the contract's
 /// events and states, on synthetic device motion with known truth.
 @Suite struct DetectorPipelineTests {
-    /// 100 Hz device motion: face up at rest, with the attitude turning slowly about the vertical (so
+    /// 100 Hz filter output: face up at rest, with the attitude turning slowly about the vertical (so
     /// that an event's attitude shows which sample it came from), and `userAcceleration(t)` added (g,
-    /// Apple's sign: free fall is `−gravity`).
+    /// Apple's sign: free fall is `−gravity`), made into the specific force the accelerometer would read.
     static func samples(
         from start: Double = 0, seconds: Double, rate: Double = 100, userAcceleration: (Double) -> SIMD3<Double> = { _ in .zero }
-    ) -> [DeviceMotionSample] {
+    ) -> [FusedMotionSample] {
         (0..<Int(seconds * rate)).map { index in
             let time = start + Double(index) / rate
             let yaw = 0.01 * time
-            return DeviceMotionSample(
-                timestamp: time, attitude: Quaternion(w: cos(yaw / 2), x: 0, y: 0, z: sin(yaw / 2)), rotationRate: SIMD3(0, 0, 0.01),
-                gravity: SIMD3(0, 0, -1), userAcceleration: userAcceleration(time), magneticField: SIMD3(20, 0, -40),
-                magneticAccuracy: .high, heading: 0)
+            // Apple's acceleration is user acceleration plus gravity (0, 0, −1) in g, and the negated force.
+            let force = -(userAcceleration(time) + SIMD3(0, 0, -1)) * standardGravity
+            return FusedMotionSample(
+                timestamp: time, specificForce: force, gravity: SIMD3(0, 0, -9.81), gravityMagnitude: 9.81,
+                rotationRate: SIMD3(0, 0, 0.01), attitude: Quaternion(w: cos(yaw / 2), x: 0, y: 0, z: sin(yaw / 2)))
         }
     }
 

@@ -167,17 +167,19 @@ import Testing
         (.gait(.walking), 30), (.gait(.running), 30), (.vibration(SimulatedVibration()), 20),
     ]
 
-    /// The simulator's scenarios, fused in `frame` at the full rate, through the detector pipeline: every
-    /// event (JSON and CBOR) and every state change.
+    /// The simulator's scenarios, fused in `frame` at the full rate, through the detector pipeline as the
+    /// agent feeds it (the filter's SI output): every event (JSON and CBOR) and every state change. The
+    /// digests were recorded from device motion in Apple's units; that they hold shows the two are the same
+    /// to the bit.
     static func detectorPayloads(
         _ settings: DetectorSettings, frame: AttitudeReferenceFrame = .xArbitraryZVertical, calibration: IMUCalibration? = nil
     ) -> Golden {
         var payloads = Payloads()
         for (motion, seconds) in detectorScenarios {
-            let received = route(deliveries(motion, seconds: seconds), streams: [(.deviceMotion(frame), 0, true)], calibration: calibration)
+            let received = route(deliveries(motion, seconds: seconds), streams: [(.fusedMotion(frame), 0, true)], calibration: calibration)
             var pipeline = DetectorPipeline(settings: settings, sampleRate: 200, frame: frame, wallClockOffset: 1_796_118_483.67683)
             for batch in received[0] {
-                let output = pipeline.add(batch.compactMap { if case .deviceMotion(let sample) = $0 { sample } else { nil } })
+                let output = pipeline.add(batch.compactMap { if case .fused(let sample) = $0 { sample } else { nil } })
                 for event in output.events {
                     payloads.events.append(event.type)
                     payloads.append(event.encoded(.json))
@@ -187,6 +189,22 @@ import Testing
             }
         }
         return payloads.golden
+    }
+
+    /// The filter's SI output and device motion in Apple's units come from the same samples and make the
+    /// same detector input and attitude, to the bit, in every frame, raw and calibrated.
+    @Test(arguments: [false, true])
+    func theDetectorsInputIsDeviceMotionsToTheBit(calibrated: Bool) {
+        for frame in Self.frames {
+            let received = Self.route(
+                Self.deliveries(.drop(SimulatedDrop()), seconds: 6), streams: [(.deviceMotion(frame), 0, true), (.fusedMotion(frame), 0, true)],
+                calibration: calibrated ? Self.calibration : nil)
+            let motions = received[0].joined().compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } }
+            let fused = received[1].joined().compactMap { if case .fused(let sample) = $0 { sample } else { nil } }
+            #expect(motions.count == fused.count && motions.count > 1000, "\(frame)")
+            #expect(zip(motions, fused).allSatisfy { MotionDetectorBank.Sample($0) == MotionDetectorBank.Sample($1) }, "\(frame)")
+            #expect(zip(motions, fused).allSatisfy { $0.attitude == $1.attitude }, "\(frame)")
+        }
     }
 
     @Test func detectorsWithTheirDefaults() {
@@ -232,17 +250,15 @@ import Testing
     }
 
     /// CoreMotion's bank (every detector with its defaults, vibration bands unclipped) as
-    /// `MotionActivityMonitor` feeds it: the arbitrary frame's device motion, every sample. Events, states
+    /// `MotionActivityMonitor` feeds it: the arbitrary frame's filter output, every sample. Events, states
     /// and steps at full precision (Swift's shortest exact form), with the cadence at each step.
     @Test func coreMotionsDefaultBankAtFullPrecision() {
         var payloads = Payloads()
         for (motion, seconds) in Self.detectorScenarios {
-            let received = Self.route(Self.deliveries(motion, seconds: seconds), streams: [(.deviceMotion(.xArbitraryZVertical), 0, true)])
+            let received = Self.route(Self.deliveries(motion, seconds: seconds), streams: [(.fusedMotion(.xArbitraryZVertical), 0, true)])
             var bank = MotionDetectorBank()
-            for case .deviceMotion(let sample) in received[0].joined() {
-                let output = bank.update(MotionDetectorBank.Sample(
-                    timestamp: sample.timestamp, userAcceleration: sample.userAcceleration, gravity: sample.gravity,
-                    rotationRate: sample.rotationRate))
+            for case .fused(let sample) in received[0].joined() {
+                let output = bank.update(MotionDetectorBank.Sample(sample))
                 for event in output.events {
                     payloads.events.append(event.kind.rawValue)
                     payloads.append(Array("\(event.kind.rawValue) \(event.timestamp) \(event.duration) \(event.magnitude)".utf8))

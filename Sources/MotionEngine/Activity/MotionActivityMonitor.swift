@@ -5,8 +5,8 @@ import Synchronization
 /// and the activity's history: what CoreMotion's `CMPedometer`, `CMMotionActivityManager` and the Linux
 /// motion-event API read, and what the agent's events, states, steps and activity come from.
 ///
-/// It runs while at least one listener is added (one batched device-motion subscription, every sample, in
-/// the frame with no north: the detectors need gravity only); the history is kept across runs, for
+/// It runs while at least one listener is added (one batched subscription to the attitude filter's SI output,
+/// every sample, in the frame with no north: the detectors need gravity only); the history is kept across runs, for
 /// ``retention`` seconds, but covers only the time it ran. Thread safety: every member may be called from
 /// any thread; listeners are called on the source's delivery thread, one update at a time, without a lock
 /// held, and must return quickly.
@@ -96,8 +96,11 @@ public final class MotionActivityMonitor: Sendable {
             let token = ListenerToken(id: state.nextListener)
             let snapshot = Snapshot(states: state.bank.currentStates, activity: state.activities.last, lastSampleTime: state.lastSampleTime)
             guard state.subscription == nil else { return (token, snapshot, nil) }
+            // The engine's filter output in SI; another source's device motion (a remote board's, already
+            // in Apple's units) as it comes.
+            let stream: MotionStream = source is MotionEngine ? .fusedMotion(.xArbitraryZVertical) : .deviceMotion(.xArbitraryZVertical)
             let subscription = MotionSubscription(
-                service: .deviceMotion(.xArbitraryZVertical), interval: 0,
+                service: stream, interval: 0,
                 sink: .batch { [weak self] _, samples, fault in self?.receive(samples, fault: fault) })
             state.subscription = subscription
             return (token, snapshot, subscription)
@@ -203,13 +206,17 @@ public final class MotionActivityMonitor: Sendable {
     private func receive(_ samples: [MotionSample]?, fault: MotionEngineFault?) {
         let (update, listeners) = state.withLock { state -> (Update, [@Sendable (Update) -> Void]) in
             var update = Update(fault: fault)
-            for case .deviceMotion(let sample) in samples ?? [] {
+            for item in samples ?? [] {
+                let sample: MotionDetectorBank.Sample
+                switch item {
+                case .fused(let fused): sample = MotionDetectorBank.Sample(fused)
+                case .deviceMotion(let motion): sample = MotionDetectorBank.Sample(motion)
+                case .vector: continue
+                }
                 // Time that runs backwards is another device or run (a replay started again): the detectors
                 // start afresh; the history stays.
                 if let last = state.lastSampleTime, sample.timestamp < last - 1 { state.bank = state.detectors }
-                let output = state.bank.update(MotionDetectorBank.Sample(
-                    timestamp: sample.timestamp, userAcceleration: sample.userAcceleration, gravity: sample.gravity,
-                    rotationRate: sample.rotationRate))
+                let output = state.bank.update(sample)
                 state.lastSampleTime = sample.timestamp
                 state.samplesAnalysed &+= 1
                 update.events += output.events

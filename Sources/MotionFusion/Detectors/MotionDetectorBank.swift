@@ -34,6 +34,20 @@ public struct MotionDetectorBank: Sendable {
             self.gravity = gravity
             self.rotationRate = rotationRate
         }
+
+        /// The sample of the attitude filter's SI output: its ``FusedMotionSample/appleVectors``, bit for bit
+        /// what a device-motion subscriber receives.
+        public init(_ fused: FusedMotionSample) {
+            let (userAcceleration, gravity) = fused.appleVectors
+            self.init(timestamp: fused.timestamp, userAcceleration: userAcceleration, gravity: gravity, rotationRate: fused.rotationRate)
+        }
+
+        /// The sample of a device-motion sample in Apple's units (a remote board's).
+        public init(_ motion: DeviceMotionSample) {
+            self.init(
+                timestamp: motion.timestamp, userAcceleration: motion.userAcceleration, gravity: motion.gravity,
+                rotationRate: motion.rotationRate)
+        }
     }
 
     /// What one sample brought.
