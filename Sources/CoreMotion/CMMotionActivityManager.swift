@@ -3,7 +3,7 @@ import MotionFusion
 import Synchronization
 
 /// An object that manages access to the motion data: stationary, walking, running or unknown, from the
-/// process's IMU (``MotionActivityMonitor/shared``).
+/// process's IMU (``MotionDetectorHost/shared``).
 ///
 /// History for ``queryActivityStarting(from:to:to:withHandler:)`` is kept for 7 days from the time the
 /// process first classified the activity (a board has no always-on coprocessor). Handlers run on the
@@ -21,7 +21,7 @@ open class CMMotionActivityManager: NSObject {
     }
 
     /// Whether motion activity data is available on the device (it needs an accelerometer and a gyroscope).
-    open class func isActivityAvailable() -> Bool { MotionActivityMonitor.shared.isAvailable }
+    open class func isActivityAvailable() -> Bool { MotionDetectorHost.shared.isAvailable }
 
     /// The authorization status for motion data: always ``CMAuthorizationStatus/authorized`` on Linux.
     open class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
@@ -47,8 +47,8 @@ open class CMMotionActivityManager: NSObject {
 
 /// What a ``CMMotionActivityManager`` does, in a `Sendable` object the monitor's thread can reach.
 final class ActivityManagerCore: Sendable {
-    private let monitor = MotionActivityMonitor.shared
-    private let running = UpdateSlot<MotionActivityMonitor.ListenerToken> { MotionActivityMonitor.shared.removeListener($0) }
+    private let monitor = MotionDetectorHost.shared
+    private let running = UpdateSlot<MotionDetectorHost.ListenerToken> { MotionDetectorHost.shared.removeListener($0) }
 
     func query(from start: Date, to end: Date, queue: OperationQueue, handler: UncheckedBox<CMMotionActivityQueryHandler>) {
         let result: UncheckedBox<[CMMotionActivity]?>

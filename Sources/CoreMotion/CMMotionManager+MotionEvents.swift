@@ -2,7 +2,7 @@ import MotionEngine
 
 /// The board's motion detectors on Apple's manager (Linux additions): events (free fall, impact, tap,
 /// double tap, shake) and state changes (moving, orientation, tilt, vibration) from the manager's source at
-/// its full rate (``MotionActivityMonitor``), each delivered to an `OperationQueue` like the other services.
+/// its full rate (``MotionDetectorHost``), each delivered to an `OperationQueue` like the other services.
 extension CMMotionManager {
     /// Whether motion events can be delivered (the source has an accelerometer and a gyroscope).
     public var linuxIsMotionEventAvailable: Bool { source.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }

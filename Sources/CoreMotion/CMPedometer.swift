@@ -3,7 +3,7 @@ import MotionFusion
 import Synchronization
 
 /// An object for fetching the system-generated live walking data: steps, distance, cadence and pace, and
-/// floors when the board has a barometer, from the process's IMU (``MotionActivityMonitor/shared``).
+/// floors when the board has a barometer, from the process's IMU (``MotionDetectorHost/shared``).
 ///
 /// History for ``queryPedometerData(from:to:withHandler:)`` is kept (for 7 days) from the time the process
 /// first counted steps: a board has no always-on coprocessor, so steps taken while nothing listened are not
@@ -25,17 +25,17 @@ open class CMPedometer: NSObject {
     // MARK: - Availability
 
     /// Whether step counting is available on the device (it needs an accelerometer and a gyroscope).
-    open class func isStepCountingAvailable() -> Bool { MotionActivityMonitor.shared.isAvailable }
+    open class func isStepCountingAvailable() -> Bool { MotionDetectorHost.shared.isAvailable }
     /// Whether distance estimation is available on the device.
-    open class func isDistanceAvailable() -> Bool { MotionActivityMonitor.shared.isAvailable }
+    open class func isDistanceAvailable() -> Bool { MotionDetectorHost.shared.isAvailable }
     /// Whether floor counting is available on the device (it needs a barometer, `MOTION_BAROMETER`).
     open class func isFloorCountingAvailable() -> Bool { PedometerCore.floorCounting }
     /// Whether pace information is available on the device.
-    open class func isPaceAvailable() -> Bool { MotionActivityMonitor.shared.isAvailable }
+    open class func isPaceAvailable() -> Bool { MotionDetectorHost.shared.isAvailable }
     /// Whether cadence information is available on the device.
-    open class func isCadenceAvailable() -> Bool { MotionActivityMonitor.shared.isAvailable }
+    open class func isCadenceAvailable() -> Bool { MotionDetectorHost.shared.isAvailable }
     /// Whether pedometer events (pause and resume) are available on the device.
-    open class func isPedometerEventTrackingAvailable() -> Bool { MotionActivityMonitor.shared.isAvailable }
+    open class func isPedometerEventTrackingAvailable() -> Bool { MotionDetectorHost.shared.isAvailable }
     /// The authorization status for motion data: always ``CMAuthorizationStatus/authorized`` on Linux.
     open class func authorizationStatus() -> CMAuthorizationStatus { .authorized }
 
@@ -90,17 +90,17 @@ final class PedometerCore: Sendable {
 
     /// What a live run holds: its step listener and the barometer's, while floors are counted.
     private struct Listeners: Sendable {
-        var steps: MotionActivityMonitor.ListenerToken
+        var steps: MotionDetectorHost.ListenerToken
         var floors: MotionAltimeter.ListenerToken?
     }
 
-    private let monitor = MotionActivityMonitor.shared
+    private let monitor = MotionDetectorHost.shared
     private let altimeter = MotionAltimeter.shared
     private let updates = UpdateSlot<Listeners> { listeners in
-        MotionActivityMonitor.shared.removeListener(listeners.steps)
+        MotionDetectorHost.shared.removeListener(listeners.steps)
         if let floors = listeners.floors { MotionAltimeter.shared.removeListener(floors) }
     }
-    private let events = UpdateSlot<MotionActivityMonitor.ListenerToken> { MotionActivityMonitor.shared.removeListener($0) }
+    private let events = UpdateSlot<MotionDetectorHost.ListenerToken> { MotionDetectorHost.shared.removeListener($0) }
     private let state = Mutex(State())
     private let handlerQueue: OperationQueue = {
         let queue = OperationQueue()
@@ -110,7 +110,7 @@ final class PedometerCore: Sendable {
     }()
 
     /// Whether floors are counted: a barometer and an IMU.
-    static var floorCounting: Bool { MotionAltimeter.shared.isAvailable && MotionActivityMonitor.shared.isAvailable }
+    static var floorCounting: Bool { MotionAltimeter.shared.isAvailable && MotionDetectorHost.shared.isAvailable }
 
     func query(from start: Date, to end: Date, handler: UncheckedBox<CMPedometerHandler>) {
         let data: CMPedometerData?

@@ -29,16 +29,16 @@ extension ManagerStorage {
         }
     }
 
-    /// Listens to the detectors of `source` (the process's shared monitor for its own IMU, one made on first
-    /// use for another source) in `slot`, replacing what listened there.
+    /// Listens to the detectors of `source` (an engine's own host, one made on first use for another
+    /// source) in `slot`, replacing what listened there.
     private func startMonitorUpdates(
         _ slot: UpdateSlot<MonitorListener>, on source: any MotionSource,
-        deliver: @escaping @Sendable (MotionActivityMonitor.Update, UpdateSession) -> Void,
-        initial: (MotionActivityMonitor.Snapshot, UpdateSession) -> Void = { _, _ in }
+        deliver: @escaping @Sendable (MotionDetectorHost.Update, UpdateSession) -> Void,
+        initial: (MotionDetectorHost.Snapshot, UpdateSession) -> Void = { _, _ in }
     ) {
         slot.stop()
         let monitor = motionMonitor.withLock { monitor in
-            if monitor == nil { monitor = source === MotionEngine.shared ? .shared : MotionActivityMonitor(source: source) }
+            if monitor == nil { monitor = (source as? MotionEngine)?.detectors ?? MotionDetectorHost(source: source) }
             return monitor!
         }
         let session = UpdateSession()

@@ -63,7 +63,7 @@ final class ManagerStorage: Sendable {
     /// The state.
     let state = Mutex(State())
     /// The detectors the Linux motion events and states come from, made on first use for the manager's source.
-    let motionMonitor = Mutex<MotionActivityMonitor?>(nil)
+    let motionMonitor = Mutex<MotionDetectorHost?>(nil)
     /// The running motion-event updates (``CMMotionManager/linuxStartMotionEventUpdates(to:withHandler:)``).
     let motionEvents = UpdateSlot<MonitorListener> { $0.monitor.removeListener($0.token) }
     /// The running motion-state updates (``CMMotionManager/linuxStartMotionStateUpdates(to:withHandler:)``).
@@ -153,10 +153,10 @@ final class ManagerStorage: Sendable {
         if let running { source.intervalChanged(running) }
     }
 
-    /// A listener of a ``MotionActivityMonitor``.
+    /// A listener of a ``MotionDetectorHost``.
     struct MonitorListener: Sendable {
-        let monitor: MotionActivityMonitor
-        let token: MotionActivityMonitor.ListenerToken
+        let monitor: MotionDetectorHost
+        let token: MotionDetectorHost.ListenerToken
     }
 }
 

@@ -121,7 +121,7 @@ extension ControlPlane {
             detectors.stop()
             devices.startDetectors()
             // The steps and activity services follow the moving and activity thresholds.
-            publisher.activityMonitor.setDetectors(DetectorPipeline.activityBank(settings))
+            core.engine.detectors.setDetectors(DetectorPipeline.activityBank(settings))
         } else {
             detectors.publishEvents(as: settings)
         }

@@ -6,20 +6,28 @@ import MotionFusion
 import MotionLog
 import Synchronization
 
-/// The motion detectors while they run: their engine subscription (device motion at the full sensor rate),
-/// the pipeline it feeds, and how `{base}/events` is published (changed in place when only that changes).
-struct DetectorRun: Sendable {
+/// The agent's detector pipeline as the engine's detector host feeds it, and how `{base}/events` is
+/// published (changed in place when only that changes).
+struct DetectorProcessor: MotionDetectorProcessor {
+    /// What a delivery found, with the QoS and format to publish its events with.
+    struct Found: Sendable {
+        let output: DetectorPipeline.Output
+        let qos: MQTTQoS
+        let format: PayloadFormat
+    }
+
     var pipeline: DetectorPipeline
-    let subscription: MotionSubscription
     /// The events' QoS.
     private(set) var qos = MQTTQoS.atLeastOnce
     /// The events' payload format.
     private(set) var format = PayloadFormat.json
+    /// Whether there is a client to publish to: samples that come while there is none are not fed.
+    let isConnected: @Sendable () -> Bool
 
-    /// A run that publishes its events as `settings` say.
-    init(pipeline: DetectorPipeline, subscription: MotionSubscription, settings: DetectorSettings) {
+    /// A processor that publishes its events as `settings` say.
+    init(pipeline: DetectorPipeline, settings: DetectorSettings, isConnected: @escaping @Sendable () -> Bool) {
         self.pipeline = pipeline
-        self.subscription = subscription
+        self.isConnected = isConnected
         deliver(as: settings)
     }
 
@@ -28,16 +36,29 @@ struct DetectorRun: Sendable {
         qos = MQTTQoS(rawValue: Int32(settings.qos)) ?? .atLeastOnce
         format = settings.format
     }
+
+    mutating func process(_ samples: [FusedMotionSample]) -> Found? {
+        guard isConnected() else { return nil }
+        let output = pipeline.add(samples)
+        guard !(output.events.isEmpty && output.states.isEmpty) else { return nil }
+        return Found(output: output, qos: qos, format: format)
+    }
+}
+
+/// The running detectors: the host's channel that feeds the pipeline, and the states the pipeline keeps.
+struct DetectorRun: Sendable {
+    let channel: MotionDetectorChannel<DetectorProcessor>
+    let stateNames: [MotionStateName]
 }
 
 /// The on-board motion detectors as the agent publishes them, one part of the agent with its own state: the
-/// run (an engine subscription to device motion at the full sensor rate and the pipeline it feeds),
+/// run (a processor on the engine's detector host, fed the filter's output at the full sensor rate),
 /// `{base}/events` with its `seq` across runs and counts by type, the retained `{base}/state/{name}`, and
 /// the detectors' Home Assistant discovery.
 ///
 /// Threading: ``start(_:)``, ``stop()``, ``publishEvents(as:)`` and
-/// ``announce(_:on:)`` on the agent's control queue; samples arrive on the device's thread. The run's lock
-/// is held to feed the pipeline and queue what it found on a serial publisher (in the order found); the
+/// ``announce(_:on:)`` on the agent's control queue; samples arrive on the device's thread. The channel's
+/// lock is held to feed the pipeline and queue what it found on a serial publisher (in the order found); the
 /// writes happen there, without a lock. ``stop()`` empties that queue before it returns, and
 /// ``announce(_:on:)`` publishes on it, so that nothing found by a run that was stopped (or by another
 /// subscription's batch still under way) is published after the stop, and a state announced is never
@@ -103,45 +124,33 @@ final class DetectorService: Sendable {
                 + (inUse.isEmpty ? "none (the vibration detector is off)" : inUse.joined(separator: ", "))
             if pipeline.bands.count < settings.bank.vibration.bands.count { Logger.agent.warning(message) } else { Logger.agent.info(message) }
         }
-        let subscription = MotionSubscription(
-            service: .fusedMotion(frame), interval: 0,
-            sink: .batch { [weak self] subscription, samples, _ in
-                guard !subscription.isCancelled, let samples else { return }
-                self?.receive(samples.compactMap { if case .fused(let fused) = $0 { fused } else { nil } }, from: subscription)
-            })
-        run.withLock { $0 = DetectorRun(pipeline: pipeline, subscription: subscription, settings: settings) }
-        if !engine.subscribe(subscription) {
-            run.withLock { $0 = nil }
-            Logger.agent.warning("motion detectors: the device cannot deliver device motion")
+        let processor = DetectorProcessor(pipeline: pipeline, settings: settings) { [weak self] in
+            self?.client.withLock { $0 != nil } ?? false
         }
+        let channel = engine.detectors.addProcessor(processor, frame: frame) { [weak self] found in
+            guard let self, let client = self.client.withLock({ $0 }) else { return }
+            self.publisher.async { [weak self] in self?.publish(found.output, qos: found.qos, format: found.format, on: client) }
+        }
+        guard let channel else {
+            return Logger.agent.warning("motion detectors: the device cannot deliver device motion")
+        }
+        run.withLock { $0 = DetectorRun(channel: channel, stateNames: pipeline.stateNames) }
     }
 
     /// Stops the detectors (the event count goes on when they start again).
     func stop() {
         guard let stopped = run.withLock({ run -> DetectorRun? in defer { run = nil }; return run }) else { return }
-        // What the run found before the stop is queued already (under the run's lock): published now, and
-        // nothing of the run after this returns.
+        // Once removed, the processor is not fed; what it found before is queued already (under the
+        // channel's lock): published now, and nothing of the run after this returns.
+        let final = engine.detectors.removeProcessor(stopped.channel)
         publisher.sync {}
-        engine.unsubscribe(stopped.subscription)
-        lastEventSequence.store(stopped.pipeline.sequence, ordering: .relaxed)
+        if let final { lastEventSequence.store(final.pipeline.sequence, ordering: .relaxed) }
     }
 
     /// Publishes the running detectors' events with the QoS and format of `settings` from now on (a change
     /// of those alone keeps the run, with its states and tilt reference).
     func publishEvents(as settings: DetectorSettings) {
-        run.withLock { $0?.deliver(as: settings) }
-    }
-
-    /// On the device's thread: feeds the detectors and queues what they found.
-    private func receive(_ samples: [FusedMotionSample], from subscription: MotionSubscription) {
-        guard let client = client.withLock({ $0 }) else { return }
-        run.withLock { run in
-            guard run?.subscription === subscription else { return }
-            let output = run!.pipeline.add(samples)
-            guard !(output.events.isEmpty && output.states.isEmpty) else { return }
-            let (qos, format) = (run!.qos, run!.format)
-            publisher.async { [weak self] in self?.publish(output, qos: qos, format: format, on: client) }
-        }
+        run.withLock { $0 }?.channel.withProcessor { $0.deliver(as: settings) }
     }
 
     /// On the publisher: events on `{base}/events` (the configured QoS and format; QoS 1 and 2 are kept in
@@ -163,7 +172,9 @@ final class DetectorService: Sendable {
     func announce(_ configuration: AgentConfiguration, on client: any MessageTransport) {
         publishDiscovery(configuration, on: client)
         publisher.sync {
-            let (published, inForce) = run.withLock { run in (publishedStates(of: run, configuration), run?.pipeline.states ?? [:]) }
+            let running = run.withLock { $0 }
+            let published = publishedStates(of: running, configuration)
+            let inForce = running?.channel.withProcessor { $0.pipeline.states } ?? [:]
             for name in MotionStateName.allCases {
                 if published.contains(name) {
                     if let state = inForce[name] { publishState(state, on: client) }
@@ -177,7 +188,7 @@ final class DetectorService: Sendable {
     /// The states published: those of the running pipeline (a vibration meter without a usable band keeps
     /// none), or, while the detectors wait for the device, those the settings switch on.
     private func publishedStates(of run: DetectorRun?, _ configuration: AgentConfiguration) -> Set<MotionStateName> {
-        Set(run?.pipeline.stateNames ?? configuration.detectors.publishedStates)
+        Set(run?.stateNames ?? configuration.detectors.publishedStates)
     }
 
     private func publishState(_ state: MotionStatePayload, on client: any MessageTransport) {

@@ -63,10 +63,10 @@ public final class MotionAgent: Sendable {
         } else if configuration.remoteConfiguration.enabled, !remote.overlay.isEmpty {
             Logger.agent.notice("remote configuration version \(remote.version) applied on top of the file")
         }
-        let activityMonitor = MotionActivityMonitor(source: engine, detectors: DetectorPipeline.activityBank(effective.detectors))
+        engine.detectors.setDetectors(DetectorPipeline.activityBank(effective.detectors))
         core = AgentCore(
             version: version, topics: configuration.topics, engine: engine,
-            altimeter: MotionAltimeter(device: nil, floors: activityMonitor, clock: engine.environment.clock),
+            altimeter: MotionAltimeter(device: nil, floors: engine.detectors, clock: engine.environment.clock),
             state: AgentState(
                 configuration: effective, fileConfiguration: configuration, remote: remote, remoteStore: store,
                 remoteError: overlayError, configurationSince: WallClock.unixTime(),
@@ -75,7 +75,7 @@ public final class MotionAgent: Sendable {
         let intake = CommandIntake()
         detectors = DetectorService(engine: engine, topics: core.topics, wallClockOffset: encoder.wallClockOffset, version: version)
         announcer = AgentAnnouncer(core: core, detectors: detectors)
-        publisher = try ServicePublisher(core: core, announcer: announcer, activityMonitor: activityMonitor, encoder: encoder)
+        publisher = try ServicePublisher(core: core, announcer: announcer, encoder: encoder)
         health = HealthReporter(core: core, publisher: publisher, detectors: detectors, intake: intake)
         devices = AgentDevices(core: core, announcer: announcer, publisher: publisher, detectors: detectors)
         control = ControlPlane(

@@ -5,9 +5,9 @@ import MotionHAL
 
 /// The listeners the running `steps`, `activity` and `altitude` services hold.
 struct ActivityListeners: Sendable {
-    /// Per running steps or activity service: its listener on the activity monitor (which keeps the
-    /// monitor running).
-    var monitor: [MotionService: MotionActivityMonitor.ListenerToken] = [:]
+    /// Per running steps or activity service: its listener on the detector host (which keeps the host's
+    /// bank running).
+    var detectors: [MotionService: MotionDetectorHost.ListenerToken] = [:]
     /// The altitude service's listener on the altimeter (which keeps the barometer running).
     var altimeter: MotionAltimeter.ListenerToken?
 }
@@ -16,14 +16,14 @@ struct ActivityListeners: Sendable {
 // barometer make of the sensors, published like the sensor services (`latest` or `mean` at the service's
 // interval, deadband, batches, QoS, format, status and control).
 extension ServicePublisher {
-    /// On the control queue: starts the steps or activity service (unless it runs): the monitor runs (a
-    /// listener) and the engine delivers one device-motion sample per interval, each a tick that reads the
-    /// monitor.
+    /// On the control queue: starts the steps or activity service (unless it runs): the detector host runs (a
+    /// listener) and the engine delivers one sample of the filter's output per interval, each a tick that
+    /// reads the host.
     func startActivityUpdates(_ service: MotionService, interval: Double) {
-        guard activityListeners.withLock({ $0.monitor[service] == nil }), let token = activityMonitor.addListener({ _ in }) else { return }
-        activityListeners.withLock { $0.monitor[service] = token }
+        guard activityListeners.withLock({ $0.detectors[service] == nil }), let token = detectorHost.addListener({ _ in }) else { return }
+        activityListeners.withLock { $0.detectors[service] = token }
         let subscription = MotionSubscription(
-            service: .deviceMotion(.xArbitraryZVertical), interval: 0,
+            service: .fusedMotion(.xArbitraryZVertical), interval: 0,
             sink: .batch { [weak self] subscription, samples, fault in
                 guard !subscription.isCancelled else { return }
                 self?.receiveTicks(samples, fault: fault, for: service)
@@ -43,12 +43,12 @@ extension ServicePublisher {
 
     /// On the control queue: releases what a steps, activity or altitude service held.
     func stopActivityUpdates(_ service: MotionService) {
-        let (monitorToken, altimeterToken) = activityListeners.withLock { listeners in
+        let (detectorToken, altimeterToken) = activityListeners.withLock { listeners in
             let altimeterToken = service == .altitude ? listeners.altimeter : nil
             if service == .altitude { listeners.altimeter = nil }
-            return (listeners.monitor.removeValue(forKey: service), altimeterToken)
+            return (listeners.detectors.removeValue(forKey: service), altimeterToken)
         }
-        if let monitorToken { activityMonitor.removeListener(monitorToken) }
+        if let detectorToken { detectorHost.removeListener(detectorToken) }
         if let altimeterToken { core.altimeter.removeListener(altimeterToken) }
     }
 
@@ -59,15 +59,15 @@ extension ServicePublisher {
     /// the sensor services' are.
     func receiveTicks(_ samples: [MotionSample]?, fault: MotionEngineFault?, for service: MotionService) {
         guard let samples else { return report(fault, for: service) }
-        let times = samples.compactMap { if case .deviceMotion(let motion) = $0 { motion.timestamp } else { nil } }
+        let times = samples.map(\.timestamp)
         guard !times.isEmpty, let (client, qos, expiry, format) = readyToPublish(service) else { return }
         let payloads: [[UInt8]]
         if service == .steps {
-            let (seen, cadence) = (activityMonitor.lastSampleTime, activityMonitor.cadence)
+            let (seen, cadence) = (detectorHost.lastSampleTime, detectorHost.cadence)
             let floors = core.altimeter.isAvailable
             let (messages, batched) = pipelines.withLock { pipelines in
                 let values = times.map { time in
-                    pipelines.stepTally.advance(to: time, seenThrough: seen, ledger: activityMonitor.pedometerTotals)
+                    pipelines.stepTally.advance(to: time, seenThrough: seen, ledger: detectorHost.pedometerTotals)
                     let tally = pipelines.stepTally
                     return PedometerSample(
                         timestamp: time, steps: tally.steps, distance: tally.distance, cadence: cadence,
@@ -78,7 +78,7 @@ extension ServicePublisher {
             }
             payloads = messages.map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
         } else {
-            let estimate = activityMonitor.currentActivity
+            let estimate = detectorHost.currentActivity
             let (messages, batched) = pipelines.withLock { pipelines in
                 let values = times.map { time in
                     // Before the first estimate: unknown, since the service's first tick.

@@ -17,25 +17,25 @@ import Synchronization
 final class ServicePublisher: Sendable {
     let core: AgentCore
     let announcer: AgentAnnouncer
-    /// The pedometer and the activity under the `steps` and `activity` services (rest ↔ motion, steps and
-    /// activity with the configured detectors' thresholds), running while either service does.
-    let activityMonitor: MotionActivityMonitor
+    /// The pedometer and the activity under the `steps` and `activity` services: the engine's detector host
+    /// (its listeners' bank: rest ↔ motion, steps and activity with the configured detectors' thresholds),
+    /// running while either service does.
+    var detectorHost: MotionDetectorHost { core.engine.detectors }
     let encoder: SamplePayloadEncoder
     let pipelines: Mutex<ServicePipelines>
     /// One engine subscription per running service, so that each takes its own sample interval (a
     /// `latest` topic gets only the samples it can publish, see ``startUpdates(_:)``).
     let subscriptions = Mutex<[MotionService: MotionSubscription]>([:])
-    /// What the running `steps`, `activity` and `altitude` services hold on the monitor and the altimeter.
+    /// What the running `steps`, `activity` and `altitude` services hold on the detector host and the altimeter.
     let activityListeners = Mutex(ActivityListeners())
 
     /// The data path of `core`'s services.
     /// - Throws: ``ConfigurationError`` when a service's sampling settings are unusable.
-    init(core: AgentCore, announcer: AgentAnnouncer, activityMonitor: MotionActivityMonitor, encoder: SamplePayloadEncoder)
+    init(core: AgentCore, announcer: AgentAnnouncer, encoder: SamplePayloadEncoder)
         throws(ConfigurationError)
     {
         self.core = core
         self.announcer = announcer
-        self.activityMonitor = activityMonitor
         self.encoder = encoder
         let configuration = core.configuration
         pipelines = Mutex(try ServicePipelines(settings: configuration.settings(for:)))
@@ -115,7 +115,7 @@ final class ServicePublisher: Sendable {
         let counts = pipelines.withLock { pipelines in
             Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
         }
-        return PipelineCounters(uptime: core.uptime, counts: counts, samplesAnalysed: activityMonitor.samplesAnalysed)
+        return PipelineCounters(uptime: core.uptime, counts: counts, samplesAnalysed: detectorHost.samplesAnalysed)
     }
 
     // MARK: - Data (the device's thread)

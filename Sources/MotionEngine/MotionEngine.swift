@@ -43,7 +43,9 @@ public final class MotionEngine: Sendable {
     /// Finds stalls on the environment's clock (shared by every engine on the process's clock).
     let stallWatchdog: StallWatchdog
     /// The magnetic declination for true north. A leaf lock: nothing else is taken while it is held.
-    private let declination = Mutex(Declination())
+    private let declination = Mutex(MotionEngineDeclination())
+    /// The detectors' host, made on first use (``detectors``). A leaf lock.
+    let detectorHost = Mutex<MotionDetectorHost?>(nil)
 
     /// Creates an engine; nothing runs until the first subscription.
     /// - Parameters:
@@ -58,13 +60,6 @@ public final class MotionEngine: Sendable {
         supervisor = DeviceSupervisor(
             backoff: Backoff(first: Self.firstRetryDelay, maximum: Self.maximumRetryDelay), clock: environment.clock, queue: supervisionQueue)
         stallWatchdog = StallWatchdog.on(environment.clock)
-    }
-
-    /// The magnetic declination known to the engine, degrees east of true north: set explicitly, else the
-    /// environment's (``MotionEngineEnvironment/declination()``), looked up once.
-    private struct Declination {
-        var degrees: Double?
-        var isResolved = false
     }
 
     typealias Lifecycle = MotionEngineLifecycle
@@ -187,21 +182,13 @@ public final class MotionEngine: Sendable {
     /// The magnetic declination, degrees east of true north (negative west), or nil when unknown (then
     /// true north is not available). The first read without a value set looks at `MOTION_DECLINATION`.
     public var magneticDeclination: Double? {
-        declination.withLock { declination in
-            if !declination.isResolved {
-                declination = Declination(degrees: environment.declination(), isResolved: true)
-            }
-            return declination.degrees
-        }
+        declination.withLock { $0.resolved { environment.declination() } }
     }
 
     /// Sets the magnetic declination (nil: unknown). True-north filters already running take a new value at
     /// once; clearing it leaves them on the last value (their subscriptions were started with true north).
     public func setMagneticDeclination(_ degrees: Double?) {
-        declination.withLock { declination in
-            declination.isResolved = true
-            declination.degrees = degrees
-        }
+        declination.withLock { $0.set(degrees) }
         guard let degrees else { return }
         processing.withLock { $0.router.setDeclination(degrees) }
     }

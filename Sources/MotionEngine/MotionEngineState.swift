@@ -23,3 +23,22 @@ struct MotionEngineProcessing {
     /// Writes every raw sample to a recording file while set.
     var recorder: MotionRecorder?
 }
+
+/// The magnetic declination known to an engine, degrees east of true north: set explicitly, else the
+/// environment's (``MotionEngineEnvironment/declination()``), looked up once.
+struct MotionEngineDeclination {
+    private var degrees: Double?
+    private var isResolved = false
+
+    /// The declination, reading it with `lookUp` the first time when none was set (nil: unknown).
+    mutating func resolved(_ lookUp: () -> Double?) -> Double? {
+        if !isResolved { set(lookUp()) }
+        return degrees
+    }
+
+    /// Sets the declination (nil: unknown); the environment is not looked at any more.
+    mutating func set(_ degrees: Double?) {
+        self.degrees = degrees
+        isResolved = true
+    }
+}

@@ -32,7 +32,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func thePedometerCountsAWalkOfKnownStepsAndKeepsItForQueries() throws {
             let gait = SimulatedGait.walking
-            MotionActivityMonitor.shared.forgetHistory()
+            MotionDetectorHost.shared.forgetHistory()
             MotionAltimeter.shared.setDevice(nil)
             let started = Date()
             // Ends as the second bout ends, so the last update is taken while walking (with a cadence).
@@ -62,14 +62,14 @@ extension CMMotionManagerDeviceTests {
             // Two bouts: resume, pause, resume (and a pause after the last one, once it has settled).
             #expect(Array(pauses.all.prefix(3)) == [false, true, false], "\(pauses.all)")
             // Floors count only while walking ("ascended by walking"): not a minute after the last step.
-            let lastStep = try #require(MotionActivityMonitor.shared.lastSampleTime)
-            #expect(MotionActivityMonitor.shared.recordFloor(at: lastStep - 5, up: true))
-            #expect(!MotionActivityMonitor.shared.recordFloor(at: lastStep + 60, up: true))
+            let lastStep = try #require(MotionDetectorHost.shared.lastSampleTime)
+            #expect(MotionDetectorHost.shared.recordFloor(at: lastStep - 5, up: true))
+            #expect(!MotionDetectorHost.shared.recordFloor(at: lastStep + 60, up: true))
         }
 
         @Test func theActivityManagerTellsRunningFromStandingAndKeepsTheHistory() throws {
             let gait = SimulatedGait.running
-            MotionActivityMonitor.shared.forgetHistory()
+            MotionDetectorHost.shared.forgetHistory()
             let started = Date()
             CMLinuxMotionDevice.use(Self.fastReplay(.gait(gait), seconds: gait.pause + gait.boutDuration + gait.pause))
             let tracker = ActivityTracker()
@@ -86,7 +86,7 @@ extension CMMotionManagerDeviceTests {
         }
 
         @Test func motionEventsReachTheManagerAsTheyHappen() throws {
-            MotionActivityMonitor.shared.forgetHistory()
+            MotionDetectorHost.shared.forgetHistory()
             CMLinuxMotionDevice.use(Self.fastReplay(.drop(SimulatedDrop()), seconds: 20))
             let manager = CMMotionManager()
             #expect(manager.linuxIsMotionEventAvailable)
@@ -108,12 +108,12 @@ extension CMMotionManagerDeviceTests {
         }
 
         @Test func aLaterStateClientIsToldTheCurrentStatesFirst() throws {
-            MotionActivityMonitor.shared.forgetHistory()
+            MotionDetectorHost.shared.forgetHistory()
             CMLinuxMotionDevice.use(Self.fastReplay(.stationary(attitude: .identity), seconds: 5))
             let first = CMMotionManager(), second = CMMotionManager()
             first.linuxStartMotionEventUpdates(to: Self.serialQueue()) { _, _ in }
             defer { first.linuxStopMotionEventUpdates() }
-            #expect(waitUntil { MotionActivityMonitor.shared.currentStates.contains(.orientation(.faceUp)) })
+            #expect(waitUntil { MotionDetectorHost.shared.currentStates.contains(.orientation(.faceUp)) })
             let states = Log<(CMLinuxMotionStateChange.Kind, Bool, String?)>()
             second.linuxStartMotionStateUpdates(to: Self.serialQueue()) { change, _ in
                 if let change { states.append((change.kind, change.isActive, change.orientation)) }
@@ -127,7 +127,7 @@ extension CMMotionManagerDeviceTests {
 
         @Test func theAltimeterReadsAClimbOfSixMetresAndCountsNoFloorStandingStill() throws {
             CMLinuxMotionDevice.use(Self.fastReplay(.stationary(attitude: .identity), seconds: 1))
-            let before = MotionActivityMonitor.shared.pedometerTotals(from: 0, to: .infinity)
+            let before = MotionDetectorHost.shared.pedometerTotals(from: 0, to: .infinity)
             try CMAltimeter.useLinuxBarometer(specification: "sim:rate=50,climb=6@2")
             defer { MotionAltimeter.shared.setDevice(nil) }
             #expect(CMAltimeter.isRelativeAltitudeAvailable() && CMAltimeter.authorizationStatus() == .authorized)
@@ -150,7 +150,7 @@ extension CMMotionManagerDeviceTests {
             let accuracy = ProcessInfo.processInfo.environment["MOTION_SEA_LEVEL_PRESSURE"] == nil ? 170.0 : 10.0
             #expect(absolute.all.last.map { abs($0.0 - 6) < 0.5 && $0.1 == accuracy } == true, "\(absolute.all.last.map { "\($0)" } ?? "none")")
             // Two floors' height, but nobody walked (an elevator): no floor is counted.
-            let after = MotionActivityMonitor.shared.pedometerTotals(from: 0, to: .infinity)
+            let after = MotionDetectorHost.shared.pedometerTotals(from: 0, to: .infinity)
             #expect(after.floorsAscended == before.floorsAscended, "floors \(after.floorsAscended - before.floorsAscended)")
         }
 

@@ -250,7 +250,7 @@ import Testing
     }
 
     /// CoreMotion's bank (every detector with its defaults, vibration bands unclipped) as
-    /// `MotionActivityMonitor` feeds it: the arbitrary frame's filter output, every sample. Events, states
+    /// `MotionDetectorHost` feeds it: the arbitrary frame's filter output, every sample. Events, states
     /// and steps at full precision (Swift's shortest exact form), with the cadence at each step.
     @Test func coreMotionsDefaultBankAtFullPrecision() {
         var payloads = Payloads()

@@ -7,7 +7,7 @@ import Synchronization
 
 /// The barometer under CoreMotion's `CMAltimeter` and the agent's altitude service: relative altitude
 /// (``RelativeAltitudeEstimator``, from the first reading of each run), the standard-atmosphere altitude,
-/// and floors climbed and descended (``FloorCounter``) handed to a ``MotionActivityMonitor``'s pedometer.
+/// and floors climbed and descended (``FloorCounter``) handed to a ``MotionDetectorHost``'s pedometer.
 ///
 /// The device runs while at least one listener is added. A fault reaches the listeners as an update; a
 /// device that is gone is started again every 2 s until it answers (its relative altitude then starts
@@ -58,7 +58,7 @@ public final class MotionAltimeter: Sendable {
     }
 
     /// The barometer named by `MOTION_BAROMETER` (see `BarometerSpecification`; none when unset), counting
-    /// floors into ``MotionActivityMonitor/shared``.
+    /// floors into ``MotionDetectorHost/shared``.
     public static let shared = MotionAltimeter(
         specification: MotionEngineEnvironment.processVariables()["MOTION_BAROMETER"], floors: .shared)
 
@@ -82,7 +82,7 @@ public final class MotionAltimeter: Sendable {
     /// Held while the device is started or stopped, so that starts and stops from different threads (a
     /// listener added as the last one is removed, a retry, a new device) happen one after the other.
     private let lifecycle = Mutex(())
-    private let floors: MotionActivityMonitor?
+    private let floors: MotionDetectorHost?
     /// Restarts a barometer that could not start or went away.
     private let supervisor: DeviceSupervisor
     /// How long the altimeter waits before starting a barometer again, s.
@@ -96,7 +96,7 @@ public final class MotionAltimeter: Sendable {
     ///   - clock: the clock of the restarts of a barometer that could not start or went away (every
     ///     ``restartDelay`` seconds; the process's by default).
     public init(
-        device: (any BarometerDevice)?, seaLevelPressure: Double = BarometricFormula.standardPressure, floors: MotionActivityMonitor? = nil,
+        device: (any BarometerDevice)?, seaLevelPressure: Double = BarometricFormula.standardPressure, floors: MotionDetectorHost? = nil,
         clock: any SupervisionClock = DispatchSupervisionClock()
     ) {
         state = Mutex(State(device: device))
@@ -112,7 +112,7 @@ public final class MotionAltimeter: Sendable {
     /// - Parameters:
     ///   - specification: the string, nil for none.
     ///   - floors: where floors are recorded.
-    public convenience init(specification: String?, floors: MotionActivityMonitor? = nil) {
+    public convenience init(specification: String?, floors: MotionDetectorHost? = nil) {
         var device: (any BarometerDevice)?
         var failure: String?
         if let specification {

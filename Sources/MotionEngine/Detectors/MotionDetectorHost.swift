@@ -1,16 +1,22 @@
 import MotionFusion
 import Synchronization
 
-/// The motion detectors run over a ``MotionSource``'s device motion at its full rate, with the pedometer's
-/// and the activity's history: what CoreMotion's `CMPedometer`, `CMMotionActivityManager` and the Linux
-/// motion-event API read, and what the agent's events, states, steps and activity come from.
+/// The motion detectors of one device, in its engine (``MotionEngine/detectors``): what CoreMotion's
+/// `CMPedometer`, `CMMotionActivityManager` and the Linux motion-event API read, and what the agent's steps,
+/// activity, events and states come from.
 ///
-/// It runs while at least one listener is added (one batched subscription to the attitude filter's SI output,
-/// every sample, in the frame with no north: the detectors need gravity only); the history is kept across runs, for
-/// ``retention`` seconds, but covers only the time it ran. Thread safety: every member may be called from
-/// any thread; listeners are called on the source's delivery thread, one update at a time, without a lock
-/// held, and must return quickly.
-public final class MotionActivityMonitor: Sendable {
+/// Two kinds of client share it. **Listeners** read the host's own bank (every detector by default, or
+/// ``setDetectors(_:)``'s) with the pedometer's and the activity's history: it runs while at least one
+/// listener is added, over the attitude filter's SI output (``MotionStream/fusedMotion(_:)``) in the frame
+/// with no north, every sample (the detectors need gravity only); the history is kept across runs, for
+/// ``retention`` seconds, but covers only the time it ran. **Processors** (``addProcessor(_:frame:deliver:)``,
+/// the agent's events and states) keep a state of their own and are fed the same output in the frame they
+/// name, whose attitude their events carry. Over another ``MotionSource`` (a remote board's), listeners read
+/// its device motion in Apple's units, and processors cannot be added.
+///
+/// Thread safety: every member may be called from any thread; listeners are called on the source's delivery
+/// thread, one update at a time, without a lock held, and must return quickly.
+public final class MotionDetectorHost: Sendable {
     /// What one batch of samples brought, for listeners.
     public struct Update: Sendable, Equatable {
         /// Events found, oldest first (times on the samples' clock, s since boot).
@@ -33,8 +39,8 @@ public final class MotionActivityMonitor: Sendable {
         fileprivate let id: UInt64
     }
 
-    /// The monitor of this process's IMU (``MotionEngine/shared``).
-    public static let shared = MotionActivityMonitor(source: MotionEngine.shared)
+    /// The detectors of this process's IMU (``MotionEngine/shared``'s).
+    public static var shared: MotionDetectorHost { MotionEngine.shared.detectors }
 
     /// How long the activity history is kept, s (7 days).
     public let retention = 7 * 86_400.0
@@ -51,29 +57,45 @@ public final class MotionActivityMonitor: Sendable {
         var samplesAnalysed: UInt64 = 0
     }
 
-    private let source: any MotionSource
+    /// The source when the host does not belong to it (another source than an engine, or a test's).
+    private let ownSource: (any MotionSource)?
+    /// The engine the host belongs to (``MotionEngine/detectors``), which outlives it.
+    private unowned let engine: MotionEngine?
     private let state: Mutex<State>
 
-    /// Creates a monitor over `source` with the given detectors (default: every one with its defaults).
+    /// Where the samples come from.
+    var source: any MotionSource { ownSource ?? engine! }
+
+    /// Creates a host over `source` with the given detectors (default: every one with its defaults). An
+    /// engine's own host is ``MotionEngine/detectors``; make one this way for another source.
     /// - Parameters:
     ///   - source: where device motion comes from.
-    ///   - detectors: the detectors; one switched off (nil) finds nothing.
+    ///   - detectors: the listeners' detectors; one switched off (nil) finds nothing.
     public init(source: any MotionSource, detectors: MotionDetectorBank = MotionDetectorBank()) {
-        self.source = source
+        ownSource = source
+        engine = nil
+        state = Mutex(State(detectors: detectors, bank: detectors))
+    }
+
+    /// The host of `engine`, held by it.
+    init(engine: MotionEngine) {
+        ownSource = nil
+        self.engine = engine
+        let detectors = MotionDetectorBank()
         state = Mutex(State(detectors: detectors, bank: detectors))
     }
 
     /// Whether the source can give device motion (an accelerometer and a gyroscope).
     public var isAvailable: Bool { source.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }
 
-    /// Adds a listener and starts the monitor if it was not running.
+    /// Adds a listener and starts the listeners' bank if it was not running.
     /// - Parameter listener: called with each update that brought something, on the source's thread.
     /// - Returns: its token, or nil when the source cannot deliver device motion now.
     public func addListener(_ listener: @escaping @Sendable (Update) -> Void) -> ListenerToken? {
         addListenerWithSnapshot(listener)?.token
     }
 
-    /// What the monitor knew when a listener was added: what that listener is told first.
+    /// What the host knew when a listener was added: what that listener is told first.
     public struct Snapshot: Sendable {
         /// The states then (``currentStates``).
         public var states: [MotionState]
@@ -115,7 +137,7 @@ public final class MotionActivityMonitor: Sendable {
         return (token, snapshot)
     }
 
-    /// Removes a listener; the monitor stops with the last one. After it returns the listener is not
+    /// Removes a listener; the listeners' bank stops with the last one. After it returns the listener is not
     /// called again (except by an update already being delivered).
     public func removeListener(_ token: ListenerToken) {
         let stopping = state.withLock { state -> MotionSubscription? in
@@ -180,8 +202,8 @@ public final class MotionActivityMonitor: Sendable {
         }
     }
 
-    /// The device-motion samples the detectors have analysed since the monitor was made (a watchdog's
-    /// measure of progress).
+    /// The samples the listeners' bank has analysed since the host was made (a watchdog's measure of
+    /// progress).
     public var samplesAnalysed: UInt64 { state.withLock { $0.samplesAnalysed } }
 
     /// Time of the last sample seen, s since boot.
