@@ -119,9 +119,10 @@ extension ControlPlane {
         let settings = configuration.detectors
         if restart {
             detectors.stop()
-            devices.startDetectors()
-            // The steps and activity services follow the moving and activity thresholds.
+            // The steps and activity services follow the moving and activity thresholds: their bank alone
+            // until the detectors start again with theirs (which then serves both).
             core.engine.detectors.setDetectors(DetectorPipeline.activityBank(settings))
+            devices.startDetectors()
         } else {
             detectors.publishEvents(as: settings)
         }

@@ -2,10 +2,12 @@ import MotionContract
 import MotionFusion
 import MotionMath
 
-/// The path from the attitude filter's output to the contract's events and states: the detector bank the
-/// settings describe, a short history of attitudes (an event carries the attitude of when it began, which
-/// the detector reports only later), the `seq` of `{base}/events` and the states in force with since when
-/// they hold. A pure value; the agent feeds it on the device's thread under a lock.
+/// The path from the detector bank's findings to the contract's events and states: a short history of
+/// attitudes (an event carries the attitude of when it began, which the detector reports only later), the
+/// `seq` of `{base}/events`, and the states in force with since when they hold, of the detectors the
+/// settings switch on. The bank is the engine's detector host's (``bank(for:bands:)`` configures it); the
+/// pipeline is a pure value stepped with each sample, the bank's output for it and the bank after it, on the
+/// device's thread under the host's lock.
 struct DetectorPipeline: Sendable {
     /// What one delivery brought.
     struct Output: Sendable, Equatable {
@@ -19,7 +21,6 @@ struct DetectorPipeline: Sendable {
     let frame: AttitudeReferenceFrame
     /// Unix time minus seconds-since-boot time, s.
     let wallClockOffset: Double
-    private var bank: MotionDetectorBank
     /// The last ``historyLength`` seconds of attitudes, oldest first.
     private var attitudes: [(timestamp: Double, attitude: Quaternion)] = []
     /// The `seq` of the last event.
@@ -29,8 +30,10 @@ struct DetectorPipeline: Sendable {
     /// The vibration bands in use, Hz (the configured ones below the Nyquist frequency).
     let bands: [ClosedRange<Double>]
 
-    /// The states the bank keeps (one per state detector that is on, in the contract's order).
+    /// The states published (one per state detector the settings switch on, in the contract's order).
     let stateNames: [MotionStateName]
+    /// What the delivery being stepped found so far.
+    private var found = Output()
     /// When the vibration levels were last published, s (samples' clock).
     private var levelsPublished = -Double.infinity
 
@@ -52,12 +55,21 @@ struct DetectorPipeline: Sendable {
         self.wallClockOffset = wallClockOffset
         self.sequence = sequence
         bands = VibrationMeter.usableBands(settings.bank.vibration.bands, sampleRate: sampleRate)
-        bank = MotionDetectorBank(settings: settings.running, vibrationBands: bands)
+        let running = settings.running
         let kept: [MotionStateName: Bool] = [
-            .moving: bank.moving != nil, .orientation: bank.orientation != nil, .tilt: bank.tilt != nil,
-            .vibration: bank.vibration != nil, .activity: bank.activity != nil,
+            .moving: running.isOn(.moving), .orientation: running.isOn(.orientation), .tilt: running.isOn(.tilt),
+            .vibration: running.isOn(.vibration) && !bands.isEmpty, .activity: running.isOn(.activity),
         ]
         stateNames = MotionStateName.allCases.filter { kept[$0] == true }
+    }
+
+    /// The bank of the engine's detector host while this pipeline runs: the detectors `settings` switch on,
+    /// with the pipeline's vibration bands, and rest ↔ motion, the pedometer and the activity classifier
+    /// always (the `steps` and `activity` services read them, whether or not their states are published).
+    static func bank(for settings: DetectorSettings, bands: [ClosedRange<Double>]) -> MotionDetectorBank {
+        var detectors = settings.running
+        detectors.switchedOff.subtract([.moving, .activity])
+        return MotionDetectorBank(settings: detectors, vibrationBands: bands)
     }
 
     /// The detectors under the `steps` and `activity` services: rest ↔ motion, the pedometer and the
@@ -69,44 +81,47 @@ struct DetectorPipeline: Sendable {
         return MotionDetectorBank(settings: services, vibrationBands: [])
     }
 
-    /// Feeds the attitude filter's samples (oldest first, at the sensor rate).
-    /// - Returns: the events found and the states changed.
-    mutating func add(_ samples: [FusedMotionSample]) -> Output {
-        var output = Output()
-        for sample in samples {
-            attitudes.append((sample.timestamp, sample.attitude))
-            let found = bank.update(MotionDetectorBank.Sample(sample))
-            for event in found.events {
-                sequence += 1
-                output.events.append(MotionEventPayload(
-                    seq: sequence, type: event.kind, timestamp: event.timestamp, ts: event.timestamp + wallClockOffset,
-                    duration: event.duration, magnitude: event.magnitude, attitude: attitude(at: event.timestamp), frame: frame.rawValue))
-            }
-            for state in found.states { record(payload(state, at: sample.timestamp), at: sample.timestamp, in: &output) }
-            // The first samples give every detector its state (a tilt's reference, an orientation).
-            if states.count < stateNames.count {
-                for state in bank.currentStates.map({ payload($0, at: sample.timestamp) }) where states[state.name] == nil {
-                    record(state, at: sample.timestamp, in: &output)
-                }
-            }
-            if let vibration = states[.vibration], sample.timestamp - levelsPublished >= Self.levelInterval,
-                case .vibration(let running, _) = vibration.value
-            {
-                // The same state since the same time, with the levels now.
-                record(payload(.vibrating(running, level: 0), at: vibration.timestamp), at: sample.timestamp, in: &output)
+    /// One sample: what the bank found in it and the bank after it.
+    mutating func step(_ sample: FusedMotionSample, found bankOutput: MotionDetectorBank.Output, bank: borrowing MotionDetectorBank) {
+        attitudes.append((sample.timestamp, sample.attitude))
+        for event in bankOutput.events {
+            sequence += 1
+            found.events.append(MotionEventPayload(
+                seq: sequence, type: event.kind, timestamp: event.timestamp, ts: event.timestamp + wallClockOffset,
+                duration: event.duration, magnitude: event.magnitude, attitude: attitude(at: event.timestamp), frame: frame.rawValue))
+        }
+        for state in bankOutput.states where stateNames.contains(state.kind) {
+            record(payload(state, at: sample.timestamp, bank: bank), at: sample.timestamp)
+        }
+        // The first samples give every detector its state (a tilt's reference, an orientation).
+        if states.count < stateNames.count {
+            for state in bank.currentStates where stateNames.contains(state.kind) {
+                let payload = payload(state, at: sample.timestamp, bank: bank)
+                if states[payload.name] == nil { record(payload, at: sample.timestamp) }
             }
         }
+        if let vibration = states[.vibration], sample.timestamp - levelsPublished >= Self.levelInterval,
+            case .vibration(let running, _) = vibration.value
+        {
+            // The same state since the same time, with the levels now.
+            record(payload(.vibrating(running, level: 0), at: vibration.timestamp, bank: bank), at: sample.timestamp)
+        }
+    }
+
+    /// The end of a delivery: the attitudes older than ``historyLength`` dropped, and what it found.
+    mutating func finishDelivery() -> Output? {
         if let last = attitudes.last?.timestamp, let first = attitudes.firstIndex(where: { last - $0.timestamp <= Self.historyLength }) {
             attitudes.removeFirst(first)
         }
-        return output
+        defer { found = Output() }
+        return found.events.isEmpty && found.states.isEmpty ? nil : found
     }
 
-    /// Makes `state` the one in force and the newest of its kind in `output`.
-    private mutating func record(_ state: MotionStatePayload, at time: Double, in output: inout Output) {
+    /// Makes `state` the one in force and the newest of its kind in what the delivery found.
+    private mutating func record(_ state: MotionStatePayload, at time: Double) {
         states[state.name] = state
-        output.states.removeAll { $0.name == state.name }
-        output.states.append(state)
+        found.states.removeAll { $0.name == state.name }
+        found.states.append(state)
         if state.name == .vibration { levelsPublished = time }
     }
 
@@ -115,7 +130,7 @@ struct DetectorPipeline: Sendable {
         (attitudes.first { $0.timestamp >= timestamp } ?? attitudes.last)?.attitude
     }
 
-    private func payload(_ state: MotionState, at timestamp: Double) -> MotionStatePayload {
+    private func payload(_ state: MotionState, at timestamp: Double, bank: borrowing MotionDetectorBank) -> MotionStatePayload {
         let value: MotionStatePayload.Value
         switch state {
         case .moving(let moving): value = .moving(moving)

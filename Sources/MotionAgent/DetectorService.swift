@@ -6,7 +6,7 @@ import MotionFusion
 import MotionLog
 import Synchronization
 
-/// The agent's detector pipeline as the engine's detector host feeds it, and how `{base}/events` is
+/// The agent's detector pipeline as the engine's detector host steps it, and how `{base}/events` is
 /// published (changed in place when only that changes).
 struct DetectorProcessor: MotionDetectorProcessor {
     /// What a delivery found, with the QoS and format to publish its events with.
@@ -21,13 +21,10 @@ struct DetectorProcessor: MotionDetectorProcessor {
     private(set) var qos = MQTTQoS.atLeastOnce
     /// The events' payload format.
     private(set) var format = PayloadFormat.json
-    /// Whether there is a client to publish to: samples that come while there is none are not fed.
-    let isConnected: @Sendable () -> Bool
 
     /// A processor that publishes its events as `settings` say.
-    init(pipeline: DetectorPipeline, settings: DetectorSettings, isConnected: @escaping @Sendable () -> Bool) {
+    init(pipeline: DetectorPipeline, settings: DetectorSettings) {
         self.pipeline = pipeline
-        self.isConnected = isConnected
         deliver(as: settings)
     }
 
@@ -37,11 +34,12 @@ struct DetectorProcessor: MotionDetectorProcessor {
         format = settings.format
     }
 
-    mutating func process(_ samples: [FusedMotionSample]) -> Found? {
-        guard isConnected() else { return nil }
-        let output = pipeline.add(samples)
-        guard !(output.events.isEmpty && output.states.isEmpty) else { return nil }
-        return Found(output: output, qos: qos, format: format)
+    mutating func step(_ sample: FusedMotionSample, found: MotionDetectorBank.Output, bank: borrowing MotionDetectorBank) {
+        pipeline.step(sample, found: found, bank: bank)
+    }
+
+    mutating func finishDelivery() -> Found? {
+        pipeline.finishDelivery().map { Found(output: $0, qos: qos, format: format) }
     }
 }
 
@@ -103,9 +101,10 @@ final class DetectorService: Sendable {
     /// Events published since the start, by type.
     var eventCounts: [String: UInt64] { counts.withLock { $0 } }
 
-    /// Starts the detectors `configuration` switches on, over the attitude filter's output in the device-motion
-    /// service's reference frame (or `xArbitraryZVertical` when the device cannot compute that one), unless
-    /// they run already or the device cannot give device motion.
+    /// Starts the detectors `configuration` switches on, as a processor on the engine's detector host whose
+    /// bank then reads the attitude filter's output in the device-motion service's reference frame (or
+    /// `xArbitraryZVertical` when the device cannot compute that one), unless they run already or the device
+    /// cannot give device motion.
     func start(_ configuration: AgentConfiguration) {
         let settings = configuration.detectors
         guard DetectorSettings.Detector.allCases.contains(where: settings.isOn), !isRunning,
@@ -124,10 +123,11 @@ final class DetectorService: Sendable {
                 + (inUse.isEmpty ? "none (the vibration detector is off)" : inUse.joined(separator: ", "))
             if pipeline.bands.count < settings.bank.vibration.bands.count { Logger.agent.warning(message) } else { Logger.agent.info(message) }
         }
-        let processor = DetectorProcessor(pipeline: pipeline, settings: settings) { [weak self] in
-            self?.client.withLock { $0 != nil } ?? false
-        }
-        let channel = engine.detectors.addProcessor(processor, frame: frame) { [weak self] found in
+        // One bank for the events, the states and the steps and activity services, afresh from now.
+        let channel = engine.detectors.addProcessor(
+            DetectorProcessor(pipeline: pipeline, settings: settings), frame: frame,
+            detectors: DetectorPipeline.bank(for: settings, bands: pipeline.bands)
+        ) { [weak self] found in
             guard let self, let client = self.client.withLock({ $0 }) else { return }
             self.publisher.async { [weak self] in self?.publish(found.output, qos: found.qos, format: found.format, on: client) }
         }

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aDropGivesAFreeFallAndAnImpactWithTheAttitudeOfTheirStart() throws {
-        var pipeline = DetectorPipeline(settings: DetectorSettings(), sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 1000)
+        var pipeline = HostedPipeline(settings: DetectorSettings(), sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 1000)
         let fall = 2.0...(2.0 + 0.4515)
         let samples = Self.samples(seconds: 6) { time in
             if fall.contains(time) { return SIMD3(0, 0, 1) }  // no specific force: falling
@@ -61,7 +61,7 @@ import Testing
     @Test func switchedOffDetectorsFindNothingAndKeepNoState() throws {
         var settings = try AgentConfiguration.parse(Array(#"{"detectors":{"free_fall":{"enabled":false},"tilt":{"enabled":false},"vibration":{"enabled":false}}}"#.utf8)).detectors
         #expect(settings.publishedStates == [.orientation, .moving, .activity])
-        var pipeline = DetectorPipeline(settings: settings, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0, sequence: 41)
+        var pipeline = HostedPipeline(settings: settings, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0, sequence: 41)
         let output = pipeline.add(Self.samples(seconds: 4) { time in
             if time >= 1 && time < 1.45 { return SIMD3(0, 0, 1) }
             return time >= 1.45 && time < 1.48 ? SIMD3(0, 0, -7) : .zero
@@ -78,11 +78,11 @@ import Testing
         // A tilt of 20° about x: beyond a 15° threshold, within the default 30°.
         let tilted = SIMD3(0, -sin(20 * Double.pi / 180), -cos(20 * Double.pi / 180))
         func tiltState(_ document: String) throws -> MotionStatePayload.Value? {
-            var pipeline = DetectorPipeline(
+            var pipeline = HostedPipeline(
                 settings: try AgentConfiguration.parse(Array(document.utf8)).detectors, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
             let samples = Self.samples(seconds: 2).enumerated().map { index, sample in
                 var sample = sample
-                if index >= 50 { sample.gravity = tilted }
+                if index >= 50 { (sample.gravity, sample.specificForce) = (tilted * 9.81, -tilted * standardGravity) }
                 return sample
             }
             _ = pipeline.add(samples)
@@ -99,11 +99,11 @@ import Testing
         // 90° away: tilted from the first sample, where "start" would read level.
         let configured = try AgentConfiguration.parse(Array(#"{"detectors":{"tilt":{"reference":[0,-2,0]}}}"#.utf8)).detectors
         #expect(configured.bank.tilt.reference == SIMD3(0, -1, 0))
-        var door = DetectorPipeline(settings: configured, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
+        var door = HostedPipeline(settings: configured, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
         _ = door.add(Self.samples(seconds: 1))
         guard case .tilt(true, let angle)? = door.states[.tilt]?.value else { Issue.record("\(String(describing: door.states[.tilt]))"); return }
         #expect(abs(angle - 90) < 1e-6)
-        var start = DetectorPipeline(settings: DetectorSettings(), sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
+        var start = HostedPipeline(settings: DetectorSettings(), sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
         _ = start.add(Self.samples(seconds: 1))
         #expect(start.states[.tilt]?.value == .tilt(tilted: false, angle: 0))
         // Written out and read back; "start" hands it back.
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func theVibrationLevelIsPublishedAgainEveryTenSeconds() {
-        var pipeline = DetectorPipeline(settings: DetectorSettings(), sampleRate: 200, frame: .xArbitraryZVertical, wallClockOffset: 0)
+        var pipeline = HostedPipeline(settings: DetectorSettings(), sampleRate: 200, frame: .xArbitraryZVertical, wallClockOffset: 0)
         // 50 Hz, 0.3 g: a machine running from the start.
         let samples = Self.samples(seconds: 25, rate: 200) { SIMD3(0.3 * sin(2 * .pi * 50 * $0), 0, 0) }
         // Delivered as a device delivers them, 10 samples at a time.
@@ -187,7 +187,7 @@ import Testing
     @Test func aHighFreeFallThresholdStillEndsAtRestAndABandAboveNyquistKeepsNoState() throws {
         var settings = DetectorSettings()
         settings.bank.freeFall.threshold = 0.9
-        var pipeline = DetectorPipeline(settings: settings, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
+        var pipeline = HostedPipeline(settings: settings, sampleRate: 100, frame: .xArbitraryZVertical, wallClockOffset: 0)
         // A fall of 0.3 s and then rest, without a blow: the fall ends when the device is held again (1 g).
         let output = pipeline.add(Self.samples(seconds: 3) { time in time >= 1 && time < 1.3 ? SIMD3(0, 0, 1) : .zero })
         let fall = try #require(output.events.first { $0.type == "free_fall" })

@@ -184,7 +184,7 @@ import Testing
                 calibration: calibration)
             var bankInput: [Double: FusedMotionSample] = [:]
             for case .fused(let sample) in received[1].joined() { bankInput[sample.timestamp] = sample }
-            var pipeline = DetectorPipeline(settings: settings, sampleRate: 200, frame: frame, wallClockOffset: 1_796_118_483.67683)
+            var pipeline = HostedPipeline(settings: settings, sampleRate: 200, frame: frame, wallClockOffset: 1_796_118_483.67683)
             for batch in received[0] {
                 let output = pipeline.add(batch.compactMap { item -> FusedMotionSample? in
                     guard case .fused(let sample) = item, var input = bankInput[sample.timestamp] else { return nil }

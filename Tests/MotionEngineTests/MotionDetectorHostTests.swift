@@ -8,13 +8,21 @@ import Testing
 /// The engine's detector host: one per engine, and its processors, each fed the attitude filter's output in
 /// its own frame on the device's thread, start and stop the device like any subscriber.
 @Suite struct MotionDetectorHostTests {
-    /// A processor that keeps what it is fed and hands on the size of each delivery.
+    /// A processor that keeps what it is stepped with and hands on the size of each delivery.
     struct Keeper: MotionDetectorProcessor {
         var fed: [FusedMotionSample] = []
+        var found: [MotionDetectorBank.Output] = []
+        private var delivery = 0
 
-        mutating func process(_ samples: [FusedMotionSample]) -> Int? {
-            fed += samples
-            return samples.count
+        mutating func step(_ sample: FusedMotionSample, found: MotionDetectorBank.Output, bank: borrowing MotionDetectorBank) {
+            fed.append(sample)
+            self.found.append(found)
+            delivery += 1
+        }
+
+        mutating func finishDelivery() -> Int? {
+            defer { delivery = 0 }
+            return delivery
         }
     }
 
@@ -40,7 +48,7 @@ import Testing
     @Test func aProcessorIsFedTheFiltersOutputInItsFrameAndStopsTheDeviceWhenRemoved() throws {
         let (engine, device) = Self.engine()
         let delivered = CallRecorder<Int>()
-        let channel = try #require(engine.detectors.addProcessor(Keeper(), frame: .xMagneticNorthZVertical) { delivered.append($0) })
+        let channel = try #require(engine.detectors.addProcessor(Keeper(), frame: .xMagneticNorthZVertical, detectors: MotionDetectorBank()) { delivered.append($0) })
         #expect(device.isRunning, "a processor alone runs the device")
         // Device motion in the same frame, to compare with.
         let motions = CallRecorder<DeviceMotionSample>()
@@ -65,8 +73,47 @@ import Testing
         #expect(engine.detectors.removeProcessor(channel) == nil, "removed once")
     }
 
+    /// Listeners and a processor share one bank: it moves to the processor's frame while the processor
+    /// runs and back without it, each sample analysed once, none lost while it changes frame.
+    @Test func listenersAndAProcessorShareOneBankThatFollowsTheProcessorsFrame() throws {
+        let (engine, device) = Self.engine()
+        let host = engine.detectors
+        var next: UInt64 = 1_000_000_000
+        func emit(_ count: Int) {
+            device.emit(.samples(device.restingSamples(count: count, from: next)))
+            next += UInt64(count) * 5_000_000
+        }
+        let listener = try #require(host.addListener { _ in })
+        emit(100)
+        let alone = host.samplesAnalysed
+        #expect(alone >= 99, "the listeners' bank reads every sample once the filter is ready")
+
+        let bank = MotionDetectorBank()
+        let channel = try #require(host.addProcessor(Keeper(), frame: .xMagneticNorthZVertical, detectors: bank) { _ in })
+        emit(100)
+        let shared = host.samplesAnalysed - alone
+        let stepped = try #require(channel.withProcessor { $0.fed.count })
+        #expect(shared == UInt64(stepped) && (99...100).contains(shared), "one bank, each sample once: \(shared), processor \(stepped)")
+        #expect(engine.diagnostics.fusion.map(\.referenceFrame) == [.xMagneticNorthZVertical], "the bank reads the processor's frame only")
+
+        let final = try #require(host.removeProcessor(channel))
+        emit(100)
+        #expect(final.fed.count == stepped)
+        #expect((99...100).contains(host.samplesAnalysed - alone - shared), "back in the frame with no north, for the listener")
+        #expect(engine.diagnostics.fusion.map(\.referenceFrame) == [.xArbitraryZVertical])
+        host.removeListener(listener)
+        #expect(!device.isRunning)
+    }
+
+    @Test func aSecondProcessorInAnotherFrameIsRefused() throws {
+        let (engine, _) = Self.engine()
+        let first = try #require(engine.detectors.addProcessor(Keeper(), frame: .xArbitraryZVertical, detectors: MotionDetectorBank()) { _ in })
+        #expect(engine.detectors.addProcessor(Keeper(), frame: .xMagneticNorthZVertical, detectors: MotionDetectorBank()) { _ in } == nil)
+        engine.detectors.removeProcessor(first)
+    }
+
     @Test func withoutADeviceNoProcessorIsAdded() {
         let engine = MotionEngine(environment: MotionEngineEnvironment(variables: ["MOTION_DEVICE": "sim:rate=fast"]))
-        #expect(engine.detectors.addProcessor(Keeper(), frame: .xArbitraryZVertical) { _ in } == nil)
+        #expect(engine.detectors.addProcessor(Keeper(), frame: .xArbitraryZVertical, detectors: MotionDetectorBank()) { _ in } == nil)
     }
 }

@@ -1,92 +1,113 @@
 import MotionFusion
-import Synchronization
 
 /// A client of a ``MotionDetectorHost`` with a state of its own (the agent's events and states pipeline):
-/// fed the attitude filter's output in the frame it was added with, every sample, on the device's thread.
+/// stepped with every sample the host's bank analyses, in the frame it was added with, on the device's
+/// thread under the host's lock.
 public protocol MotionDetectorProcessor: Sendable {
-    /// What one delivery of samples made, handed to the channel's `deliver`.
+    /// What one device delivery made, handed to the channel's `deliver`.
     associatedtype Output: Sendable
-    /// Feeds the samples of one device delivery, oldest first.
+    /// One sample: the filter's output (whose attitude is in the processor's frame), what the bank found
+    /// in it, and the bank after it (its states and levels). Must not allocate per sample where it can help it.
+    mutating func step(_ sample: FusedMotionSample, found: MotionDetectorBank.Output, bank: borrowing MotionDetectorBank)
+    /// The end of one device delivery.
     /// - Returns: what to hand on, or nil when there is nothing.
-    mutating func process(_ samples: [FusedMotionSample]) -> Output?
+    mutating func finishDelivery() -> Output?
 }
 
-/// A processor added to a ``MotionDetectorHost``: its state, and its subscription to the filter's output.
-///
-/// Thread safety: the processor is fed and its output delivered under the channel's lock, on the device's
-/// thread; ``withProcessor(_:)`` takes the same lock from any thread.
-public final class MotionDetectorChannel<Processor: MotionDetectorProcessor>: Sendable {
-    /// The processor; nil once removed.
-    private let processor: Mutex<Processor?>
-    private let deliver: @Sendable (Processor.Output) -> Void
-    /// The subscription feeding it (set once, right after creation).
-    fileprivate let subscription: Mutex<MotionSubscription?> = Mutex(nil)
+/// A processor in the host's state, whatever its type; touched only under the host's lock.
+protocol ProcessorSlot: AnyObject {
+    /// The frame of the attitude it is fed.
+    var frame: AttitudeReferenceFrame { get }
+    func step(_ sample: FusedMotionSample, found: MotionDetectorBank.Output, bank: borrowing MotionDetectorBank)
+    func finishDelivery()
+}
 
-    fileprivate init(_ processor: Processor, deliver: @escaping @Sendable (Processor.Output) -> Void) {
-        self.processor = Mutex(processor)
+/// The processor of one channel and where its output goes.
+///
+/// `@unchecked Sendable`: its mutable processor is read and changed only under the host's lock.
+final class ProcessorBox<Processor: MotionDetectorProcessor>: ProcessorSlot, @unchecked Sendable {
+    var processor: Processor
+    let frame: AttitudeReferenceFrame
+    private let deliver: @Sendable (Processor.Output) -> Void
+
+    init(_ processor: Processor, frame: AttitudeReferenceFrame, deliver: @escaping @Sendable (Processor.Output) -> Void) {
+        self.processor = processor
+        self.frame = frame
         self.deliver = deliver
     }
 
-    /// Reads or changes the processor between deliveries (nil once it was removed).
+    func step(_ sample: FusedMotionSample, found: MotionDetectorBank.Output, bank: borrowing MotionDetectorBank) {
+        processor.step(sample, found: found, bank: bank)
+    }
+
+    func finishDelivery() {
+        if let output = processor.finishDelivery() { deliver(output) }
+    }
+}
+
+/// A processor added to a ``MotionDetectorHost``; pass it to ``MotionDetectorHost/removeProcessor(_:)``.
+public struct MotionDetectorChannel<Processor: MotionDetectorProcessor>: Sendable {
+    fileprivate let id: UInt64
+    fileprivate let host: MotionDetectorHost
+
+    /// Reads or changes the processor between deliveries (from any thread; waits for a delivery being
+    /// processed).
+    /// - Returns: what `body` returned, or nil once the processor was removed.
     public func withProcessor<Result>(_ body: (inout Processor) -> Result) -> Result? {
-        processor.withLock { processor in
-            guard processor != nil else { return nil }
-            return body(&processor!)
-        }
-    }
-
-    /// Feeds a delivery and hands on what it made; the lock is held so that nothing is delivered after
-    /// ``removed()`` returned.
-    fileprivate func receive(_ samples: [MotionSample]) {
-        let fused = samples.compactMap { if case .fused(let sample) = $0 { sample } else { nil } }
-        processor.withLock { processor in
-            guard processor != nil, !fused.isEmpty, let output = processor!.process(fused) else { return }
-            deliver(output)
-        }
-    }
-
-    /// Takes the processor out: it is not fed again, and its final state is returned.
-    fileprivate func removed() -> Processor? {
-        processor.withLock { processor in
-            defer { processor = nil }
-            return processor
+        host.state.withLock { state in
+            guard let box = state.processors.first(where: { $0.id == id })?.slot as? ProcessorBox<Processor> else { return nil }
+            return body(&box.processor)
         }
     }
 }
 
 extension MotionDetectorHost {
-    /// Adds `processor`, fed the filter's output in `frame` from the next device delivery on.
+    /// Adds `processor`, stepped with the bank's analysis of every sample from the next device delivery on,
+    /// and makes `detectors` the bank (afresh, in the same step, so the processor sees it from its start).
+    /// The bank then reads the filter's output in `frame`, whose attitude the processor is given, and the
+    /// listeners read that bank too.
     ///
-    /// `deliver` runs on the device's thread under the channel's lock, once per delivery that made an
+    /// `deliver` runs on the device's thread under the host's lock, once per device delivery that made an
     /// output: it must only hand the output on (queue it), never wait or call the host or the engine.
     /// - Parameters:
     ///   - processor: its state at the start.
-    ///   - frame: the reference frame of the attitude it is fed.
+    ///   - frame: the reference frame of the attitude it is fed; every processor of a host has the same.
+    ///   - detectors: the bank from now on: the detectors the processor and the listeners need.
     ///   - deliver: takes what each delivery made.
     /// - Returns: the channel, or nil when the source cannot deliver the filter's output in `frame` (no
-    ///   device with an accelerometer and a gyroscope, a frame not available, or not an engine's host).
+    ///   device with an accelerometer and a gyroscope, a frame not available, not an engine's host) or
+    ///   another processor runs in another frame.
     public func addProcessor<Processor: MotionDetectorProcessor>(
-        _ processor: Processor, frame: AttitudeReferenceFrame, deliver: @escaping @Sendable (Processor.Output) -> Void
+        _ processor: Processor, frame: AttitudeReferenceFrame, detectors: MotionDetectorBank,
+        deliver: @escaping @Sendable (Processor.Output) -> Void
     ) -> MotionDetectorChannel<Processor>? {
-        let channel = MotionDetectorChannel(processor, deliver: deliver)
-        let subscription = MotionSubscription(
-            service: .fusedMotion(frame), interval: 0,
-            sink: .batch { [weak channel] subscription, samples, _ in
-                guard !subscription.isCancelled, let samples else { return }
-                channel?.receive(samples)
-            })
-        channel.subscription.withLock { $0 = subscription }
-        guard source.subscribe(subscription) else { return nil }
+        let id = state.withLock { state -> UInt64? in
+            guard state.processors.allSatisfy({ $0.slot.frame == frame }) else { return nil }
+            state.nextID += 1
+            state.processors.append((state.nextID, ProcessorBox(processor, frame: frame, deliver: deliver)))
+            state.detectors = detectors
+            state.bank = detectors
+            return state.nextID
+        }
+        guard let id else { return nil }
+        let channel = MotionDetectorChannel<Processor>(id: id, host: self)
+        guard updateSubscription() else {
+            removeProcessor(channel)
+            return nil
+        }
         return channel
     }
 
-    /// Removes a processor added with ``addProcessor(_:frame:deliver:)``: after it returns, the processor
-    /// is not fed and nothing more is delivered.
+    /// Removes a processor added with ``addProcessor(_:frame:detectors:deliver:)``: after it returns, the
+    /// processor is not stepped and nothing more is delivered. The bank stays as it is for the listeners.
     /// - Returns: the processor's final state (nil when it was removed already).
     @discardableResult
     public func removeProcessor<Processor>(_ channel: MotionDetectorChannel<Processor>) -> Processor? {
-        let processor = channel.removed()
-        if let subscription = channel.subscription.withLock({ $0 }) { source.unsubscribe(subscription) }
-        return processor
+        let box = state.withLock { state -> ProcessorBox<Processor>? in
+            guard let index = state.processors.firstIndex(where: { $0.id == channel.id }) else { return nil }
+            return state.processors.remove(at: index).slot as? ProcessorBox<Processor>
+        }
+        updateSubscription()
+        return box?.processor
     }
 }

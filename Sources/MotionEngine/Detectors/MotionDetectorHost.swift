@@ -5,13 +5,15 @@ import Synchronization
 /// `CMPedometer`, `CMMotionActivityManager` and the Linux motion-event API read, and what the agent's steps,
 /// activity, events and states come from.
 ///
-/// Two kinds of client share it. **Listeners** read the host's own bank (every detector by default, or
-/// ``setDetectors(_:)``'s) with the pedometer's and the activity's history: it runs while at least one
-/// listener is added, over the attitude filter's SI output (``MotionStream/fusedMotion(_:)``) in the frame
-/// with no north, every sample (the detectors need gravity only); the history is kept across runs, for
-/// ``retention`` seconds, but covers only the time it ran. **Processors** (``addProcessor(_:frame:deliver:)``,
-/// the agent's events and states) keep a state of their own and are fed the same output in the frame they
-/// name, whose attitude their events carry. Over another ``MotionSource`` (a remote board's), listeners read
+/// One bank of detectors (every detector by default, or ``setDetectors(_:)``'s), with the pedometer's and the
+/// activity's history, serves two kinds of client. **Listeners** are told what each delivery brought.
+/// **Processors** (``addProcessor(_:frame:detectors:deliver:)``, the agent's events and states) keep a state
+/// of their own and are stepped with each sample, the bank's findings in it and the bank after it. The bank
+/// runs while a listener or a processor is added, over the attitude filter's SI output
+/// (``MotionStream/fusedMotion(_:)``), every sample: in the processors' frame, whose attitude their events
+/// carry, else in the frame with no north (the detectors need gravity only, and the two filters' gravities
+/// differ only in digits no payload carries). The history is kept across runs, for ``retention`` seconds,
+/// but covers only the time the bank ran. Over another ``MotionSource`` (a remote board's), listeners read
 /// its device motion in Apple's units, and processors cannot be added.
 ///
 /// Thread safety: every member may be called from any thread; listeners are called on the source's delivery
@@ -45,14 +47,22 @@ public final class MotionDetectorHost: Sendable {
     /// How long the activity history is kept, s (7 days).
     public let retention = 7 * 86_400.0
 
-    private struct State {
+    /// Everything the host holds; the delivery path takes its lock for one delivery at a time.
+    struct State {
+        /// The bank as configured (``setDetectors(_:)``), what ``bank`` starts afresh from.
         var detectors: MotionDetectorBank
         var bank: MotionDetectorBank
         var pedometer = PedometerLedger()
         var activities: [MotionActivityEstimate] = []
         var listeners: [UInt64: @Sendable (Update) -> Void] = [:]
-        var nextListener: UInt64 = 0
+        /// The processors by id, oldest first (they are stepped in that order).
+        var processors: [(id: UInt64, slot: any ProcessorSlot)] = []
+        var nextID: UInt64 = 0
+        /// The subscription feeding the bank.
         var subscription: MotionSubscription?
+        /// The one it replaces while the stream changes: its batches still count, samples already seen
+        /// through the other are skipped.
+        var retiring: MotionSubscription?
         var lastSampleTime: Double?
         var samplesAnalysed: UInt64 = 0
     }
@@ -61,7 +71,10 @@ public final class MotionDetectorHost: Sendable {
     private let ownSource: (any MotionSource)?
     /// The engine the host belongs to (``MotionEngine/detectors``), which outlives it.
     private unowned let engine: MotionEngine?
-    private let state: Mutex<State>
+    let state: Mutex<State>
+    /// Held while the subscription is changed (engine calls included), so that changes happen one at a
+    /// time; never taken on the delivery path.
+    let subscribing = Mutex(())
 
     /// Where the samples come from.
     var source: any MotionSource { ownSource ?? engine! }
@@ -110,43 +123,24 @@ public final class MotionDetectorHost: Sendable {
     /// - Parameter listener: called with each update that brought something, on the source's thread.
     /// - Returns: the token and the snapshot, or nil when the source cannot deliver device motion now.
     public func addListenerWithSnapshot(_ listener: @escaping @Sendable (Update) -> Void) -> (token: ListenerToken, snapshot: Snapshot)? {
-        // The subscription is made and stored with the first listener in one critical section, so that two
-        // first listeners at once make one subscription.
-        let (token, snapshot, subscription) = state.withLock { state -> (ListenerToken, Snapshot, MotionSubscription?) in
-            state.nextListener += 1
-            state.listeners[state.nextListener] = listener
-            let token = ListenerToken(id: state.nextListener)
+        let (token, snapshot) = state.withLock { state -> (ListenerToken, Snapshot) in
+            state.nextID += 1
+            state.listeners[state.nextID] = listener
             let snapshot = Snapshot(states: state.bank.currentStates, activity: state.activities.last, lastSampleTime: state.lastSampleTime)
-            guard state.subscription == nil else { return (token, snapshot, nil) }
-            // The engine's filter output in SI; another source's device motion (a remote board's, already
-            // in Apple's units) as it comes.
-            let stream: MotionStream = source is MotionEngine ? .fusedMotion(.xArbitraryZVertical) : .deviceMotion(.xArbitraryZVertical)
-            let subscription = MotionSubscription(
-                service: stream, interval: 0,
-                sink: .batch { [weak self] _, samples, fault in self?.receive(samples, fault: fault) })
-            state.subscription = subscription
-            return (token, snapshot, subscription)
+            return (ListenerToken(id: state.nextID), snapshot)
         }
-        if let subscription, !source.subscribe(subscription) {
-            state.withLock { state in
-                state.listeners[token.id] = nil
-                if state.subscription === subscription { state.subscription = nil }
-            }
+        guard updateSubscription() else {
+            removeListener(token)
             return nil
         }
         return (token, snapshot)
     }
 
-    /// Removes a listener; the listeners' bank stops with the last one. After it returns the listener is not
-    /// called again (except by an update already being delivered).
+    /// Removes a listener; the bank stops with the last listener and processor. After it returns the
+    /// listener is not called again (except by an update already being delivered).
     public func removeListener(_ token: ListenerToken) {
-        let stopping = state.withLock { state -> MotionSubscription? in
-            state.listeners[token.id] = nil
-            guard state.listeners.isEmpty, let subscription = state.subscription else { return nil }
-            state.subscription = nil
-            return subscription
-        }
-        if let stopping { source.unsubscribe(stopping) }
+        state.withLock { _ = $0.listeners.removeValue(forKey: token.id) }
+        updateSubscription()
     }
 
     /// Forgets the pedometer's and the activity's history and starts the detectors afresh (what a user's
@@ -160,8 +154,8 @@ public final class MotionDetectorHost: Sendable {
         }
     }
 
-    /// Replaces the detectors (new thresholds): they start afresh from the next sample; the history and
-    /// the listeners stay.
+    /// Replaces the detectors (new thresholds): they start afresh from the next sample; the history, the
+    /// listeners and the processors stay.
     /// - Parameter detectors: the new bank.
     public func setDetectors(_ detectors: MotionDetectorBank) {
         state.withLock { state in
@@ -223,42 +217,5 @@ public final class MotionDetectorHost: Sendable {
             state.pedometer.recordFloor(at: time, up: up)
             return true
         }
-    }
-
-    private func receive(_ samples: [MotionSample]?, fault: MotionEngineFault?) {
-        let (update, listeners) = state.withLock { state -> (Update, [@Sendable (Update) -> Void]) in
-            var update = Update(fault: fault)
-            for item in samples ?? [] {
-                let sample: MotionDetectorBank.Sample
-                switch item {
-                case .fused(let fused): sample = MotionDetectorBank.Sample(fused)
-                case .deviceMotion(let motion): sample = MotionDetectorBank.Sample(motion)
-                case .vector: continue
-                }
-                // Time that runs backwards is another device or run (a replay started again): the detectors
-                // start afresh; the history stays.
-                if let last = state.lastSampleTime, sample.timestamp < last - 1 { state.bank = state.detectors }
-                let output = state.bank.update(sample)
-                state.lastSampleTime = sample.timestamp
-                state.samplesAnalysed &+= 1
-                update.events += output.events
-                update.states += output.states.map { (sample.timestamp, $0) }
-                if output.step {
-                    update.newSteps += 1
-                    state.pedometer.recordStep(at: sample.timestamp, length: StrideLength.estimate(cadence: state.bank.steps?.cadence))
-                }
-                for case .activity(let estimate) in output.states {
-                    if state.activities.last?.since == estimate.since { state.activities.removeLast() }
-                    state.activities.append(estimate)
-                    // Keep the activity that held at the horizon, drop the ones before it.
-                    if let held = state.activities.lastIndex(where: { $0.since < sample.timestamp - retention }), held > 0 {
-                        state.activities.removeFirst(held)
-                    }
-                }
-            }
-            return (update, Array(state.listeners.values))
-        }
-        guard !update.events.isEmpty || !update.states.isEmpty || update.newSteps > 0 || update.fault != nil else { return }
-        for listener in listeners { listener(update) }
     }
 }
