@@ -72,13 +72,13 @@ struct DetectorPipeline: Sendable {
         return MotionDetectorBank(settings: detectors, vibrationBands: bands)
     }
 
-    /// The detectors under the `steps` and `activity` services: rest ↔ motion, the pedometer and the
-    /// activity classifier, with the configured thresholds whether or not the `moving` and `activity`
-    /// detectors publish their states (the services are switched on and off on their own).
+    /// The bank while no pipeline runs: ``bank(for:bands:)`` with every published detector off, so only
+    /// what the `steps` and `activity` services read (rest ↔ motion, the pedometer and the activity
+    /// classifier, with the configured thresholds).
     static func activityBank(_ settings: DetectorSettings) -> MotionDetectorBank {
-        var services = settings.bank
-        services.switchedOff = Set(MotionDetectorKind.allCases).subtracting([.moving, .activity])
-        return MotionDetectorBank(settings: services, vibrationBands: [])
+        var unpublished = settings
+        unpublished.enabled = false
+        return bank(for: unpublished, bands: [])
     }
 
     /// One sample: what the bank found in it and the bank after it.
