@@ -24,9 +24,10 @@ protocol ProcessorSlot: AnyObject {
 
 /// The processor of one channel and where its output goes.
 ///
-/// `@unchecked Sendable`: its mutable processor is read and changed only under the host's lock.
+/// `@unchecked Sendable`: its mutable processor is read and changed only under the host's lock, which is
+/// also why its accesses skip the runtime's exclusivity check (a `swift_beginAccess` per sample otherwise).
 final class ProcessorBox<Processor: MotionDetectorProcessor>: ProcessorSlot, @unchecked Sendable {
-    var processor: Processor
+    @exclusivity(unchecked) var processor: Processor
     let frame: AttitudeReferenceFrame
     private let deliver: @Sendable (Processor.Output) -> Void
 
