@@ -8,14 +8,14 @@ import MotionSupervision
 extension MotionEngine {
     /// Starts the device at its default rate and its stall watchdog; on failure every subscriber gets a
     /// fault (once per fault episode) and the supervisor tries again after its back-off.
-    func startDeviceOrRetry(_ lifecycle: inout Lifecycle) {
+    func startDeviceOrRetry(_ lifecycle: inout MotionEngineLifecycle) {
         if !startDevice(&lifecycle) { scheduleRetry(&lifecycle) }
     }
 
     /// Starts the device at its default rate and its stall watchdog; on failure every subscriber gets a
     /// fault (once per fault episode).
     /// - Returns: whether it started.
-    private func startDevice(_ lifecycle: inout Lifecycle) -> Bool {
+    private func startDevice(_ lifecycle: inout MotionEngineLifecycle) -> Bool {
         guard let device = lifecycle.device else { return false }
         lifecycle.generation &+= 1
         let generation = lifecycle.generation
@@ -33,7 +33,7 @@ extension MotionEngine {
             }
             lifecycle.isRunning = true
             supervisor.succeeded()
-            startWatchdog(&lifecycle, generation: generation)
+            stallWatchdog.watch(self, generation: generation)
             return true
         } catch {
             let fault = MotionEngineFault(.notAvailable, "The motion device could not be started: \(error)")
@@ -48,7 +48,7 @@ extension MotionEngine {
     }
 
     /// Stops the running device and its watchdog.
-    func stopDevice(_ lifecycle: inout Lifecycle) {
+    func stopDevice(_ lifecycle: inout MotionEngineLifecycle) {
         lifecycle.device?.stop()
         lifecycle.isRunning = false
         stallWatchdog.unwatch(self)
@@ -58,7 +58,7 @@ extension MotionEngine {
     /// Starts the device again after the supervisor's next back-off delay, and again after each failure,
     /// until it runs, its subscriptions all left or the device was replaced (``setDevice(_:)`` and the last
     /// ``unsubscribe(_:)`` cancel the retries).
-    private func scheduleRetry(_ lifecycle: inout Lifecycle) {
+    private func scheduleRetry(_ lifecycle: inout MotionEngineLifecycle) {
         let chip = lifecycle.device?.info.chip ?? "none"
         let delay = supervisor.retry { [weak self] in
             guard let self else { return .abandoned }
@@ -74,10 +74,6 @@ extension MotionEngine {
 
     private func logRetry(of chip: String, in delay: Double) {
         environment.logger.debug("device \(chip): starting again in \(delay.fixedDecimal(places: 1)) s")
-    }
-
-    private func startWatchdog(_ lifecycle: inout Lifecycle, generation: UInt64) {
-        stallWatchdog.watch(self, generation: generation)
     }
 
     /// From ``stallWatchdog``: reports a stall of run `generation` once per episode, on the

@@ -33,9 +33,9 @@ public final class MotionEngine: Sendable {
     public let environment: MotionEngineEnvironment
     /// Device choice and run state; held while starting or stopping the device. Never taken by the
     /// device's event handler, so `stop()` (which waits for a delivery in progress) cannot deadlock.
-    let lifecycle = Mutex(Lifecycle())
+    let lifecycle = Mutex(MotionEngineLifecycle())
     /// Subscriptions, fusion and health; taken briefly by the event handler and by (un)subscribing.
-    let processing = Mutex(Processing())
+    let processing = Mutex(MotionEngineProcessing())
     /// Runs start retries and reports stalls (found by ``stallWatchdog``).
     let supervisionQueue: DispatchQueue
     /// Retries a failed start (or a device lost) on the environment's clock, with back-off.
@@ -61,9 +61,6 @@ public final class MotionEngine: Sendable {
             backoff: Backoff(first: Self.firstRetryDelay, maximum: Self.maximumRetryDelay), clock: environment.clock, queue: supervisionQueue)
         stallWatchdog = StallWatchdog.on(environment.clock)
     }
-
-    typealias Lifecycle = MotionEngineLifecycle
-    typealias Processing = MotionEngineProcessing
 
     // MARK: - Device choice
 
@@ -111,7 +108,7 @@ public final class MotionEngine: Sendable {
     }
 
     /// The first time without a chosen device (or calibration): the environment's.
-    func resolveDevice(_ lifecycle: inout Lifecycle) {
+    func resolveDevice(_ lifecycle: inout MotionEngineLifecycle) {
         resolveCalibration(&lifecycle)
         guard !lifecycle.isDeviceChosen else { return }
         lifecycle.isDeviceChosen = true
@@ -171,7 +168,7 @@ public final class MotionEngine: Sendable {
         }
     }
 
-    private func resolveCalibration(_ lifecycle: inout Lifecycle) {
+    private func resolveCalibration(_ lifecycle: inout MotionEngineLifecycle) {
         guard !lifecycle.isCalibrationChosen else { return }
         lifecycle.isCalibrationChosen = true
         if let calibration = environment.calibration() { processing.withLock { $0.router.calibration = calibration } }

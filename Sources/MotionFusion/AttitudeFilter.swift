@@ -83,35 +83,24 @@ public struct AttitudeFilter: Sendable {
     public var inclinationUncertainty: Double { isInitialized ? uncertainty.inclination : .pi / 2 }
 
     /// Device → almost inertial frame, from the integrated gyroscope.
-    var gyroscopeAttitude: Quaternion = .identity
+    private var gyroscopeAttitude: Quaternion = .identity
     /// Almost inertial → tilt-corrected frame (a rotation about a horizontal axis).
-    var inclinationCorrection: Quaternion = .identity
+    private var inclinationCorrection: Quaternion = .identity
     /// Rotation about the vertical from the tilt-corrected frame to the reference frame, advanced with each
     /// correction (no trigonometry per sample).
     private var headingRotation: Quaternion = .identity
     /// Per-step gains `1 − exp(−Δt/τ)` of the sample interval last seen (recomputed when it changes).
     private var gains = (deltaTime: 0.0, magnetometer: 0.0, restBias: 0.0)
     private var accelerometerLowPass: ButterworthLowPass
-    /// The columns of the device → almost-inertial rotation matrix, low-passed like the specific force: the
-    /// corrections come out of that filter, so a bias error shows in them through this matrix, not the
-    /// current one (which matters while the device turns).
-    var orientationLowPass: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
-    /// The rotation rate about each device axis carried into the almost-inertial frame (that axis's column of
-    /// the rotation matrix times its rate), low-passed like the specific force: what a scale error of that
-    /// axis shows as in the corrections.
-    var scaleRegressors: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
-    /// What the estimators have not seen yet: the corrections' rotation vector (earth frame, rad), the
-    /// rotation (device frame, rad), their duration (s) and the number of samples.
-    var pending = (correction: SIMD3<Double>.zero, rotation: SIMD3<Double>.zero, duration: 0.0, count: 0)
-    /// Samples per step of the bias and scale estimators in motion.
-    static let estimatorDecimation = 4
+    /// The bias and scale estimators in motion.
+    private var errorEstimator: GyroscopeErrorEstimator
     /// Shortest time between two heading corrections, s: the magnetometer corrects at most 100 times a
     /// second (magnetometers seldom measure faster, and with a time constant of seconds more corrections
     /// would only cost time). Readings in between are skipped.
     private static let headingCorrectionInterval = 0.0099
     /// Time since the last heading correction, s.
     private var sinceHeadingCorrection = 0.0
-    var restDetector: RestDetector
+    private var restDetector: RestDetector
     private var disturbanceDetector: MagneticDisturbanceDetector
     private var uncertainty: AttitudeUncertainty
 
@@ -120,16 +109,7 @@ public struct AttitudeFilter: Sendable {
     public init(settings: Settings = Settings()) {
         self.settings = settings
         accelerometerLowPass = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
-        orientationLowPass = (
-            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
-            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
-            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
-        )
-        scaleRegressors = (
-            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
-            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant),
-            ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
-        )
+        errorEstimator = GyroscopeErrorEstimator(timeConstant: settings.accelerometerTimeConstant)
         restDetector = RestDetector(
             gyroscopeThreshold: settings.restGyroscopeThreshold, maximumMeanRate: settings.maximumGyroscopeBias,
             accelerometerThreshold: settings.restAccelerometerThreshold,
@@ -194,13 +174,7 @@ public struct AttitudeFilter: Sendable {
         inclinationCorrection = .identity
         accelerometerLowPass = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         accelerometerLowPass.reset(to: gyroscopeAttitude.rotate(force))
-        let matrix = gyroscopeAttitude.rotationMatrix
-        orientationLowPass.x.reset(to: matrix.column0)
-        orientationLowPass.y.reset(to: matrix.column1)
-        orientationLowPass.z.reset(to: matrix.column2)
-        scaleRegressors.x.reset(to: .zero)
-        scaleRegressors.y.reset(to: .zero)
-        scaleRegressors.z.reset(to: .zero)
+        errorEstimator.reset(gyroscopeAttitude: gyroscopeAttitude)
         setHeadingOffset(0)
         uncertainty = AttitudeUncertainty(settings: settings, firstReading: force.length, headingKnown: !settings.useMagnetometer)
         isInitialized = true
@@ -233,7 +207,20 @@ public struct AttitudeFilter: Sendable {
         // Not through `gain(for:)`: its cache is keyed by the heading's interval, not the sample's.
         uncertainty.correctInclination(
             gain: min(deltaTime / settings.accelerometerTimeConstant, 1), lowPassedForce: length, gravity: settings.gravity)
-        collectForEstimators(correction: correction, deltaTime: deltaTime)
+        let step = GyroscopeErrorEstimator.Step(
+            correction: correction, deltaTime: deltaTime, rotationRate: rotationRate, gyroscopeAttitude: gyroscopeAttitude,
+            inclinationCorrection: inclinationCorrection, isAtRest: restDetector.isAtRest)
+        errorEstimator.collect(step, settings: settings, bias: &gyroscopeBias, scale: &gyroscopeScale)
+    }
+
+    /// At rest the low-passed rate is the bias: the estimate follows it.
+    private mutating func estimateBias(gyroscope: SIMD3<Double>, force: SIMD3<Double>, deltaTime: Double) {
+        guard settings.estimatesGyroscopeBias else { return }
+        restDetector.update(gyroscope: gyroscope, accelerometer: force, deltaTime: deltaTime)
+        guard restDetector.isAtRest else { return }
+        let limit = settings.maximumGyroscopeBias
+        let bias = gyroscopeBias + (restDetector.meanRate - gyroscopeBias) * gain(for: deltaTime).restBias
+        gyroscopeBias = SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
     }
 
     /// Turns the heading rotation towards the magnetometer's heading while the field is undisturbed.
@@ -290,7 +277,7 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// The per-step gains for `deltaTime`, recomputed only when the interval changes.
-    mutating func gain(for deltaTime: Double) -> (deltaTime: Double, magnetometer: Double, restBias: Double) {
+    private mutating func gain(for deltaTime: Double) -> (deltaTime: Double, magnetometer: Double, restBias: Double) {
         if deltaTime != gains.deltaTime {
             gains = (
                 deltaTime, 1 - exp(-deltaTime / settings.magnetometerTimeConstant),

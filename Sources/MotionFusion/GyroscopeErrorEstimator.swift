@@ -1,0 +1,176 @@
+import MotionMath
+
+/// The gyroscope's bias and scale estimators in motion, part of an ``AttitudeFilter``: they learn from the
+/// filter's inclination corrections, which are what the residual bias and scale errors integrated into the
+/// attitude. (At rest the filter takes the bias from the low-passed rate itself.)
+///
+/// A value with no I/O and no clock, changed only through the filter that owns it.
+struct GyroscopeErrorEstimator: Sendable {
+    /// The columns of the device → almost-inertial rotation matrix, low-passed like the specific force: the
+    /// corrections come out of that filter, so a bias error shows in them through this matrix, not the
+    /// current one (which matters while the device turns).
+    private var orientationLowPass: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
+    /// The rotation rate about each device axis carried into the almost-inertial frame (that axis's column of
+    /// the rotation matrix times its rate), low-passed like the specific force: what a scale error of that
+    /// axis shows as in the corrections.
+    private var scaleRegressors: (x: ButterworthLowPass, y: ButterworthLowPass, z: ButterworthLowPass)
+    /// What the estimators have not seen yet: the corrections' rotation vector (earth frame, rad), the
+    /// rotation (device frame, rad), their duration (s) and the number of samples.
+    private var pending = (correction: SIMD3<Double>.zero, rotation: SIMD3<Double>.zero, duration: 0.0, count: 0)
+    /// Samples per step of the estimators.
+    static let decimation = 4
+
+    /// Estimators whose low-passes match the filter's accelerometer low-pass.
+    /// - Parameter timeConstant: the filter's ``AttitudeFilterSettings/accelerometerTimeConstant``, s.
+    init(timeConstant: Double) {
+        orientationLowPass = (
+            ButterworthLowPass(timeConstant: timeConstant), ButterworthLowPass(timeConstant: timeConstant),
+            ButterworthLowPass(timeConstant: timeConstant))
+        scaleRegressors = (
+            ButterworthLowPass(timeConstant: timeConstant), ButterworthLowPass(timeConstant: timeConstant),
+            ButterworthLowPass(timeConstant: timeConstant))
+    }
+
+    /// Starts the low-passes afresh at the filter's (new) initial attitude.
+    /// - Parameter gyroscopeAttitude: device → almost inertial frame.
+    mutating func reset(gyroscopeAttitude: Quaternion) {
+        let matrix = gyroscopeAttitude.rotationMatrix
+        orientationLowPass.x.reset(to: matrix.column0)
+        orientationLowPass.y.reset(to: matrix.column1)
+        orientationLowPass.z.reset(to: matrix.column2)
+        scaleRegressors.x.reset(to: .zero)
+        scaleRegressors.y.reset(to: .zero)
+        scaleRegressors.z.reset(to: .zero)
+    }
+
+    /// The filter's state around one inclination correction, what the estimators read.
+    struct Step {
+        /// The correction just applied (a rotation about a horizontal axis, earth frame).
+        var correction: Quaternion
+        /// The sample's time step, s.
+        var deltaTime: Double
+        /// The filter's rotation rate output so far (the previous sample's), rad/s, device frame.
+        var rotationRate: SIMD3<Double>
+        /// Device → almost inertial frame.
+        var gyroscopeAttitude: Quaternion
+        /// Almost inertial → tilt-corrected frame, after the correction.
+        var inclinationCorrection: Quaternion
+        /// Whether the filter's rest detector sees the device at rest.
+        var isAtRest: Bool
+    }
+
+    /// Sums the corrections and rates of ``decimation`` samples, then runs the bias and scale estimators
+    /// once on the sums: they follow the corrections over seconds, so a step every few samples learns the
+    /// same for a quarter of the work.
+    /// - Parameters:
+    ///   - step: the filter's state around this sample's correction.
+    ///   - settings: the filter's tuning.
+    ///   - bias: the gyroscope bias estimate, rad/s, changed in place.
+    ///   - scale: the gyroscope scale factors, changed in place.
+    mutating func collect(
+        _ step: Step, settings: AttitudeFilterSettings, bias: inout SIMD3<Double>, scale: inout SIMD3<Double>
+    ) {
+        let estimatesMotionBias = settings.estimatesGyroscopeBias && settings.motionBiasTimeConstant > 0
+        let estimatesScale = settings.gyroscopeScaleTimeConstant > 0
+        guard estimatesMotionBias || estimatesScale else { return }
+        let correction = step.correction
+        // The correction's rotation vector, rad, in the earth frame: 2·v/w for the tiny angles of one sample
+        // (larger ones are transients, which the estimators skip anyway).
+        if correction.w > 0.5 {
+            pending.correction += SIMD3(correction.x, correction.y, 0) * (2 / correction.w)
+        } else {
+            pending.correction += SIMD3(repeating: .infinity)  // a turn of over 120° in one step: no estimate
+        }
+        pending.rotation += step.rotationRate * step.deltaTime
+        pending.duration += step.deltaTime
+        pending.count += 1
+        guard pending.count == Self.decimation else { return }
+        defer { pending = (.zero, .zero, 0, 0) }
+        let duration = pending.duration
+        let meanRate = pending.rotation / duration
+        let matrix = step.gyroscopeAttitude.rotationMatrix
+        if estimatesMotionBias {
+            orientationLowPass.x.update(matrix.column0, deltaTime: duration)
+            orientationLowPass.y.update(matrix.column1, deltaTime: duration)
+            orientationLowPass.z.update(matrix.column2, deltaTime: duration)
+        }
+        if estimatesScale {
+            scaleRegressors.x.update(matrix.column0 * meanRate.x, deltaTime: duration)
+            scaleRegressors.y.update(matrix.column1 * meanRate.y, deltaTime: duration)
+            scaleRegressors.z.update(matrix.column2 * meanRate.z, deltaTime: duration)
+        }
+        guard !step.isAtRest, pending.correction.isFinite else { return }
+        // Earth → almost inertial frame (the inclination correction is a rotation about a horizontal axis).
+        let rotationInInertial = step.inclinationCorrection.conjugate.rotate(pending.correction)
+        if estimatesMotionBias {
+            estimateBias(
+                rotationInInertial, rotationInEarth: pending.correction, meanRate: meanRate, duration: duration,
+                settings: settings, bias: &bias)
+        }
+        if estimatesScale {
+            estimateScale(rotationInInertial, meanRate: meanRate, duration: duration, settings: settings, scale: &scale)
+        }
+    }
+
+    /// In motion, the inclination corrections are what the residual bias integrated into the attitude:
+    /// taken into the device frame, their mean rate is minus the bias error about the axes that are
+    /// horizontal (only those are observable; a device that turns makes every axis horizontal in turn).
+    /// Only while turning slower than ``AttitudeFilterSettings/motionBiasMaximumRate``: faster, scale-factor errors and
+    /// the low-pass lag dominate the corrections.
+    /// - Parameters:
+    ///   - rotationInInertial: the corrections' rotation vector over `duration`, rad, almost inertial frame.
+    ///   - rotationInEarth: the same in the earth frame.
+    ///   - meanRate: the mean rotation rate over `duration`, rad/s, device frame.
+    ///   - duration: s.
+    ///   - settings: the filter's tuning.
+    ///   - bias: the estimate, rad/s, changed in place.
+    private func estimateBias(
+        _ rotationInInertial: SIMD3<Double>, rotationInEarth: SIMD3<Double>, meanRate: SIMD3<Double>, duration: Double,
+        settings: AttitudeFilterSettings, bias: inout SIMD3<Double>
+    ) {
+        let maximumRate = settings.motionBiasMaximumRate
+        guard meanRate.lengthSquared < maximumRate * maximumRate else { return }
+        // A correction faster than any bias the filter accepts is a transient (a wrong start, a long
+        // acceleration), not a bias: learning from it would spoil the estimate.
+        let largest = settings.maximumGyroscopeBias * duration
+        guard rotationInEarth.lengthSquared < largest * largest else { return }
+        // Through the low-passed (transposed) device → inertial matrix into the device frame.
+        let rotationInDevice = SIMD3(
+            orientationLowPass.x.value.dot(rotationInInertial), orientationLowPass.y.value.dot(rotationInInertial),
+            orientationLowPass.z.value.dot(rotationInInertial))
+        let limit = settings.maximumGyroscopeBias
+        let corrected = bias - rotationInDevice / settings.motionBiasTimeConstant
+        bias = SIMD3(
+            min(max(corrected.x, -limit), limit), min(max(corrected.y, -limit), limit), min(max(corrected.z, -limit), limit))
+    }
+
+    /// While the device turns, a scale error `δ` of axis `i` adds `δ·ωᵢ` about that axis to the integrated
+    /// attitude; the corrections (their rate, taken into the almost inertial frame) then follow the
+    /// low-passed regressor `hᵢ = LP(column i · ωᵢ)` times `δ`. Each factor takes a normalised
+    /// least-mean-squares step along its regressor (`hᵢ·c / (|hᵢ|² + ε)`, ε = (0.5 rad/s)² so that slow
+    /// turning, which shows no scale error, teaches nothing). Corrections faster than a scale error of
+    /// ``AttitudeFilterSettings/maximumGyroscopeScaleError`` plus the largest bias could cause are transients and skipped.
+    /// - Parameters:
+    ///   - rotationInInertial: the corrections' rotation vector over `duration`, rad, almost inertial frame.
+    ///   - meanRate: the mean rotation rate over `duration`, rad/s, device frame.
+    ///   - duration: s.
+    ///   - settings: the filter's tuning.
+    ///   - scale: the factors, changed in place.
+    private func estimateScale(
+        _ rotationInInertial: SIMD3<Double>, meanRate: SIMD3<Double>, duration: Double, settings: AttitudeFilterSettings,
+        scale: inout SIMD3<Double>
+    ) {
+        let rate = rotationInInertial / duration
+        let limit = settings.maximumGyroscopeScaleError * meanRate.length + settings.maximumGyroscopeBias
+        guard rate.lengthSquared < limit * limit else { return }
+        let (x, y, z) = (scaleRegressors.x.value, scaleRegressors.y.value, scaleRegressors.z.value)
+        let floor = 0.25
+        let step = SIMD3(
+            x.dot(rate) / (x.lengthSquared + floor), y.dot(rate) / (y.lengthSquared + floor),
+            z.dot(rate) / (z.lengthSquared + floor))
+        let learned = scale + step * (duration / settings.gyroscopeScaleTimeConstant)
+        let low = 1 - settings.maximumGyroscopeScaleError, high = 1 + settings.maximumGyroscopeScaleError
+        scale = SIMD3(
+            min(max(learned.x, low), high), min(max(learned.y, low), high), min(max(learned.z, low), high))
+    }
+}
