@@ -2,7 +2,8 @@
 # MotionBridge's attitude filter beside the published VQF filter on the BROAD trials, in one run:
 # accuracy of both (the benchmark's metric), the leave-one-trial-out cross-validated scores of the
 # filter's tuning beside VQF's per trial and per group, then their 9-axis update times measured alternately three
-# times each (the VM's speed drifts by ±10 % within minutes, so only interleaved figures compare).
+# times each (the VM's speed drifts by ±10 % within minutes, so only interleaved figures compare), and
+# last the robustness battery (battery.sh, about 6 minutes and 0.9 GB of temporary CSV).
 #
 #   Benchmarks/broad/run.sh [DATA_DIR]     # default ../shared/data/broad
 #
@@ -35,3 +36,6 @@ for round in 1 2 3; do
         | "$python" -c 'import json, sys; print(round(json.load(sys.stdin)["timing"]["batch_9axis_ns_per_sample"], 1))')
     printf 'round %d: MotionBridge %.1f   VQF (C++ updateBatch) %.1f   ratio %.2f\n' "$round" "$ours" "$theirs" "$("$python" -c "print($ours / $theirs)")"
 done
+echo
+echo "== Robustness battery (Benchmarks/broad/battery.sh): the trials as other rates, fields, mountings, noise and timing would have recorded them"
+Benchmarks/broad/battery.sh "$data"

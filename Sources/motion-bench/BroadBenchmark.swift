@@ -182,7 +182,7 @@ enum BroadBenchmark {
     }
 
     /// Reads one trial, which must have reference attitudes.
-    private static func load(_ file: String, in directory: String) throws -> IMURecording {
+    static func load(_ file: String, in directory: String) throws -> IMURecording {
         let path = (directory as NSString).appendingPathComponent(file)
         let recording: IMURecording
         do {

@@ -157,6 +157,9 @@ case "broad":
     runStandalone(
         Array(arguments.dropFirst()), valued: ["--plots", "--vqf"], switches: ["--json", "--cross-validate"],
         usage: BroadBenchmark.usage, BroadBenchmark.run)
+case "broad-variants":
+    // The trials as other sensors, mountings and rates would have recorded them.
+    runStandalone(Array(arguments.dropFirst()), valued: ["--out", "--variant"], switches: [], usage: BroadVariants.usage, BroadVariants.run)
 case "payloads":
     // The data topics' payload formats.
     runStandalone(Array(arguments.dropFirst()), valued: ["--device", "--samples"], usage: PayloadBenchmark.usage, PayloadBenchmark.run)
@@ -164,7 +167,7 @@ default:
     break
 }
 if arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
-    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage + "\n" + PayloadBenchmark.usage)
+    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage + "\n" + BroadVariants.usage + "\n" + PayloadBenchmark.usage)
     exit(0)
 }
 let options: BenchCommandLine

@@ -10,7 +10,8 @@ import Testing
     func everyProgramAndCommandPrintsItsUsage(flag: String) throws {
         let invocations: [(String, [String], String)] =
             [("motion-agent", [flag], "usage: motion-agent"), ("motionctl", [flag], "usage: motionctl COMMAND"),
-             ("motion-bench", [flag], "usage: motion-bench"), ("motion-bench", ["broad", flag], "usage: motion-bench broad")]
+             ("motion-bench", [flag], "usage: motion-bench"), ("motion-bench", ["broad", flag], "usage: motion-bench broad"),
+             ("motion-bench", ["broad-variants", flag], "usage: motion-bench broad-variants")]
             + Self.motionctlCommands.map { ("motionctl", [$0, flag], "usage: motionctl \($0)") }
         for (program, arguments, expected) in invocations {
             let run = try AgentProcess.run(program, arguments: arguments)
@@ -25,6 +26,8 @@ import Testing
             ("motionctl", ["watch", "--duration", "soon"], "--duration: expected a number"),
             ("motionctl", ["bench", "broad", "x"], "moved to motion-bench"), ("motionctl", [], "missing command"),
             ("motion-agent", ["--config"], "--config needs a value"), ("motion-bench", ["broad"], "broad takes one directory"),
+            ("motion-bench", ["broad-variants", "x"], "broad-variants needs --out DIR"),
+            ("motion-bench", ["broad-variants", "x", "--out", "/nonexistent", "--variant", "rate-7Hz"], "unknown variant rate-7Hz"),
         ] {
             let run = try AgentProcess.run(program, arguments: arguments)
             #expect(run.status == 64, "\(program) \(arguments): \(run.log)")

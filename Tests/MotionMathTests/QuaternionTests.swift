@@ -144,3 +144,23 @@ struct VectorTests {
         #expect(abs(a.cross(b).dot(a)) < 1e-15 && abs(a.cross(b).dot(b)) < 1e-15)
     }
 }
+
+/// Spherical interpolation, for a reference attitude between two samples.
+@Suite struct QuaternionInterpolationTests {
+    @Test func turnsAtAConstantRateAlongTheShorterArc() {
+        let start = Quaternion(axis: SIMD3(0, 0, 1), angle: 0.2)
+        let stop = Quaternion(axis: SIMD3(0, 0, 1), angle: 1.4)
+        #expect(isClose(start.interpolated(to: stop, fraction: 0), start))
+        #expect(isClose(start.interpolated(to: stop, fraction: 1), stop))
+        for fraction in [0.1, 0.25, 0.5, 0.9] {
+            let expected = Quaternion(axis: SIMD3(0, 0, 1), angle: 0.2 + 1.2 * fraction)
+            #expect(isClose(start.interpolated(to: stop, fraction: fraction), expected))
+        }
+        // The same rotation written with the other sign: still the short way, the same result.
+        let negated = Quaternion(w: -stop.w, x: -stop.x, y: -stop.y, z: -stop.z)
+        #expect(start.interpolated(to: negated, fraction: 0.5).angle(to: Quaternion(axis: SIMD3(0, 0, 1), angle: 0.8)) < 1e-12)
+        // Equal rotations give that rotation, at unit norm.
+        let same = start.interpolated(to: start, fraction: 0.3)
+        #expect(isClose(same, start) && abs(same.norm - 1) < 1e-15)
+    }
+}

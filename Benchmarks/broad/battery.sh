@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The fusion robustness battery (issue 32): every BROAD trial as another rate, magnetometer scale,
+# mounting, sensor noise and magnetometer timing would have recorded it (`motion-bench broad-variants`,
+# IMURecordingVariant), scored for MotionBridge's filter (default settings, causal) and VQF 2.1.2
+# (defaults, causal) on the very same files. Prints one row per variant: the mean over the trials of
+# the 9-axis total, heading and inclination RMSE and the 6-axis inclination, degrees, for both.
+#
+#   Benchmarks/broad/battery.sh [DATA_DIR] [SCRATCH_DIR]   # defaults ../shared/data/broad, a temporary one
+#
+# The variants take about 0.9 GB of CSV in SCRATCH_DIR (removed at the end when it is a temporary one).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+data="${1:-../shared/data/broad}"
+[ -d "$data" ] || { echo "battery.sh: no trial directory $data" >&2; exit 66; }
+scratch="${2:-}"
+if [ -z "$scratch" ]; then
+    scratch="$(mktemp -d)"
+    trap 'rm -rf "$scratch"' EXIT
+fi
+
+swift build -c release --product motion-bench >&2
+bench="$(swift build -c release --show-bin-path)/motion-bench"
+python="$(Benchmarks/broad/setup-venv.sh)"
+
+mkdir -p "$scratch"
+echo "battery: writing the variants into $scratch" >&2
+"$bench" broad-variants "$data" --out "$scratch/variants" >"$scratch/directories"
+{ echo "$data"; cat "$scratch/directories"; } | while read -r directory; do
+    name=$(basename "$directory")
+    [ "$directory" = "$data" ] && name=original
+    echo "battery: scoring $name" >&2
+    "$bench" broad "$directory" --json >"$scratch/$name.ours.json"
+    "$python" Benchmarks/broad/vqf_reference.py --data "$directory" --no-timing --json | sed -n '/^{/,$p' >"$scratch/$name.vqf.json"
+    echo "$name"
+done >"$scratch/names"
+"$python" Benchmarks/broad/battery_table.py "$scratch" <"$scratch/names"
