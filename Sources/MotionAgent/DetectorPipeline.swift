@@ -21,8 +21,8 @@ struct DetectorPipeline: Sendable {
     let frame: AttitudeReferenceFrame
     /// Unix time minus seconds-since-boot time, s.
     let wallClockOffset: Double
-    /// The last ``historyLength`` seconds of attitudes, oldest first.
-    private var attitudes: [(timestamp: Double, attitude: Quaternion)] = []
+    /// The last ``historyLength`` seconds of attitudes.
+    private var attitudes = AttitudeHistory()
     /// The `seq` of the last event.
     private(set) var sequence: UInt64
     /// The states in force, by name.
@@ -83,7 +83,7 @@ struct DetectorPipeline: Sendable {
 
     /// One sample: what the bank found in it and the bank after it.
     mutating func step(_ sample: FusedMotionSample, found bankOutput: MotionDetectorBank.Output, bank: borrowing MotionDetectorBank) {
-        attitudes.append((sample.timestamp, sample.attitude))
+        attitudes.append(sample.timestamp, sample.attitude)
         for event in bankOutput.events {
             sequence += 1
             found.events.append(MotionEventPayload(
@@ -110,9 +110,7 @@ struct DetectorPipeline: Sendable {
 
     /// The end of a delivery: the attitudes older than ``historyLength`` dropped, and what it found.
     mutating func finishDelivery() -> Output? {
-        if let last = attitudes.last?.timestamp, let first = attitudes.firstIndex(where: { last - $0.timestamp <= Self.historyLength }) {
-            attitudes.removeFirst(first)
-        }
+        attitudes.dropOlder(than: Self.historyLength)
         defer { found = Output() }
         return found.events.isEmpty && found.states.isEmpty ? nil : found
     }
@@ -127,7 +125,7 @@ struct DetectorPipeline: Sendable {
 
     /// The attitude of the sample at or just after `timestamp` (the newest when none is that late).
     private func attitude(at timestamp: Double) -> Quaternion? {
-        (attitudes.first { $0.timestamp >= timestamp } ?? attitudes.last)?.attitude
+        attitudes.attitude(at: timestamp)
     }
 
     private func payload(_ state: MotionState, at timestamp: Double, bank: borrowing MotionDetectorBank) -> MotionStatePayload {
@@ -144,5 +142,38 @@ struct DetectorPipeline: Sendable {
         // An activity holds since its own start, the others since the sample that changed them.
         let since = if case .activity(let estimate) = state { estimate.since } else { timestamp }
         return MotionStatePayload(value: value, timestamp: since, ts: since + wallClockOffset)
+    }
+}
+
+/// The attitudes of the last seconds, oldest first: appended at the end and dropped from the front by
+/// moving a start index, the storage compacted once 512 are dropped (at 1 kHz twice a second, so that it
+/// holds at most half a second more than the history). A delivery then
+/// costs what it adds, not a copy of the whole history (at 1 kHz, 3 s of attitudes moved a hundred times
+/// a second were a third of the agent's instructions).
+struct AttitudeHistory: Sendable {
+    private var entries: [(timestamp: Double, attitude: Quaternion)] = []
+    /// The first entry kept.
+    private var start = 0
+
+    /// Adds the attitude of a sample (s since boot), after the others.
+    mutating func append(_ timestamp: Double, _ attitude: Quaternion) {
+        entries.append((timestamp, attitude))
+    }
+
+    /// Drops the attitudes more than `seconds` older than the newest, from the oldest on.
+    mutating func dropOlder(than seconds: Double) {
+        guard let last = entries.last?.timestamp else { return }
+        while start < entries.count && last - entries[start].timestamp > seconds { start += 1 }
+        if start >= 512 {
+            entries.removeFirst(start)
+            start = 0
+        }
+    }
+
+    /// The attitude of the first sample (oldest first) at or after `timestamp`, else the newest; nil when
+    /// there is none.
+    func attitude(at timestamp: Double) -> Quaternion? {
+        let kept = entries[start...]
+        return (kept.first { $0.timestamp >= timestamp } ?? kept.last)?.attitude
     }
 }

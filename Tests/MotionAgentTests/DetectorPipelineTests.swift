@@ -248,3 +248,24 @@ import Testing
         }
     }
 }
+
+/// The pipeline's attitude history: what an event's start is looked up in.
+@Suite struct AttitudeHistoryTests {
+    private func turn(_ degrees: Double) -> Quaternion { Quaternion(axis: SIMD3(0, 0, 1), angle: degrees * .pi / 180) }
+
+    @Test func keepsTheLastSecondsAndFindsTheSampleAtOrAfterATime() {
+        var history = AttitudeHistory()
+        #expect(history.attitude(at: 0) == nil)
+        // 10 s at 1 kHz, dropped to 3 s after every delivery of 10 samples, as the pipeline does.
+        for index in 0..<10_000 {
+            history.append(Double(index) / 1000, turn(Double(index) / 100))
+            if index % 10 == 9 { history.dropOlder(than: 3) }
+        }
+        // The newest is 9.999 s; the oldest kept 7 s (9.999 − 6.999 is a hair over 3 in binary).
+        #expect(history.attitude(at: 8.5) == turn(85))
+        #expect(history.attitude(at: 8.5004) == turn(85.01), "the sample just after")
+        #expect(history.attitude(at: 7) == turn(70))
+        #expect(history.attitude(at: 1) == turn(70), "older than the history: its oldest")
+        #expect(history.attitude(at: 12) == turn(99.99), "later than any sample: the newest")
+    }
+}
