@@ -108,7 +108,7 @@ import Testing
         #expect(other.apply(to: quiet).samples != noisy.samples)
     }
 
-    @Test func aScaledOrLateMagnetometerChangesOnlyTheField() throws {
+    @Test func aScaledLateOrOffsetMagnetometerChangesOnlyTheField() throws {
         let recording = turning()
         let doubled = IMURecordingVariant.magnetometerScaled(factor: 2).apply(to: recording)
         for (a, b) in zip(recording.samples, doubled.samples) {
@@ -122,11 +122,15 @@ import Testing
             #expect(abs((try #require(sample.magneticField)).x - (20 + 3 * max(seconds(sample) - 0.002, 0))) < 1e-9)
         }
         #expect(late.referenceAttitudes == recording.referenceAttitudes && late.movement == recording.movement)
+        let offset = IMURecordingVariant.magnetometerOffset(SIMD3(2, 0, -1)).apply(to: recording)
+        for (a, b) in zip(recording.samples, offset.samples) {
+            #expect(b.magneticField == a.magneticField.map { $0 + SIMD3(2, 0, -1) } && b.acceleration == a.acceleration)
+        }
     }
 
     @Test func theBatterysNamesAreDistinct() {
         let names = IMURecordingVariant.battery.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names == ["rate-100Hz", "rate-50Hz", "mag-x0.5", "mag-x2", "mount-x90", "mount-y180", "noise", "mag-late-2ms"])
+        #expect(names == ["rate-100Hz", "rate-50Hz", "mag-x0.5", "mag-x2", "mount-x90", "mount-y180", "noise", "mag-late-2ms", "mag-offset-2uT"])
     }
 }
