@@ -88,7 +88,7 @@ struct DetectorPipeline: Sendable {
             sequence += 1
             found.events.append(MotionEventPayload(
                 seq: sequence, type: event.kind, timestamp: event.timestamp, ts: event.timestamp + wallClockOffset,
-                duration: event.duration, magnitude: event.magnitude, attitude: attitude(at: event.timestamp), frame: frame.rawValue))
+                duration: event.duration, magnitude: event.magnitude, attitude: attitudes.attitude(at: event.timestamp), frame: frame.rawValue))
         }
         for state in bankOutput.states where stateNames.contains(state.kind) {
             record(payload(state, at: sample.timestamp, bank: bank), at: sample.timestamp)
@@ -121,11 +121,6 @@ struct DetectorPipeline: Sendable {
         found.states.removeAll { $0.name == state.name }
         found.states.append(state)
         if state.name == .vibration { levelsPublished = time }
-    }
-
-    /// The attitude of the sample at or just after `timestamp` (the newest when none is that late).
-    private func attitude(at timestamp: Double) -> Quaternion? {
-        attitudes.attitude(at: timestamp)
     }
 
     private func payload(_ state: MotionState, at timestamp: Double, bank: borrowing MotionDetectorBank) -> MotionStatePayload {

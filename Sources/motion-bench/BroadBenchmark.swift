@@ -119,14 +119,7 @@ enum BroadBenchmark {
         guard options.positional.count == 1, let directory = options.positional.first else {
             throw CommandLineError("broad takes one directory")
         }
-        let files: [String]
-        do {
-            files = try FileManager.default.contentsOfDirectory(atPath: directory)
-                .filter { $0.hasSuffix(".csv") }.sorted()
-        } catch {
-            throw BenchError("cannot read \(directory): \(error.localizedDescription)")
-        }
-        guard !files.isEmpty else { throw BenchError("\(directory) holds no .csv trials") }
+        let files = try trialFiles(in: directory)
         let plots = options["--plots"]
         if let plots {
             do {
@@ -179,6 +172,19 @@ enum BroadBenchmark {
         } else {
             print(table(report, plots: plots))
         }
+    }
+
+    /// The names of the trials in `directory` (its `.csv` files), sorted.
+    /// - Throws: ``BenchError`` when the directory cannot be read or holds no trial.
+    static func trialFiles(in directory: String) throws -> [String] {
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".csv") }.sorted()
+        } catch {
+            throw BenchError("cannot read \(directory): \(error.localizedDescription)")
+        }
+        guard !files.isEmpty else { throw BenchError("\(directory) holds no .csv trials") }
+        return files
     }
 
     /// Reads one trial, which must have reference attitudes.

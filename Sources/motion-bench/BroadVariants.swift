@@ -26,13 +26,7 @@ enum BroadVariants {
             throw CommandLineError("unknown variant \(unknown) (one of \(IMURecordingVariant.battery.map(\.name).joined(separator: ", ")))")
         }
         let variants = IMURecordingVariant.battery.filter { names.isEmpty || names.contains($0.name) }
-        let files: [String]
-        do {
-            files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".csv") }.sorted()
-        } catch {
-            throw BenchError("cannot read \(directory): \(error.localizedDescription)")
-        }
-        guard !files.isEmpty else { throw BenchError("\(directory) holds no .csv trials") }
+        let files = try BroadBenchmark.trialFiles(in: directory)
         for variant in variants {
             let target = output + "/" + variant.name
             do {
