@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The fusion robustness battery (issue 32): every BROAD trial as another rate, magnetometer scale,
-# mounting, sensor noise and magnetometer timing would have recorded it (`motion-bench broad-variants`,
-# IMURecordingVariant), scored for MotionBridge's filter (default settings, causal) and VQF 2.1.2
-# (defaults, causal) on the very same files. Prints one row per variant: the mean over the trials of
-# the 9-axis total, heading and inclination RMSE and the 6-axis inclination, degrees, for both.
+# mounting, sensor noise, magnetometer timing and hard-iron residual would have recorded it
+# (`motion-bench broad-variants`, IMURecordingVariant), scored for MotionBridge's filter (default
+# settings, causal) and VQF 2.1.2 (defaults, causal) on the very same files. Prints one row per
+# variant: the mean over the trials of the 9-axis total, heading and inclination RMSE and the 6-axis
+# inclination, degrees, for both; then the hard-iron residual's mean over its six directions.
 #
 #   Benchmarks/broad/battery.sh [DATA_DIR] [SCRATCH_DIR]   # defaults ../shared/data/broad, a temporary one
 #
-# The variants take about 0.9 GB of CSV in SCRATCH_DIR (removed at the end when it is a temporary one).
+# The variants take about 1.2 GB of CSV in SCRATCH_DIR (removed at the end when it is a temporary one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data="${1:-../shared/data/broad}"

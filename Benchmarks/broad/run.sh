@@ -3,7 +3,7 @@
 # accuracy of both (the benchmark's metric), the leave-one-trial-out cross-validated scores of the
 # filter's tuning beside VQF's per trial and per group, then their 9-axis update times measured alternately three
 # times each (the VM's speed drifts by ±10 % within minutes, so only interleaved figures compare), and
-# last the robustness battery (battery.sh, about 6 minutes and 0.9 GB of temporary CSV).
+# last the robustness battery (battery.sh, about 3 minutes and 1.2 GB of temporary CSV).
 #
 #   Benchmarks/broad/run.sh [DATA_DIR]     # default ../shared/data/broad
 #

@@ -131,6 +131,12 @@ import Testing
     @Test func theBatterysNamesAreDistinct() {
         let names = IMURecordingVariant.battery.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names == ["rate-100Hz", "rate-50Hz", "mag-x0.5", "mag-x2", "mount-x90", "mount-y180", "noise", "mag-late-2ms", "mag-offset-2uT"])
+        #expect(
+            names == [
+                "rate-100Hz", "rate-50Hz", "mag-x0.5", "mag-x2", "mount-x90", "mount-y180", "noise", "mag-late-2ms",
+                "mag-offset-x+2uT", "mag-offset-x-2uT", "mag-offset-y+2uT", "mag-offset-y-2uT", "mag-offset-z+2uT", "mag-offset-z-2uT",
+            ])
+        #expect(IMURecordingVariant.magnetometerOffset(SIMD3(2, 0, -1)).name == "mag-offset-2,0,-1uT")
+        #expect(IMURecordingVariant.magnetometerOffset(SIMD3(0, -0.5, 0)).name == "mag-offset-y-0.5uT")
     }
 }

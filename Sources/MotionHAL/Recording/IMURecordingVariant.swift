@@ -32,16 +32,25 @@ public enum IMURecordingVariant: Sendable, Equatable {
     /// at half and twice the field, two mountings, a second sensor's noise (the ICM-20948's gyroscope,
     /// 0.015 °/s/√Hz, and accelerometer, 230 µg/√Hz; the LIS3MDL's magnetometer, 0.32 µT rms), a 2 ms
     /// magnetometer skew, and a 2 µT hard-iron residual (4.8 % of BROAD's 41.5 µT field: its norm swings by
-    /// that much as the device turns, just inside a 5 % threshold).
-    public static let battery: [IMURecordingVariant] = [
-        .resampled(rate: 100), .resampled(rate: 50),
-        .magnetometerScaled(factor: 0.5), .magnetometerScaled(factor: 2),
-        .mounted(axis: SIMD3(1, 0, 0), degrees: 90), .mounted(axis: SIMD3(0, 1, 0), degrees: 180),
-        .noiseAdded(gyroscopeDensity: 0.015 * .pi / 180, accelerometerDensity: 230e-6 * 9.80665, magnetometerRMS: 0.32, seed: 32),
-        .magnetometerDelayed(seconds: 0.002), .magnetometerOffset(SIMD3(2, 0, 0)),
-    ]
+    /// that much as the device turns, just inside a 5 % threshold) along each of the sensor's six axis
+    /// directions: a residual's direction is unknown, and what it does to a trial's heading depends on it
+    /// (``hardIronResiduals``).
+    public static let battery: [IMURecordingVariant] =
+        [
+            .resampled(rate: 100), .resampled(rate: 50),
+            .magnetometerScaled(factor: 0.5), .magnetometerScaled(factor: 2),
+            .mounted(axis: SIMD3(1, 0, 0), degrees: 90), .mounted(axis: SIMD3(0, 1, 0), degrees: 180),
+            .noiseAdded(gyroscopeDensity: 0.015 * .pi / 180, accelerometerDensity: 230e-6 * 9.80665, magnetometerRMS: 0.32, seed: 32),
+            .magnetometerDelayed(seconds: 0.002),
+        ] + hardIronResiduals
 
-    /// A short name for tables and directories: `rate-100Hz`, `mag-x0.5`, `mount-x90`, `noise`, `mag-late-2ms`.
+    /// The battery's hard-iron residuals: 2 µT along +x, −x, +y, −y, +z and −z of the sensor.
+    public static let hardIronResiduals: [IMURecordingVariant] = [
+        SIMD3<Double>(1, 0, 0), SIMD3(-1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, -1, 0), SIMD3(0, 0, 1), SIMD3(0, 0, -1),
+    ].map { .magnetometerOffset($0 * 2) }
+
+    /// A short name for tables and directories: `rate-100Hz`, `mag-x0.5`, `mount-x90`, `noise`, `mag-late-2ms`,
+    /// `mag-offset-x+2uT` (an offset along one axis), `mag-offset-2,0,-1uT` (any other).
     public var name: String {
         switch self {
         case .resampled(let rate): "rate-\(Self.compact(rate))Hz"
@@ -51,7 +60,7 @@ public enum IMURecordingVariant: Sendable, Equatable {
                 + Self.compact(degrees)
         case .noiseAdded: "noise"
         case .magnetometerDelayed(let seconds): "mag-late-\(Self.compact(seconds * 1000))ms"
-        case .magnetometerOffset(let offset): "mag-offset-\(Self.compact(offset.length))uT"
+        case .magnetometerOffset(let offset): "mag-offset-" + Self.signedComponents(offset) + "uT"
         }
     }
 
@@ -97,6 +106,16 @@ public enum IMURecordingVariant: Sendable, Equatable {
             precondition(offset.isFinite, "IMURecordingVariant: offset \(offset) µT")
             return recording.mapSamples { sample, _ in sample.magneticField = sample.magneticField.map { $0 + offset } }
         }
+    }
+
+    /// `x+2`, `z-0.5` for a vector along one axis; `2,0,-1` for any other.
+    private static func signedComponents(_ vector: SIMD3<Double>) -> String {
+        let components = [("x", vector.x), ("y", vector.y), ("z", vector.z)]
+        let nonZero = components.filter { $0.1 != 0 }
+        if nonZero.count == 1, let (axis, value) = nonZero.first {
+            return axis + (value > 0 ? "+" : "-") + compact(abs(value))
+        }
+        return components.map { compact($0.1) }.joined(separator: ",")
     }
 
     /// `100`, `0.5`: the number without a trailing `.0`.
