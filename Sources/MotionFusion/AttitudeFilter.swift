@@ -90,7 +90,7 @@ public struct AttitudeFilter: Sendable {
     /// correction (no trigonometry per sample).
     private var headingRotation: Quaternion = .identity
     /// Per-step gains `1 − exp(−Δt/τ)` of the sample interval last seen (recomputed when it changes).
-    private var gains = (deltaTime: 0.0, magnetometer: 0.0, restBias: 0.0)
+    private var gains = (deltaTime: 0.0, magnetometer: 0.0)
     private var accelerometerLowPass: ButterworthLowPass
     /// The bias and scale estimators in motion.
     private var errorEstimator: GyroscopeErrorEstimator
@@ -100,6 +100,11 @@ public struct AttitudeFilter: Sendable {
     private static let headingCorrectionInterval = 0.0099
     /// Time since the last heading correction, s.
     private var sinceHeadingCorrection = 0.0
+    /// The time the heading has averaged the magnetometer over since it was set from one reading, s: until
+    /// it reaches ``Settings/magnetometerTimeConstant`` each correction weighs by its share of it (a running
+    /// mean), so the first seconds average the readings' noise away instead of starting from one reading
+    /// and forgetting it at the slow rate.
+    private var headingAveragedFor = 0.0
     private var restDetector: RestDetector
     private var disturbanceDetector: MagneticDisturbanceDetector
     private var uncertainty: AttitudeUncertainty
@@ -213,13 +218,13 @@ public struct AttitudeFilter: Sendable {
         errorEstimator.collect(step, settings: settings, bias: &gyroscopeBias, scale: &gyroscopeScale)
     }
 
-    /// At rest the low-passed rate is the bias: the estimate follows it.
+    /// At rest the mean rate is the bias (``RestDetector/restRate``).
     private mutating func estimateBias(gyroscope: SIMD3<Double>, force: SIMD3<Double>, deltaTime: Double) {
         guard settings.estimatesGyroscopeBias else { return }
         restDetector.update(gyroscope: gyroscope, accelerometer: force, deltaTime: deltaTime)
         guard restDetector.isAtRest else { return }
         let limit = settings.maximumGyroscopeBias
-        let bias = gyroscopeBias + (restDetector.meanRate - gyroscopeBias) * gain(for: deltaTime).restBias
+        let bias = restDetector.restRate
         gyroscopeBias = SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
     }
 
@@ -243,7 +248,10 @@ public struct AttitudeFilter: Sendable {
         }
         // The field's angle from +x in the reference frame is the heading error.
         let error = -Double.angle(y: y, x: x)
-        let magnetometerGain = gain(for: deltaTime).magnetometer
+        headingAveragedFor += deltaTime
+        let magnetometerGain =
+            headingAveragedFor < settings.magnetometerTimeConstant
+            ? deltaTime / headingAveragedFor : gain(for: deltaTime).magnetometer
         // A rotation by `magnetometerGain · error` about z, to first order (far below a degree per sample).
         headingRotation = (Quaternion(w: 1, x: 0, y: 0, z: magnetometerGain * error / 2) * headingRotation).renormalized
         uncertainty.correctHeading(gain: magnetometerGain, dipTangent: abs(tilted.z) / horizontal)
@@ -265,6 +273,7 @@ public struct AttitudeFilter: Sendable {
         setHeadingOffset(-atan2(tilted.y, tilted.x))
         uncertainty.correctHeading(gain: 1, dipTangent: abs(tilted.z) / horizontal)
         isHeadingReferenced = true
+        headingAveragedFor = Self.headingCorrectionInterval
         magnetometerUsed = true
     }
 
@@ -277,12 +286,9 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// The per-step gains for `deltaTime`, recomputed only when the interval changes.
-    private mutating func gain(for deltaTime: Double) -> (deltaTime: Double, magnetometer: Double, restBias: Double) {
+    private mutating func gain(for deltaTime: Double) -> (deltaTime: Double, magnetometer: Double) {
         if deltaTime != gains.deltaTime {
-            gains = (
-                deltaTime, 1 - exp(-deltaTime / settings.magnetometerTimeConstant),
-                1 - exp(-deltaTime / settings.restBiasTimeConstant)
-            )
+            gains = (deltaTime, 1 - exp(-deltaTime / settings.magnetometerTimeConstant))
         }
         return gains
     }

@@ -24,8 +24,6 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     public var restAccelerometerThreshold: Double
     /// Rest detection: how long the device must be still before it counts as resting, s. Default 1.5 s.
     public var restMinimumDuration: Double
-    /// Time constant with which the bias estimate follows the low-passed rate at rest, s. Default 2 s.
-    public var restBiasTimeConstant: Double
     /// Time constant with which the bias estimate follows the inclination corrections in motion, s;
     /// 0 estimates the bias at rest only. Default 10 s.
     public var motionBiasTimeConstant: Double
@@ -79,7 +77,6 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     ///   - restGyroscopeThreshold: rad/s.
     ///   - restAccelerometerThreshold: m/s².
     ///   - restMinimumDuration: s.
-    ///   - restBiasTimeConstant: s.
     ///   - motionBiasTimeConstant: s.
     ///   - motionBiasMaximumRate: rad/s.
     ///   - magneticNormThreshold: relative.
@@ -103,7 +100,6 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
         restGyroscopeThreshold: Double = 2 * .pi / 180,
         restAccelerometerThreshold: Double = 0.5,
         restMinimumDuration: Double = 1.5,
-        restBiasTimeConstant: Double = 2,
         motionBiasTimeConstant: Double = 10,
         motionBiasMaximumRate: Double = 0.5,
         magneticNormThreshold: Double = 0.05,
@@ -127,7 +123,6 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
         self.restGyroscopeThreshold = restGyroscopeThreshold
         self.restAccelerometerThreshold = restAccelerometerThreshold
         self.restMinimumDuration = restMinimumDuration
-        self.restBiasTimeConstant = restBiasTimeConstant
         self.motionBiasTimeConstant = motionBiasTimeConstant
         self.motionBiasMaximumRate = motionBiasMaximumRate
         self.magneticNormThreshold = magneticNormThreshold

@@ -2,7 +2,7 @@ import MotionMath
 
 /// Decides whether the device lies still: the gyroscope and accelerometer readings stay within thresholds
 /// of their own low-passed values, and the low-passed rate is no larger than a plausible bias, for a
-/// minimum time.
+/// minimum time. At rest it measures the gyroscope's bias (``restRate``).
 struct RestDetector: Sendable {
     /// Largest deviation of the rate from its low-passed value, rad/s.
     let gyroscopeThreshold: Double
@@ -17,11 +17,22 @@ struct RestDetector: Sendable {
     private var gyroscopeLowPass: ButterworthLowPass
     private var accelerometerLowPass: ButterworthLowPass
     private var stillFor = 0.0
+    /// The time ``restRate`` has averaged over, s.
+    private var averagedFor = 0.0
 
     /// Whether the device is at rest now.
     private(set) var isAtRest = false
-    /// The low-passed gyroscope reading, rad/s: at rest, the bias.
+    /// The low-passed gyroscope reading, rad/s.
     var meanRate: SIMD3<Double> { gyroscopeLowPass.value }
+    /// The mean gyroscope reading of the current rest, rad/s: the bias, to the noise averaged over the rest
+    /// so far (a white noise of density N averaged over T s leaves N/√(2T)): every reading since the rest
+    /// was detected at the weight of its interval, over at most ``longestAverage`` (so that a bias drifting
+    /// with temperature is followed). Not ``meanRate``, which after a turn still holds some of it when
+    /// the rest begins. Meaningful only while ``isAtRest``.
+    private(set) var restRate: SIMD3<Double> = .zero
+    /// The longest time ``restRate`` averages over, s: 100 s, about where a MEMS gyroscope's Allan
+    /// deviation stops falling (its bias instability).
+    static let longestAverage = 100.0
 
     init(
         gyroscopeThreshold: Double, maximumMeanRate: Double, accelerometerThreshold: Double, minimumDuration: Double,
@@ -45,6 +56,14 @@ struct RestDetector: Sendable {
             && (accelerometer - meanForce).lengthSquared < accelerometerThreshold * accelerometerThreshold
             && meanRate.lengthSquared < maximumMeanRate * maximumMeanRate
         stillFor = still ? stillFor + deltaTime : 0
+        let wasAtRest = isAtRest
         isAtRest = stillFor >= minimumDuration
+        if isAtRest, !wasAtRest {
+            restRate = gyroscope
+            averagedFor = deltaTime
+        } else if isAtRest {
+            averagedFor = min(averagedFor + deltaTime, Self.longestAverage)
+            restRate += (gyroscope - restRate) * (deltaTime / averagedFor)
+        }
     }
 }
