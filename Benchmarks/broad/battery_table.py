@@ -11,7 +11,7 @@ import sys
 def main():
     directory = sys.argv[1]
     names = [line.strip() for line in sys.stdin if line.strip()]
-    header = (f"{'variant':<16} {'ours 9ax tot/head/incl':>24} {'VQF 9ax tot/head/incl':>24} "
+    header = (f"{'variant':<22} {'ours 9ax tot/head/incl':>24} {'VQF 9ax tot/head/incl':>24} "
               f"{'ours 6ax incl':>13} {'VQF 6ax incl':>12}  worse trials (9ax tot)")
     print("Robustness battery: mean RMSE over the trials, degrees (MotionBridge defaults vs VQF 2.1.2 defaults, causal)")
     print(header)
@@ -24,7 +24,7 @@ def main():
         v9, v6 = vqf["mean"]["9"], vqf["mean"]["6"]
         theirs = {trial["trial"]: trial["9"]["total"] for trial in vqf["trials"]}
         worse = sum(1 for trial in ours["trials"] if trial["nineAxis"]["total"] > theirs.get(trial["trial"], float("inf")))
-        print(f"{name:<16} {o9['total']:>8.2f}{o9['heading']:>8.2f}{o9['inclination']:>8.2f} "
+        print(f"{name:<22} {o9['total']:>8.2f}{o9['heading']:>8.2f}{o9['inclination']:>8.2f} "
               f"{v9['total']:>8.2f}{v9['heading']:>8.2f}{v9['inclination']:>8.2f} "
               f"{o6['inclination']:>13.2f} {v6['inclination']:>12.2f}  {worse} of {len(ours['trials'])}")
         if name.startswith("mag-offset-"):
