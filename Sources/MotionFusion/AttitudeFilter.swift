@@ -20,7 +20,7 @@ import MotionMath
 ///   proved steady in the reference frame while the device turned).
 /// - It estimates its own heading and inclination uncertainty (``headingUncertainty``,
 ///   ``inclinationUncertainty``) from the sensors' physical errors (``AttitudeUncertainty``).
-/// - The bias is estimated from the low-passed gyroscope while the device rests (rest detection), and in
+/// - The bias is the mean gyroscope reading while the device rests (rest detection), and is learnt in
 ///   motion from the inclination corrections, which are the residual bias integrated into the attitude.
 /// - The gyroscope's scale factors are estimated from the same corrections while the device turns: a
 ///   sensitivity error integrates into the attitude in proportion to the rotation about each axis, so the

@@ -2,7 +2,7 @@ import MotionMath
 
 /// The gyroscope's bias and scale estimators in motion, part of an ``AttitudeFilter``: they learn from the
 /// filter's inclination corrections, which are what the residual bias and scale errors integrated into the
-/// attitude. (At rest the filter takes the bias from the low-passed rate itself.)
+/// attitude. (At rest the filter takes the bias from the mean rate itself, ``RestDetector/restRate``.)
 ///
 /// A value with no I/O and no clock, changed only through the filter that owns it.
 struct GyroscopeErrorEstimator: Sendable {
