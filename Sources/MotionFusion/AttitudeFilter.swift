@@ -22,7 +22,9 @@ import MotionMath
 ///   ``inclinationUncertainty``) from the sensors' physical errors (``AttitudeUncertainty``).
 /// - The bias is the mean gyroscope reading while the device rests (rest detection), and is learnt in
 ///   motion from the inclination corrections, which are the residual bias integrated into the attitude.
-/// - The gyroscope's scale factors are estimated from the same corrections while the device turns: a
+/// - The gyroscope's scale factors are estimated from the same corrections while the device turns (and
+///   the scale of the axis along the vertical from the heading corrections, which the accelerometer cannot
+///   see): a
 ///   sensitivity error integrates into the attitude in proportion to the rotation about each axis, so the
 ///   corrections correlate with the rotation each axis contributed (seen through the same low-pass). MEMS
 ///   gyroscopes are off by up to a few per cent; on BROAD this estimate cuts the inclination error of the
@@ -254,6 +256,11 @@ public struct AttitudeFilter: Sendable {
             ? deltaTime / headingAveragedFor : gain(for: deltaTime).magnetometer
         // A rotation by `magnetometerGain · error` about z, to first order (far below a degree per sample).
         headingRotation = (Quaternion(w: 1, x: 0, y: 0, z: magnetometerGain * error / 2) * headingRotation).renormalized
+        let headingStep = GyroscopeErrorEstimator.HeadingStep(
+            angle: magnetometerGain * error, gain: magnetometerGain, deltaTime: deltaTime,
+            vertical: tiltCorrected.conjugate.rotate(SIMD3(0, 0, 1)), rotationRate: rotationRate,
+            isSettled: headingAveragedFor >= settings.magnetometerTimeConstant, isAtRest: restDetector.isAtRest)
+        errorEstimator.collectHeading(headingStep, settings: settings, scale: &gyroscopeScale)
         uncertainty.correctHeading(gain: magnetometerGain, dipTangent: abs(tilted.z) / horizontal)
         magnetometerUsed = true
     }

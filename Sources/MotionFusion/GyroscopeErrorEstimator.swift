@@ -2,7 +2,7 @@ import MotionMath
 
 /// The gyroscope's bias and scale estimators in motion, part of an ``AttitudeFilter``: they learn from the
 /// filter's inclination corrections, which are what the residual bias and scale errors integrated into the
-/// attitude. (At rest the filter takes the bias from the mean rate itself, ``RestDetector/restRate``.)
+/// attitude, and the scale about the vertical from its heading corrections. (At rest the filter takes the bias from the mean rate itself, ``RestDetector/restRate``.)
 ///
 /// A value with no I/O and no clock, changed only through the filter that owns it.
 struct GyroscopeErrorEstimator: Sendable {
@@ -17,8 +17,16 @@ struct GyroscopeErrorEstimator: Sendable {
     /// What the estimators have not seen yet: the corrections' rotation vector (earth frame, rad), the
     /// rotation (device frame, rad), their duration (s) and the number of samples.
     private var pending = (correction: SIMD3<Double>.zero, rotation: SIMD3<Double>.zero, duration: 0.0, count: 0)
+    /// The rotation about the reference vertical each device axis contributed (`vᵢ·ωᵢ`, rad/s, with `v` the
+    /// vertical in the device frame), low-passed with the heading correction's own gain: what a scale
+    /// error of that axis shows as in the heading corrections.
+    private var headingRegressor = SIMD3<Double>.zero
     /// Samples per step of the estimators.
     static let decimation = 4
+    /// The heading corrections teach the scale of a device axis only while it lies within about 25° of the
+    /// vertical (|vᵢ| above this): that axis carries the turn about the vertical, while tilted axes share
+    /// it with the others, whose scales the inclination corrections already learn.
+    static let verticalAxisAlignment = 0.9
 
     /// Estimators whose low-passes match the filter's accelerometer low-pass.
     /// - Parameter timeConstant: the filter's ``AttitudeFilterSettings/accelerometerTimeConstant``, s.
@@ -41,6 +49,54 @@ struct GyroscopeErrorEstimator: Sendable {
         scaleRegressors.x.reset(to: .zero)
         scaleRegressors.y.reset(to: .zero)
         scaleRegressors.z.reset(to: .zero)
+    }
+
+    /// The filter's state around one heading correction, what the scale estimator reads.
+    struct HeadingStep {
+        /// The correction just applied, rad, about the reference vertical.
+        var angle: Double
+        /// The correction's gain (the fraction of the heading error it removed).
+        var gain: Double
+        /// The time since the previous heading correction, s.
+        var deltaTime: Double
+        /// The reference vertical in the device frame (unit).
+        var vertical: SIMD3<Double>
+        /// The filter's rotation rate, rad/s, device frame.
+        var rotationRate: SIMD3<Double>
+        /// Whether the corrections follow the magnetometer at its time constant (not while the first
+        /// heading is still being averaged, when they reflect the first readings' noise).
+        var isSettled: Bool
+        /// Whether the filter's rest detector sees the device at rest.
+        var isAtRest: Bool
+    }
+
+    /// While the device turns about the vertical, a scale error `δᵢ` of the axis `i` along it turns the
+    /// integrated heading by `δᵢ·vᵢ·ωᵢ` per second, which the accelerometer never sees; the heading then lags
+    /// by that times the magnetometer's time constant (1 % at 15 °/s for 15 s: 2.2°). The magnetometer's
+    /// corrections follow the regressor `hᵢ = LP(vᵢ·ωᵢ)` (low-passed with the corrections' own gain) times
+    /// `δᵢ`, and the factor of the axis within ``verticalAxisAlignment`` of the vertical takes the same
+    /// normalised step as from the inclination corrections.
+    /// - Parameters:
+    ///   - step: the filter's state around this heading correction.
+    ///   - settings: the filter's tuning.
+    ///   - scale: the factors, changed in place.
+    mutating func collectHeading(_ step: HeadingStep, settings: AttitudeFilterSettings, scale: inout SIMD3<Double>) {
+        guard settings.gyroscopeScaleTimeConstant > 0, step.deltaTime > 0 else { return }
+        headingRegressor += (step.vertical * step.rotationRate - headingRegressor) * step.gain
+        guard step.isSettled, !step.isAtRest else { return }
+        let rate = step.angle / step.deltaTime
+        let limit = settings.maximumGyroscopeScaleError * step.rotationRate.length + settings.maximumGyroscopeBias
+        guard abs(rate) < limit else { return }
+        let alignment = Self.verticalAxisAlignment
+        let vertical = step.vertical
+        let along = SIMD3<Double>(abs(vertical.x) > alignment ? 1 : 0, abs(vertical.y) > alignment ? 1 : 0, abs(vertical.z) > alignment ? 1 : 0)
+        guard along != .zero else { return }
+        let h = headingRegressor
+        let floor = 0.25
+        let learned = scale + along * h * rate / (h * h + floor) * (step.deltaTime / settings.gyroscopeScaleTimeConstant)
+        let low = 1 - settings.maximumGyroscopeScaleError, high = 1 + settings.maximumGyroscopeScaleError
+        scale = SIMD3(
+            min(max(learned.x, low), high), min(max(learned.y, low), high), min(max(learned.z, low), high))
     }
 
     /// The filter's state around one inclination correction, what the estimators read.

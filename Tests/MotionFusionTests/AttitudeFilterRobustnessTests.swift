@@ -159,6 +159,23 @@ struct AttitudeFilterRobustnessTests {
         #expect(worstLate < worstLateWithout / 2, "worst inclination \(worstLate)° with, \(worstLateWithout)° without")
     }
 
+    @Test("9-axis: a 1 % scale error of the axis along the vertical is learnt from the heading while turning about it")
+    func learnsTheVerticalAxisScaleFromTheHeading() {
+        // Face up, turning about the vertical at 30 °/s: the accelerometer sees nothing of a z scale error,
+        // and without the estimate the heading lags by 1 % × 30 °/s × 15 s ≈ 4.5°.
+        let motion = SyntheticMotion(
+            initialAttitude: .identity, bodyRate: SIMD3(0, 0, radians(30)), gyroscopeScale: SIMD3(1, 1, 1.01),
+            gyroscopeNoise: 0.002, accelerometerNoise: 0.02, magnetometerNoise: 0.3)
+        var lastHeading = (with: 0.0, without: 0.0)
+        var filter = AttitudeFilter(settings: .init(useMagnetometer: true))
+        motion.run(&filter, duration: 240) { _, truth, filter in lastHeading.with = headingError(filter.attitude, truth) }
+        var without = AttitudeFilter(settings: .init(useMagnetometer: true, gyroscopeScaleTimeConstant: 0))
+        motion.run(&without, duration: 240) { _, truth, filter in lastHeading.without = headingError(filter.attitude, truth) }
+        #expect(abs(filter.gyroscopeScale.z - 1 / 1.01) < 0.001, "scale \(filter.gyroscopeScale)")
+        #expect(abs(filter.gyroscopeScale.x - 1) < 0.001 && abs(filter.gyroscopeScale.y - 1) < 0.001, "scale \(filter.gyroscopeScale)")
+        #expect(abs(lastHeading.with) < 0.5 && abs(lastHeading.without) > 3, "heading off by \(lastHeading)°")
+    }
+
     @Test("an exact gyroscope keeps scale factors of 1, and they stay 1 at rest and while turning slowly")
     func anExactGyroscopeStaysAtOne() {
         var filter = AttitudeFilter()
