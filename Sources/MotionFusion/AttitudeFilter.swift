@@ -24,9 +24,8 @@ import MotionMath
 ///   motion from the inclination corrections, which are the residual bias integrated into the attitude.
 /// - The gyroscope's scale factors are estimated from the same corrections while the device turns (and
 ///   the scale of the axis along the vertical from the heading corrections, which the accelerometer cannot
-///   see): a
-///   sensitivity error integrates into the attitude in proportion to the rotation about each axis, so the
-///   corrections correlate with the rotation each axis contributed (seen through the same low-pass). MEMS
+///   see): a sensitivity error integrates into the attitude in proportion to the rotation about each axis,
+///   so the corrections correlate with the rotation each axis contributed (seen through the same low-pass). MEMS
 ///   gyroscopes are off by up to a few per cent; on BROAD this estimate cuts the inclination error of the
 ///   fast-rotation trials by a third.
 ///
@@ -225,9 +224,7 @@ public struct AttitudeFilter: Sendable {
         guard settings.estimatesGyroscopeBias else { return }
         restDetector.update(gyroscope: gyroscope, accelerometer: force, deltaTime: deltaTime)
         guard restDetector.isAtRest else { return }
-        let limit = settings.maximumGyroscopeBias
-        let bias = restDetector.restRate
-        gyroscopeBias = SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
+        gyroscopeBias = settings.limitedBias(restDetector.restRate)
     }
 
     /// Turns the heading rotation towards the magnetometer's heading while the field is undisturbed.

@@ -139,3 +139,11 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
         self.magnetometerHeadingError = magnetometerHeadingError
     }
 }
+
+extension AttitudeFilterSettings {
+    /// `bias` with each component kept within ``maximumGyroscopeBias`` of zero, rad/s.
+    func limitedBias(_ bias: SIMD3<Double>) -> SIMD3<Double> {
+        let limit = maximumGyroscopeBias
+        return SIMD3(min(max(bias.x, -limit), limit), min(max(bias.y, -limit), limit), min(max(bias.z, -limit), limit))
+    }
+}

@@ -2,7 +2,8 @@ import MotionMath
 
 /// The gyroscope's bias and scale estimators in motion, part of an ``AttitudeFilter``: they learn from the
 /// filter's inclination corrections, which are what the residual bias and scale errors integrated into the
-/// attitude, and the scale about the vertical from its heading corrections. (At rest the filter takes the bias from the mean rate itself, ``RestDetector/restRate``.)
+/// attitude, and the scale about the vertical from its heading corrections. (At rest the filter takes the
+/// bias from the mean rate itself, ``RestDetector/restRate``.)
 ///
 /// A value with no I/O and no clock, changed only through the filter that owns it.
 struct GyroscopeErrorEstimator: Sendable {
@@ -89,14 +90,12 @@ struct GyroscopeErrorEstimator: Sendable {
         guard abs(rate) < limit else { return }
         let alignment = Self.verticalAxisAlignment
         let vertical = step.vertical
-        let along = SIMD3<Double>(abs(vertical.x) > alignment ? 1 : 0, abs(vertical.y) > alignment ? 1 : 0, abs(vertical.z) > alignment ? 1 : 0)
+        let along = SIMD3<Double>(
+            abs(vertical.x) > alignment ? 1 : 0, abs(vertical.y) > alignment ? 1 : 0, abs(vertical.z) > alignment ? 1 : 0)
         guard along != .zero else { return }
         let h = headingRegressor
-        let floor = 0.25
-        let learned = scale + along * h * rate / (h * h + floor) * (step.deltaTime / settings.gyroscopeScaleTimeConstant)
-        let low = 1 - settings.maximumGyroscopeScaleError, high = 1 + settings.maximumGyroscopeScaleError
-        scale = SIMD3(
-            min(max(learned.x, low), high), min(max(learned.y, low), high), min(max(learned.z, low), high))
+        let normalisedStep = along * h * rate / (h * h + Self.scaleStepFloor)
+        scale = Self.learn(scale, step: normalisedStep, over: step.deltaTime, settings: settings)
     }
 
     /// The filter's state around one inclination correction, what the estimators read.
@@ -194,10 +193,7 @@ struct GyroscopeErrorEstimator: Sendable {
         let rotationInDevice = SIMD3(
             orientationLowPass.x.value.dot(rotationInInertial), orientationLowPass.y.value.dot(rotationInInertial),
             orientationLowPass.z.value.dot(rotationInInertial))
-        let limit = settings.maximumGyroscopeBias
-        let corrected = bias - rotationInDevice / settings.motionBiasTimeConstant
-        bias = SIMD3(
-            min(max(corrected.x, -limit), limit), min(max(corrected.y, -limit), limit), min(max(corrected.z, -limit), limit))
+        bias = settings.limitedBias(bias - rotationInDevice / settings.motionBiasTimeConstant)
     }
 
     /// While the device turns, a scale error `δ` of axis `i` adds `δ·ωᵢ` about that axis to the integrated
@@ -220,13 +216,24 @@ struct GyroscopeErrorEstimator: Sendable {
         let limit = settings.maximumGyroscopeScaleError * meanRate.length + settings.maximumGyroscopeBias
         guard rate.lengthSquared < limit * limit else { return }
         let (x, y, z) = (scaleRegressors.x.value, scaleRegressors.y.value, scaleRegressors.z.value)
-        let floor = 0.25
+        let floor = Self.scaleStepFloor
         let step = SIMD3(
             x.dot(rate) / (x.lengthSquared + floor), y.dot(rate) / (y.lengthSquared + floor),
             z.dot(rate) / (z.lengthSquared + floor))
+        scale = Self.learn(scale, step: step, over: duration, settings: settings)
+    }
+
+    /// ε of the scale estimators' normalised steps, (rad/s)²: (0.5 rad/s)², so that slow turning, which
+    /// shows no scale error, teaches nothing.
+    private static let scaleStepFloor = 0.25
+
+    /// The scale factors moved by `step` (per second of ``AttitudeFilterSettings/gyroscopeScaleTimeConstant``)
+    /// over `duration` s, kept within ``AttitudeFilterSettings/maximumGyroscopeScaleError`` of 1.
+    private static func learn(
+        _ scale: SIMD3<Double>, step: SIMD3<Double>, over duration: Double, settings: AttitudeFilterSettings
+    ) -> SIMD3<Double> {
         let learned = scale + step * (duration / settings.gyroscopeScaleTimeConstant)
         let low = 1 - settings.maximumGyroscopeScaleError, high = 1 + settings.maximumGyroscopeScaleError
-        scale = SIMD3(
-            min(max(learned.x, low), high), min(max(learned.y, low), high), min(max(learned.z, low), high))
+        return SIMD3(min(max(learned.x, low), high), min(max(learned.y, low), high), min(max(learned.z, low), high))
     }
 }
