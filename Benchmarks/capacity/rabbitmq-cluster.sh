@@ -40,18 +40,56 @@ node_env() {
         RABBITMQ_PID_FILE="$node/pid" ERL_EPMD_ADDRESS=127.0.0.1
 }
 ctl() { local index=$1; shift; env $(node_env "$index") RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" "$bin/rabbitmqctl" -n "$(cat "$dir/node$index/name")" "$@"; }
+# assign_ports INDEX: three free ports for node INDEX (AMQP, MQTT, distribution), none given to a node of DIR
+# before (a node launched a moment ago has not bound its ports yet, so the probe alone would not see them),
+# written to DIR/nodeINDEX/ports and its rabbitmq.conf.
+assign_ports() {
+    local node=$dir/node$1 taken port ports=()
+    taken=" $(cat "$dir"/node*/ports 2>/dev/null | tr '\n' ' ' || true) "
+    while (( ${#ports[@]} < 3 )); do
+        port=$(free_port)
+        [[ $taken == *" $port "* ]] && continue
+        taken+="$port "; ports+=("$port")
+    done
+    echo "${ports[*]}" > "$node/ports"
+    cat > "$node/rabbitmq.conf" <<CONF
+listeners.tcp.default = 127.0.0.1:${ports[0]}
+mqtt.listeners.tcp.default = 127.0.0.1:${ports[1]}
+mqtt.allow_anonymous = true
+mqtt.tcp_listen_options.nodelay = true
+log.console = false
+log.file.level = info
+CONF
+}
+# launch INDEX: starts node INDEX in the background; DIR/nodeINDEX/launcher is the pid of Debian's
+# rabbitmq-server script, which lives exactly as long as the node's Erlang VM.
 launch() {
     env $(node_env "$1") RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" \
         "$bin/rabbitmq-server" >> "$dir/node$1/server.out" 2>&1 &
+    echo $! > "$dir/node$1/launcher"
 }
-# await INDEX: until the node runs (await_startup fails at once while it is not registered with epmd).
+running() { local state; state=$(ps -o stat= -p "$(cat "$dir/node$1/launcher")" 2>/dev/null) && [[ $state != Z* ]]; }
+# await INDEX [REASSIGN]: until the node runs (await_startup fails at once while it is not registered with
+# epmd). A node that dies while booting is reported at once; with REASSIGN, one that died because another
+# program took one of its ports between the probe and its bind (eaddrinuse) gets new ports and is launched
+# again, up to three times. Restarts (start-node) keep their ports: the cluster's clients know them.
 await() {
-    local _
+    local index=$1 reassign=${2:-} attempts=1 _
     for _ in $(seq 180); do
-        ctl "$1" await_startup --timeout 60 >/dev/null 2>&1 && return 0
+        ctl "$index" await_startup --timeout 60 >/dev/null 2>&1 && return 0
+        if ! running "$index"; then
+            if [[ -n $reassign ]] && (( attempts < 3 )) && grep -q eaddrinuse "$dir/node$index/server.out"; then
+                mv "$dir/node$index/server.out" "$dir/node$index/server.out.$attempts"
+                attempts=$((attempts + 1))
+                assign_ports "$index"
+                launch "$index"
+                continue
+            fi
+            break
+        fi
         sleep 0.5
     done
-    echo "rabbitmq-cluster: node $1 did not start: $(tail -n 5 "$dir/node$1/server.out")" >&2
+    echo "rabbitmq-cluster: node $index did not start: $(tail -n 5 "$dir/node$index/server.out")" >&2
     exit 1
 }
 
@@ -81,19 +119,10 @@ for index in $(seq "$count"); do
     node=$dir/node$index
     mkdir -p "$node"
     echo "mbc$tag-$index@localhost" > "$node/name"
-    amqp=$(free_port); mqtt=$(free_port); dist=$(free_port)
-    echo "$amqp $mqtt $dist" > "$node/ports"
-    cat > "$node/rabbitmq.conf" <<CONF
-listeners.tcp.default = 127.0.0.1:$amqp
-mqtt.listeners.tcp.default = 127.0.0.1:$mqtt
-mqtt.allow_anonymous = true
-mqtt.tcp_listen_options.nodelay = true
-log.console = false
-log.file.level = info
-CONF
+    assign_ports "$index"
     launch "$index"
 done
-for index in $(seq "$count"); do await "$index"; done
+for index in $(seq "$count"); do await "$index" reassign; done
 for index in $(seq 2 "$count"); do
     for step in stop_app "join_cluster $(cat "$dir/node1/name")" start_app; do
         # shellcheck disable=SC2086  # the step is a command and its argument
