@@ -75,6 +75,9 @@ public struct AttitudeFilter: Sendable {
     public var isAtRest: Bool { restDetector.isAtRest }
     /// Whether the last magnetometer reading was rejected as magnetically disturbed.
     public var isMagneticallyDisturbed: Bool { disturbanceDetector.isDisturbed }
+    /// The magnetometer's noise the disturbance thresholds allow for, µT rms per axis and reading: measured
+    /// while the device rests (from 50 readings on), else ``Settings/magnetometerNoise``.
+    public var magnetometerNoise: Double { magnetometerNoiseEstimator.standardDeviation }
     /// The filter's estimate of its heading error, 1 σ, rad: grows with the gyroscope's errors, shrinks
     /// towards the magnetometer's own error while undisturbed fields correct it (``AttitudeUncertainty``).
     /// With the magnetometer, π until the heading is referenced; without it, the drift of the arbitrary
@@ -108,6 +111,7 @@ public struct AttitudeFilter: Sendable {
     private var headingAveragedFor = 0.0
     private var restDetector: RestDetector
     private var disturbanceDetector: MagneticDisturbanceDetector
+    private var magnetometerNoiseEstimator: MagnetometerNoiseEstimator
     private var uncertainty: AttitudeUncertainty
 
     /// Creates a filter that initialises itself from the first usable accelerometer reading.
@@ -116,13 +120,11 @@ public struct AttitudeFilter: Sendable {
         self.settings = settings
         accelerometerLowPass = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         errorEstimator = GyroscopeErrorEstimator(timeConstant: settings.accelerometerTimeConstant)
-        restDetector = RestDetector(
-            gyroscopeThreshold: settings.restGyroscopeThreshold, maximumMeanRate: settings.maximumGyroscopeBias,
-            accelerometerThreshold: settings.restAccelerometerThreshold,
-            minimumDuration: settings.restMinimumDuration, filterTimeConstant: 0.5)
+        restDetector = RestDetector(settings: settings, filterTimeConstant: 0.5)
         disturbanceDetector = MagneticDisturbanceDetector(
             normThreshold: settings.magneticNormThreshold, dipThreshold: settings.magneticDipThreshold,
             newReferenceTime: settings.magneticNewReferenceTime, referenceTimeConstant: 20)
+        magnetometerNoiseEstimator = MagnetometerNoiseEstimator(prior: settings.magnetometerNoise)
         uncertainty = AttitudeUncertainty(settings: settings, firstReading: settings.gravity, headingKnown: !settings.useMagnetometer)
     }
 
@@ -236,9 +238,10 @@ public struct AttitudeFilter: Sendable {
         let cosine = c * c - s * s, sine = 2 * c * s
         let x = cosine * tilted.x - sine * tilted.y, y = sine * tilted.x + cosine * tilted.y
         let turned = tiltCorrected.rotate(rotationRate).z * deltaTime
+        magnetometerNoiseEstimator.update(field, isAtRest: restDetector.isAtRest)
         guard disturbanceDetector.update(
             horizontal: horizontal, downward: -tilted.z, earth: SIMD3(x, y, tilted.z), turned: turned,
-            trusted: isInclinationTrusted, deltaTime: deltaTime)
+            trusted: isInclinationTrusted, noise: magnetometerNoise, deltaTime: deltaTime)
         else { return }
         guard horizontal > 1e-3 * tilted.length else { return }  // a vertical field shows no north
         guard isHeadingReferenced else {
@@ -267,7 +270,8 @@ public struct AttitudeFilter: Sendable {
         let horizontal = (tilted.x * tilted.x + tilted.y * tilted.y).squareRoot()
         guard horizontal > 1e-3 * tilted.length else { return }
         _ = disturbanceDetector.update(
-            horizontal: horizontal, downward: -tilted.z, earth: tilted, turned: 0, trusted: isInclinationTrusted, deltaTime: 0)
+            horizontal: horizontal, downward: -tilted.z, earth: tilted, turned: 0, trusted: isInclinationTrusted,
+            noise: magnetometerNoise, deltaTime: 0)
         adoptHeading(of: tilted, horizontal: horizontal)
     }
 

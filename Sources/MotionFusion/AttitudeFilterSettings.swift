@@ -17,10 +17,11 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     /// Whether the gyroscope bias is estimated (at rest and in motion). Default `true`.
     public var estimatesGyroscopeBias: Bool
     /// Rest detection: largest deviation of the rate from its low-passed value, rad/s (the
-    /// low-passed rate itself may reach ``maximumGyroscopeBias``). Default 2 °/s.
+    /// low-passed rate itself may reach ``maximumGyroscopeBias``), or six times the gyroscope's noise
+    /// (``gyroscopeNoiseDensity``) if that is more. Default 2 °/s.
     public var restGyroscopeThreshold: Double
-    /// Rest detection: largest deviation of the specific force from its low-passed value, m/s².
-    /// Default 0.5 m/s².
+    /// Rest detection: largest deviation of the specific force from its low-passed value, m/s², or six
+    /// times the accelerometer's noise (``accelerometerNoiseDensity``) if that is more. Default 0.5 m/s².
     public var restAccelerometerThreshold: Double
     /// Rest detection: how long the device must be still before it counts as resting, s. Default 1.5 s.
     public var restMinimumDuration: Double
@@ -29,11 +30,12 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     public var motionBiasTimeConstant: Double
     /// The bias is estimated in motion only below this rotation rate, rad/s. Default 0.5 rad/s.
     public var motionBiasMaximumRate: Double
-    /// Magnetic disturbance: largest relative deviation of the field's norm from its reference.
-    /// Default 0.05 (5 %: a calibrated magnetometer's norm varies by about 1 %).
+    /// Magnetic disturbance: largest relative deviation of the field's norm from its reference, unless
+    /// the magnetometer's noise needs more (3 × ``magnetometerNoise`` or the noise measured at rest).
+    /// Default 0.05 (5 %: what a calibrated magnetometer's residuals leave, 2–4 % on BROAD's).
     public var magneticNormThreshold: Double
-    /// Magnetic disturbance: largest deviation of the field's dip angle from its reference, rad.
-    /// Default 5°.
+    /// Magnetic disturbance: largest deviation of the field's dip angle from its reference, rad, unless
+    /// the magnetometer's noise needs more (3 × the noise ÷ the field, rad). Default 5°.
     public var magneticDipThreshold: Double
     /// Magnetic disturbance: how long a different field must stay steady in the reference frame, while
     /// the device turns by at least 0.5 rad about the vertical, to become the new reference, s.
@@ -51,10 +53,20 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     /// Largest relative error of each gyroscope scale factor the estimator may reach. Default 0.02 (2 %,
     /// the sensitivity tolerance of consumer MEMS gyroscopes).
     public var maximumGyroscopeScaleError: Double
-    /// Attitude uncertainty: the gyroscope's white noise (angle random walk), rad/s/√Hz. Default
-    /// 0.01 °/s/√Hz (consumer MEMS gyroscopes: 0.004–0.015). `motionctl calibrate --steps noise`
-    /// measures it.
+    /// The gyroscope's white noise (angle random walk), rad/s/√Hz: the attitude uncertainty grows with it,
+    /// and rest detection allows a reading six times its noise (at the reading's Nyquist bandwidth) when
+    /// that exceeds ``restGyroscopeThreshold``. Default 0.01 °/s/√Hz (consumer MEMS gyroscopes:
+    /// 0.004–0.015). `motionctl calibrate --steps noise` measures it.
     public var gyroscopeNoiseDensity: Double
+    /// The accelerometer's white noise (velocity random walk), m/s²/√Hz: rest detection allows a reading
+    /// six times its noise (at the reading's Nyquist bandwidth) when that exceeds
+    /// ``restAccelerometerThreshold``. Default 0.0015 m/s²/√Hz (150 µg/√Hz; consumer MEMS: 70–400).
+    /// `motionctl calibrate --steps noise` measures it.
+    public var accelerometerNoiseDensity: Double
+    /// The magnetometer's noise, µT rms per axis and reading: the disturbance thresholds are at least three
+    /// times it. Only a prior: the filter measures the noise itself while the device rests (from 50
+    /// readings on). Default 0.5 µT (consumer magnetometers at 100 Hz: 0.2–0.7 µT; BROAD's 0.7).
+    public var magnetometerNoise: Double
     /// Attitude uncertainty: the residual gyroscope bias after estimation, rad/s. Default 0.01 °/s.
     public var gyroscopeBiasInstability: Double
     /// Attitude uncertainty: the residual relative gyroscope scale error after estimation. Default
@@ -87,6 +99,8 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     ///   - gyroscopeScaleTimeConstant: s.
     ///   - maximumGyroscopeScaleError: relative.
     ///   - gyroscopeNoiseDensity: rad/s/√Hz.
+    ///   - accelerometerNoiseDensity: m/s²/√Hz.
+    ///   - magnetometerNoise: µT rms.
     ///   - gyroscopeBiasInstability: rad/s.
     ///   - gyroscopeScaleUncertainty: relative.
     ///   - accelerometerInclinationError: rad.
@@ -110,6 +124,8 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
         gyroscopeScaleTimeConstant: Double = 20,
         maximumGyroscopeScaleError: Double = 0.02,
         gyroscopeNoiseDensity: Double = 0.01 * .pi / 180,
+        accelerometerNoiseDensity: Double = 0.0015,
+        magnetometerNoise: Double = 0.5,
         gyroscopeBiasInstability: Double = 0.01 * .pi / 180,
         gyroscopeScaleUncertainty: Double = 0.001,
         accelerometerInclinationError: Double = 0.3 * .pi / 180,
@@ -133,6 +149,8 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
         self.gyroscopeScaleTimeConstant = gyroscopeScaleTimeConstant
         self.maximumGyroscopeScaleError = maximumGyroscopeScaleError
         self.gyroscopeNoiseDensity = gyroscopeNoiseDensity
+        self.accelerometerNoiseDensity = accelerometerNoiseDensity
+        self.magnetometerNoise = magnetometerNoise
         self.gyroscopeBiasInstability = gyroscopeBiasInstability
         self.gyroscopeScaleUncertainty = gyroscopeScaleUncertainty
         self.accelerometerInclinationError = accelerometerInclinationError
@@ -141,6 +159,24 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
 }
 
 extension AttitudeFilterSettings {
+    /// How many standard deviations of one reading's noise a rest threshold is at least: 6. The deviation is
+    /// a vector of three axes' noise, whose squared length exceeds 36 σ² with a probability of 7·10⁻⁸, so
+    /// 1.5 s of still readings at 6.66 kHz are broken by noise alone once in about 1,400 rests.
+    public static let restNoiseMultiple = 6.0
+
+    /// The rest detection thresholds for readings `deltaTime` s apart: ``restGyroscopeThreshold`` (rad/s)
+    /// and ``restAccelerometerThreshold`` (m/s²), or ``restNoiseMultiple`` times one reading's noise if
+    /// that is more: the white-noise density times the square root of the reading's Nyquist bandwidth,
+    /// 1/(2Δt). So a noisy sensor or a fast rate still finds rest, and the thresholds need no retuning from
+    /// one chip or rate to another.
+    public func restThresholds(deltaTime: Double) -> (gyroscope: Double, accelerometer: Double) {
+        let bandwidth = (1 / (2 * deltaTime)).squareRoot()
+        return (
+            max(restGyroscopeThreshold, Self.restNoiseMultiple * gyroscopeNoiseDensity * bandwidth),
+            max(restAccelerometerThreshold, Self.restNoiseMultiple * accelerometerNoiseDensity * bandwidth)
+        )
+    }
+
     /// `bias` with each component kept within ``maximumGyroscopeBias`` of zero, rad/s.
     func limitedBias(_ bias: SIMD3<Double>) -> SIMD3<Double> {
         let limit = maximumGyroscopeBias

@@ -24,6 +24,13 @@ struct MagneticDisturbanceDetector: Sendable {
     /// How far the device must turn about the vertical while a different field is steady before that
     /// field is adopted, rad.
     static let minimumTurn = 0.5
+    /// How many standard deviations of a reading's noise the thresholds are widened to at least: 3, at
+    /// which noise alone moves the norm past its bound in 0.3 % of the readings (and the direction in as
+    /// many), so that a noisy magnetometer or a weak field does not starve the heading of corrections nor
+    /// make the disturbance flag flicker. Not more: a reading whose norm is off by more than the thresholds
+    /// is most often off in direction too (a calibration residual, a disturbance), and widening the
+    /// thresholds to 4 σ let such readings in and cost BROAD 0.2° (docs/FUSION.md).
+    static let noiseMultiple = 3.0
 
     /// A field as its horizontal and downward components in a tilt-corrected frame and their norm, µT;
     /// the angle of (horizontal, downward) from the horizontal is the dip.
@@ -66,22 +73,31 @@ struct MagneticDisturbanceDetector: Sendable {
         minimumDipCosine = cos(dipThreshold)
     }
 
-    private func isClose(_ field: Field, to target: Field) -> Bool {
+    /// Whether `field` lies within the thresholds of `target`, widened to `noiseBound` (µT) where noise
+    /// alone would reach past them: the norm by `noiseBound`, the direction by `noiseBound / norm` rad.
+    private func isClose(_ field: Field, to target: Field, noiseBound: Double) -> Bool {
+        let noiseAngle = noiseBound / target.norm
+        // Trigonometry only on the rare reading whose noise outgrows the dip threshold.
+        let dipCosine = noiseAngle > dipThreshold ? cos(min(noiseAngle, .pi / 2)) : minimumDipCosine
         // cos(angle between the two directions) ≥ cos(threshold), without dividing by the norms.
-        abs(field.norm - target.norm) <= normThreshold * target.norm
+        return abs(field.norm - target.norm) <= max(normThreshold * target.norm, noiseBound)
             && field.horizontal * target.horizontal + field.downward * target.downward
-                >= minimumDipCosine * field.norm * target.norm
+                >= dipCosine * field.norm * target.norm
     }
 
     /// Feeds the field's horizontal and downward components in a tilt-corrected frame (µT), the field in
-    /// the reference frame (µT) and how far the device turned about the vertical since the last reading
-    /// (rad); returns whether the reading is undisturbed and may correct the heading. (No trigonometry: the
-    /// dip difference is compared through the directions' dot product.)
+    /// the reference frame (µT), how far the device turned about the vertical since the last reading
+    /// (rad) and the noise of one reading (µT rms per axis, ``MagnetometerNoiseEstimator``); returns
+    /// whether the reading is undisturbed and may correct the heading. The thresholds are
+    /// ``normThreshold`` and ``dipThreshold`` or ``noiseMultiple`` times the noise, whichever is wider.
+    /// (No trigonometry as a rule: the dip difference is compared through the directions' dot product.)
     /// `trusted`: whether the inclination is known well enough (its uncertainty well inside the dip
     /// threshold) for this reading to found a reference.
     mutating func update(
-        horizontal: Double, downward: Double, earth: SIMD3<Double>, turned: Double, trusted: Bool, deltaTime: Double
+        horizontal: Double, downward: Double, earth: SIMD3<Double>, turned: Double, trusted: Bool, noise: Double,
+        deltaTime: Double
     ) -> Bool {
+        let noiseBound = Self.noiseMultiple * noise
         let field = Field(horizontal: horizontal, downward: downward)
         guard field.norm > 0 else { return false }
         guard var current = reference, referenceTrusted else {
@@ -91,15 +107,15 @@ struct MagneticDisturbanceDetector: Sendable {
             isDisturbed = false
             return true
         }
-        if isClose(field, to: current) {
+        if isClose(field, to: current, noiseBound: noiseBound) {
             current.follow(field, gain: min(deltaTime / referenceTimeConstant, 1))
             reference = current
             candidate = nil
             isDisturbed = false
             return true
         }
-        if var steady = candidate, isClose(field, to: steady.field),
-            (earth - steady.earth).lengthSquared <= normThreshold * normThreshold * steady.earth.lengthSquared
+        if var steady = candidate, isClose(field, to: steady.field, noiseBound: noiseBound),
+            (earth - steady.earth).length <= max(normThreshold * steady.earth.length, noiseBound)
         {
             steady.field.follow(field, gain: min(deltaTime / 1.0, 1))
             steady.duration += deltaTime

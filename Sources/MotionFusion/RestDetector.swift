@@ -3,16 +3,15 @@ import MotionMath
 /// Decides whether the device lies still: the gyroscope and accelerometer readings stay within thresholds
 /// of their own low-passed values, and the low-passed rate is no larger than a plausible bias, for a
 /// minimum time. At rest it measures the gyroscope's bias (``restRate``).
+///
+/// The thresholds follow the sensors' noise where it needs more than the configured values
+/// (``AttitudeFilterSettings/restThresholds(deltaTime:)``).
 struct RestDetector: Sendable {
-    /// Largest deviation of the rate from its low-passed value, rad/s.
-    let gyroscopeThreshold: Double
-    /// Largest low-passed rate, rad/s: the largest bias the filter accepts (a device turning steadily
-    /// faster is not at rest).
-    let maximumMeanRate: Double
-    /// Largest deviation of the specific force from its low-passed value, m/s².
-    let accelerometerThreshold: Double
-    /// How long both must stay within their thresholds, s.
-    let minimumDuration: Double
+    /// The filter's settings: the thresholds, ``AttitudeFilterSettings/maximumGyroscopeBias`` (the largest
+    /// low-passed rate: a device turning steadily faster is not at rest), the minimum duration.
+    let settings: AttitudeFilterSettings
+    /// The squared thresholds for the last `deltaTime` (recomputed when the interval changes).
+    private var squaredThresholds = (deltaTime: 0.0, gyroscope: 0.0, accelerometer: 0.0)
 
     private var gyroscopeLowPass: ButterworthLowPass
     private var accelerometerLowPass: ButterworthLowPass
@@ -34,14 +33,8 @@ struct RestDetector: Sendable {
     /// deviation stops falling (its bias instability).
     static let longestAverage = 100.0
 
-    init(
-        gyroscopeThreshold: Double, maximumMeanRate: Double, accelerometerThreshold: Double, minimumDuration: Double,
-        filterTimeConstant: Double
-    ) {
-        self.gyroscopeThreshold = gyroscopeThreshold
-        self.maximumMeanRate = maximumMeanRate
-        self.accelerometerThreshold = accelerometerThreshold
-        self.minimumDuration = minimumDuration
+    init(settings: AttitudeFilterSettings, filterTimeConstant: Double) {
+        self.settings = settings
         gyroscopeLowPass = ButterworthLowPass(timeConstant: filterTimeConstant)
         accelerometerLowPass = ButterworthLowPass(timeConstant: filterTimeConstant)
     }
@@ -52,12 +45,18 @@ struct RestDetector: Sendable {
         if !accelerometerLowPass.isStarted { accelerometerLowPass.reset(to: accelerometer) }
         let meanRate = gyroscopeLowPass.update(gyroscope, deltaTime: deltaTime)
         let meanForce = accelerometerLowPass.update(accelerometer, deltaTime: deltaTime)
-        let still = (gyroscope - meanRate).lengthSquared < gyroscopeThreshold * gyroscopeThreshold
-            && (accelerometer - meanForce).lengthSquared < accelerometerThreshold * accelerometerThreshold
-            && meanRate.lengthSquared < maximumMeanRate * maximumMeanRate
+        if deltaTime != squaredThresholds.deltaTime {
+            let thresholds = settings.restThresholds(deltaTime: deltaTime)
+            squaredThresholds = (
+                deltaTime, thresholds.gyroscope * thresholds.gyroscope, thresholds.accelerometer * thresholds.accelerometer
+            )
+        }
+        let still = (gyroscope - meanRate).lengthSquared < squaredThresholds.gyroscope
+            && (accelerometer - meanForce).lengthSquared < squaredThresholds.accelerometer
+            && meanRate.lengthSquared < settings.maximumGyroscopeBias * settings.maximumGyroscopeBias
         stillFor = still ? stillFor + deltaTime : 0
         let wasAtRest = isAtRest
-        isAtRest = stillFor >= minimumDuration
+        isAtRest = stillFor >= settings.restMinimumDuration
         if isAtRest, !wasAtRest {
             restRate = gyroscope
             averagedFor = deltaTime

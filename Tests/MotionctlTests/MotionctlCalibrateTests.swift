@@ -181,10 +181,11 @@ import Testing
         #expect(abs(noise.duration - 20) < 1 && written.gyroscope != nil)
         let svg = try String(contentsOfFile: plot, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.components(separatedBy: "<polyline").count == 7, "three axes of two sensors")
-        // The attitude filter takes its gyroscope noise settings from it.
+        // The attitude filter takes its noise settings from it (the uncertainty, rest detection).
         var settings = AttitudeFilter.Settings()
         settings.apply(noise)
         #expect(abs(settings.gyroscopeNoiseDensity - 3e-4) < 3e-5)
+        #expect(abs(settings.accelerometerNoiseDensity - 2e-3) < 2e-4)
     }
 
     @Test func theNoiseStepRefusesAPlotWithoutItAndTooShortARecording() throws {
