@@ -26,10 +26,11 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     /// Rest detection: how long the device must be still before it counts as resting, s. Default 1.5 s.
     public var restMinimumDuration: Double
     /// Time constant with which the bias estimate follows the inclination corrections in motion, s;
-    /// 0 estimates the bias at rest only. Default 10 s.
+    /// 0 estimates the bias at rest only. Default 10 s (docs/FUSION.md: a phase margin of 73° around the
+    /// accelerometer's low-pass, where 60° needs at least twice ``accelerometerTimeConstant``; the only
+    /// value in 3–40 s that learns a tumbling device's bias and keeps a wrong start out of it). The bias
+    /// is learnt in motion only while the device turns slower than ``lowPassCutoff``.
     public var motionBiasTimeConstant: Double
-    /// The bias is estimated in motion only below this rotation rate, rad/s. Default 0.5 rad/s.
-    public var motionBiasMaximumRate: Double
     /// Magnetic disturbance: largest relative deviation of the field's norm from its reference, unless
     /// the magnetometer's noise needs more (3 × ``magnetometerNoise`` or the noise measured at rest).
     /// Default 0.05 (5 %: what a calibrated magnetometer's residuals leave, 2–4 % on BROAD's).
@@ -48,7 +49,10 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     /// 0.05 rad/s (≈ 3 °/s).
     public var maximumGyroscopeBias: Double
     /// Time constant with which the gyroscope scale factors follow the inclination corrections while
-    /// the device turns, s; 0 leaves them at 1. Default 20 s.
+    /// the device turns, and the heading corrections about the vertical, s; 0 leaves them at 1. Default
+    /// 20 s (docs/FUSION.md: phase margins of 81° around the accelerometer's low-pass and, at the fastest
+    /// turns, 53° around the heading's lag; the only value in 6–30 s that keeps an exact gyroscope's
+    /// factors within 0.3 % and learns a 1–1.5 % error to 0.2 %).
     public var gyroscopeScaleTimeConstant: Double
     /// Largest relative error of each gyroscope scale factor the estimator may reach. Default 0.02 (2 %,
     /// the sensitivity tolerance of consumer MEMS gyroscopes).
@@ -90,7 +94,6 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     ///   - restAccelerometerThreshold: m/s².
     ///   - restMinimumDuration: s.
     ///   - motionBiasTimeConstant: s.
-    ///   - motionBiasMaximumRate: rad/s.
     ///   - magneticNormThreshold: relative.
     ///   - magneticDipThreshold: rad.
     ///   - magneticNewReferenceTime: s.
@@ -115,7 +118,6 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
         restAccelerometerThreshold: Double = 0.5,
         restMinimumDuration: Double = 1.5,
         motionBiasTimeConstant: Double = 10,
-        motionBiasMaximumRate: Double = 0.5,
         magneticNormThreshold: Double = 0.05,
         magneticDipThreshold: Double = 5 * .pi / 180,
         magneticNewReferenceTime: Double = 20,
@@ -140,7 +142,6 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
         self.restAccelerometerThreshold = restAccelerometerThreshold
         self.restMinimumDuration = restMinimumDuration
         self.motionBiasTimeConstant = motionBiasTimeConstant
-        self.motionBiasMaximumRate = motionBiasMaximumRate
         self.magneticNormThreshold = magneticNormThreshold
         self.magneticDipThreshold = magneticDipThreshold
         self.magneticNewReferenceTime = magneticNewReferenceTime
@@ -159,6 +160,13 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
 }
 
 extension AttitudeFilterSettings {
+    /// The cut-off of the accelerometer's low-pass as a rotation rate, rad/s: √2 / ``accelerometerTimeConstant``
+    /// (0.47 rad/s at 3 s). The gyroscope error estimators read the corrections through that low-pass, and
+    /// turning faster than its cut-off the low-passed orientation no longer stands for the one the
+    /// corrections come from (it passes less than 1/√2 of the turn). So the bias is learnt in motion only
+    /// below it, and its square is the floor of the scale estimators' normalised steps.
+    public var lowPassCutoff: Double { 2.0.squareRoot() / accelerometerTimeConstant }
+
     /// How many standard deviations of one reading's noise a rest threshold is at least: 6. The deviation is
     /// a vector of three axes' noise, whose squared length exceeds 36 σ² with a probability of 7·10⁻⁸, so
     /// 1.5 s of still readings at 6.66 kHz are broken by noise alone once in about 1,400 rests.

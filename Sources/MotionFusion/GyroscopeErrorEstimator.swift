@@ -94,7 +94,7 @@ struct GyroscopeErrorEstimator: Sendable {
             abs(vertical.x) > alignment ? 1 : 0, abs(vertical.y) > alignment ? 1 : 0, abs(vertical.z) > alignment ? 1 : 0)
         guard along != .zero else { return }
         let h = headingRegressor
-        let normalisedStep = along * h * rate / (h * h + Self.scaleStepFloor)
+        let normalisedStep = along * h * rate / (h * h + Self.scaleStepFloor(settings))
         scale = Self.learn(scale, step: normalisedStep, over: step.deltaTime, settings: settings)
     }
 
@@ -170,8 +170,8 @@ struct GyroscopeErrorEstimator: Sendable {
     /// In motion, the inclination corrections are what the residual bias integrated into the attitude:
     /// taken into the device frame, their mean rate is minus the bias error about the axes that are
     /// horizontal (only those are observable; a device that turns makes every axis horizontal in turn).
-    /// Only while turning slower than ``AttitudeFilterSettings/motionBiasMaximumRate``: faster, scale-factor errors and
-    /// the low-pass lag dominate the corrections.
+    /// Only while turning slower than ``AttitudeFilterSettings/lowPassCutoff``: faster, scale-factor errors
+    /// and the low-pass lag dominate the corrections.
     /// - Parameters:
     ///   - rotationInInertial: the corrections' rotation vector over `duration`, rad, almost inertial frame.
     ///   - rotationInEarth: the same in the earth frame.
@@ -183,7 +183,7 @@ struct GyroscopeErrorEstimator: Sendable {
         _ rotationInInertial: SIMD3<Double>, rotationInEarth: SIMD3<Double>, meanRate: SIMD3<Double>, duration: Double,
         settings: AttitudeFilterSettings, bias: inout SIMD3<Double>
     ) {
-        let maximumRate = settings.motionBiasMaximumRate
+        let maximumRate = settings.lowPassCutoff
         guard meanRate.lengthSquared < maximumRate * maximumRate else { return }
         // A correction faster than any bias the filter accepts is a transient (a wrong start, a long
         // acceleration), not a bias: learning from it would spoil the estimate.
@@ -199,7 +199,7 @@ struct GyroscopeErrorEstimator: Sendable {
     /// While the device turns, a scale error `δ` of axis `i` adds `δ·ωᵢ` about that axis to the integrated
     /// attitude; the corrections (their rate, taken into the almost inertial frame) then follow the
     /// low-passed regressor `hᵢ = LP(column i · ωᵢ)` times `δ`. Each factor takes a normalised
-    /// least-mean-squares step along its regressor (`hᵢ·c / (|hᵢ|² + ε)`, ε = (0.5 rad/s)² so that slow
+    /// least-mean-squares step along its regressor (`hᵢ·c / (|hᵢ|² + ε)`, ε the square of the low-pass's cut-off, so that slow
     /// turning, which shows no scale error, teaches nothing). Corrections faster than a scale error of
     /// ``AttitudeFilterSettings/maximumGyroscopeScaleError`` plus the largest bias could cause are transients and skipped.
     /// - Parameters:
@@ -216,16 +216,19 @@ struct GyroscopeErrorEstimator: Sendable {
         let limit = settings.maximumGyroscopeScaleError * meanRate.length + settings.maximumGyroscopeBias
         guard rate.lengthSquared < limit * limit else { return }
         let (x, y, z) = (scaleRegressors.x.value, scaleRegressors.y.value, scaleRegressors.z.value)
-        let floor = Self.scaleStepFloor
+        let floor = Self.scaleStepFloor(settings)
         let step = SIMD3(
             x.dot(rate) / (x.lengthSquared + floor), y.dot(rate) / (y.lengthSquared + floor),
             z.dot(rate) / (z.lengthSquared + floor))
         scale = Self.learn(scale, step: step, over: duration, settings: settings)
     }
 
-    /// ε of the scale estimators' normalised steps, (rad/s)²: (0.5 rad/s)², so that slow turning, which
-    /// shows no scale error, teaches nothing.
-    private static let scaleStepFloor = 0.25
+    /// ε of the scale estimators' normalised steps, (rad/s)²: the square of the low-pass's cut-off
+    /// (``AttitudeFilterSettings/lowPassCutoff``, 0.47 rad/s at 3 s), so that slow turning, which shows no
+    /// scale error, teaches nothing.
+    private static func scaleStepFloor(_ settings: AttitudeFilterSettings) -> Double {
+        settings.lowPassCutoff * settings.lowPassCutoff
+    }
 
     /// The scale factors moved by `step` (per second of ``AttitudeFilterSettings/gyroscopeScaleTimeConstant``)
     /// over `duration` s, kept within ``AttitudeFilterSettings/maximumGyroscopeScaleError`` of 1.

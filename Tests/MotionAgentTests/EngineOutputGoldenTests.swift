@@ -131,11 +131,11 @@ import Testing
     }
 
     @Test func theEnginesSamplesInEveryFrame() {
-        Self.expect(Self.enginePayloads(calibration: nil), Golden(count: 4140, digest: "a8ac093fc94da07a2ca0aea4ddb5d5a06086377d77a9e966302b327fa52234a8"))
+        Self.expect(Self.enginePayloads(calibration: nil), Golden(count: 4140, digest: "8809e9a4883c138ad006216efdf8db86c1b7134895a2e2b9fb3546b75537a3a9"))
     }
 
     @Test func theEnginesSamplesCalibrated() {
-        Self.expect(Self.enginePayloads(calibration: Self.calibration), Golden(count: 4140, digest: "f403e7af9fe3a82c11a325641a18dd4278ad3e5a3b307328b95852b9bdaa1219"))
+        Self.expect(Self.enginePayloads(calibration: Self.calibration), Golden(count: 4140, digest: "a089a562e42d2478afa8895561b56d1f703a06041f9dcdf2f72f8ee8fe487b8c"))
     }
 
     /// The agent's topics in `mean` mode: every sample of the engine averaged over 0.1 s windows.
@@ -160,7 +160,7 @@ import Testing
                 payloads.append(Self.encoder.encode(ready, seq: seq, batched: true, format: .cbor))
             }
         }
-        Self.expect(payloads.golden, Golden(count: 77, digest: "70fff1ebe647370054ebe6d3d53fcdc01a883127570857fcad7a9942b9d8b455"))
+        Self.expect(payloads.golden, Golden(count: 77, digest: "e81ea815d87eae8208ca0dc956989e2ddde7a1ebcaf8c22809ebaacb08ea1745"))
     }
 
     /// The simulator's scenarios with known truth that the detectors are fed.
@@ -222,7 +222,7 @@ import Testing
 
     @Test func detectorsWithTheirDefaults() {
         Self.expect(Self.detectorPayloads(DetectorSettings()), Golden(
-                count: 114, digest: "e8731a6d1037bf2f05c159b26738e6cc970fe7b392987d8d541d7d79fde31ebe",
+                count: 114, digest: "cb1a11c21cf859295cb35b0328269b8d92fcc14bfcf89df14d4fc51d1bec620b",
                 events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"]))
     }
 
@@ -237,7 +237,7 @@ import Testing
         let settings = try AgentConfiguration.parse(Array(document.utf8)).detectors
         #expect(settings != DetectorSettings())
         Self.expect(Self.detectorPayloads(settings), Golden(
-                count: 237, digest: "176c4a9bd430be3f77b5dd6cdb4e5fe5ee79b23b44bd09f2fe9601acdefd1320",
+                count: 237, digest: "3dc071d7e3a91d11cadadba4604f5923e234f1ed2edc7b2822f3e16644f8a9e1",
                 // The running trial's flight phases fall through the raised free-fall threshold.
                 events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"] + Array(repeating: "free_fall", count: 55)))
     }
@@ -247,7 +247,7 @@ import Testing
     /// states' gravity come from there.
     @Test func detectorsInTheMagneticFrameCalibrated() {
         Self.expect(Self.detectorPayloads(DetectorSettings(), frame: .xMagneticNorthZVertical, calibration: Self.calibration), Golden(
-                count: 114, digest: "442f521e36996ea6472f9839a9c8cc1c36aa33fe8917e74c01139adfac7e1a12",
+                count: 114, digest: "209700fbe718ad4913d487ffcfcc22d0efdd42d1dca3817aaeea419db3ab457e",
                 events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"]))
     }
 
@@ -258,7 +258,7 @@ import Testing
         Self.expect(
             Self.detectorPayloads(DetectorSettings(), frame: .xMagneticNorthZVertical, calibration: Self.calibration, bankFrame: .xArbitraryZVertical),
             Golden(
-                count: 114, digest: "442f521e36996ea6472f9839a9c8cc1c36aa33fe8917e74c01139adfac7e1a12",
+                count: 114, digest: "209700fbe718ad4913d487ffcfcc22d0efdd42d1dca3817aaeea419db3ab457e",
                 events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"]))
     }
 
@@ -292,7 +292,7 @@ import Testing
             }
         }
         Self.expect(payloads.golden, Golden(
-            count: 176, digest: "23db91a3434feb2df04f4e76fb83d0c735377eddbe020158206a564d0a9d7c73",
+            count: 176, digest: "f0ea841c404080cc6580e16e45a9a08748ea080a7fb201a8b8be57c34db3dfa0",
             events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"]))
     }
 }
