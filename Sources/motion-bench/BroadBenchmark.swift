@@ -11,9 +11,12 @@ import MotionHAL
 /// Writes nothing unless asked to.
 enum BroadBenchmark {
     static let usage = """
-        usage: motion-bench broad DIR [--plots DIR] [--json]
+        usage: motion-bench broad DIR [--set NAME=VALUE,...] [--plots DIR] [--json]
                motion-bench broad DIR --cross-validate [--vqf FILE]
           DIR       a directory of BROAD trials as CSV (e.g. ../shared/data/broad)
+          --set     attitude filter settings other than the defaults: AttitudeFilterSettings's property
+                    names, values in its units (s, rad, rad/s, m/s², µT; true/false for
+                    estimatesGyroscopeBias), e.g. magnetometerTimeConstant=9,gyroscopeScaleTimeConstant=0
           --plots   write an SVG error plot per trial into this directory (created if missing)
           --json    print the figures as JSON
           --cross-validate
@@ -128,7 +131,9 @@ enum BroadBenchmark {
                 throw BenchError("cannot create \(plots): \(error.localizedDescription)")
             }
         }
+        let settings = try options["--set"].map(FilterSettingsOption.parse) ?? AttitudeFilterSettings()
         if options.has("--cross-validate") {
+            guard options["--set"] == nil else { throw CommandLineError("--set and --cross-validate exclude each other") }
             var vqf: [String: Double] = [:]
             if let path = options["--vqf"] {
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchError("cannot read \(path)") }
@@ -146,8 +151,8 @@ enum BroadBenchmark {
             let recording = try load(file, in: directory)
             let trial = (file as NSString).deletingPathExtension
             let scored = BroadTrial(name: trial, recording: recording)
-            let six = RecordingFusion(recording, frame: .xArbitraryZVertical)
-            let nine = RecordingFusion(recording, frame: .xMagneticNorthZVertical)
+            let six = RecordingFusion(recording, frame: .xArbitraryZVertical, settings: settings)
+            let nine = RecordingFusion(recording, frame: .xMagneticNorthZVertical, settings: settings)
             let sixErrors = errors(six.attitudesInEastNorthUp, of: scored)
             let nineErrors = errors(nine.attitudesInEastNorthUp, of: scored)
             scores.append(TrialScore(
@@ -163,7 +168,7 @@ enum BroadBenchmark {
             trials: scores, meanSixAxis: Figures(mean: scores.map(\.sixAxis)),
             meanNineAxis: Figures(mean: scores.map(\.nineAxis)),
             uncertainty: UncertaintyCalibration(pooling: scores.map(\.uncertainty)),
-            nineAxisNanosecondsPerSample: nanosecondsPerUpdate(recordings, frame: .xMagneticNorthZVertical),
+            nineAxisNanosecondsPerSample: nanosecondsPerUpdate(recordings, frame: .xMagneticNorthZVertical, settings: settings),
             samples: recordings.map(\.samples.count).reduce(0, +))
         if options.has("--json") {
             let encoder = JSONEncoder()
@@ -243,7 +248,9 @@ enum BroadBenchmark {
     }
 
     /// The estimator's update time per sample, ns: best of three passes over every sample of every trial.
-    private static func nanosecondsPerUpdate(_ recordings: [IMURecording], frame: AttitudeReferenceFrame) -> Double {
+    private static func nanosecondsPerUpdate(
+        _ recordings: [IMURecording], frame: AttitudeReferenceFrame, settings: AttitudeFilterSettings
+    ) -> Double {
         let count = recordings.map(\.samples.count).reduce(0, +)
         guard count > 0 else { return .nan }
         var best = UInt64.max
@@ -251,7 +258,7 @@ enum BroadBenchmark {
         for _ in 0..<3 {
             let start = MonotonicClock.now()
             for recording in recordings {
-                var estimator = FrameAttitudeEstimator(frame: frame)
+                var estimator = FrameAttitudeEstimator(frame: frame, settings: settings)
                 var previous: UInt64?
                 for sample in recording.samples { estimator.update(sample, previous: &previous) }
                 checksum += estimator.attitude.w

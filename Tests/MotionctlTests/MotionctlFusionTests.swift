@@ -104,4 +104,28 @@ import Testing
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["excerpt.csv"])
     }
+
+    @Test func benchBroadScoresOtherSettingsAndRefusesBadOnesNamingThem() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Self.broadExcerpt, toPath: directory.appendingPathComponent("excerpt.csv").path)
+        func nineAxisTotal(_ arguments: [String]) throws -> Double {
+            let run = try AgentProcess.run("motion-bench", arguments: ["broad", directory.path, "--json"] + arguments)
+            #expect(run.status == 0, "\(run.log)")
+            let report = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+            return try #require((report["meanNineAxis"] as? [String: Double])?["total"])
+        }
+        let defaults = try nineAxisTotal([])
+        #expect(try nineAxisTotal(["--set", "magnetometerTimeConstant=15"]) == defaults, "the default, set explicitly")
+        #expect(try nineAxisTotal(["--set", "magnetometerTimeConstant=0.5,estimatesGyroscopeBias=false"]) != defaults)
+        for (set, message) in [
+            ("magnetometerTimeConstant", "is not NAME=VALUE"), ("magnetometerTimeConstant=fast", "needs a finite number"),
+            ("estimatesGyroscopeBias=1", "needs true or false"), ("tauMag=9", "unknown setting 'tauMag'"),
+        ] {
+            let run = try AgentProcess.run("motion-bench", arguments: ["broad", directory.path, "--set", set])
+            #expect(run.status == 64 && run.log.contains(message), "\(set): \(run.log)")
+        }
+        let both = try AgentProcess.run("motion-bench", arguments: ["broad", directory.path, "--set", "gravity=9.8", "--cross-validate"])
+        #expect(both.status == 64 && both.log.contains("exclude each other"))
+    }
 }
