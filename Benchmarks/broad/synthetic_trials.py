@@ -6,8 +6,9 @@ vqf_reference.py to score on the same files (issue 32: motions and sensor errors
 
 Each trial: 5 s still, 80 s of motion (faded in and out over 2 s), 5 s still; only the motion is scored.
 The sensor turns as a hand holds it (a 4° wobble about each axis at 0.21-0.33 Hz) on top of the motion:
-- translation: a sinusoidal acceleration along one earth axis (x, y, z), 7 m/s² rms at 1 Hz and 9 m/s²
-  rms at 2 Hz (what another lab's translation trials reach; no magnetic disturbance);
+- translation: a sinusoidal acceleration along one earth axis (x, y, z), 7 m/s² rms at 0.5 Hz (a swing of
+  ±1 m) and 1 Hz and 9 m/s² rms at 2 Hz (what another lab's translation trials reach; no magnetic
+  disturbance);
 - spin: a steady turn about the vertical at 15, 40 and -15 °/s, with an exact gyroscope and with scale
   errors of 1 % (MEMS gyroscopes are specified to 1-3 %).
 Readings: gyroscope (rate x scale + a bias of 0.004 rad/s rms per axis + 0.003 rad/s white noise per
@@ -104,7 +105,7 @@ def main():
     index = 0
     if arguments.set == "translation":
         for axis, axis_name in enumerate("xyz"):
-            for hz, rms in [(1.0, 7.0), (2.0, 9.0)]:
+            for hz, rms in [(0.5, 7.0), (1.0, 7.0), (2.0, 9.0)]:
                 path = os.path.join(arguments.out, f"{index:02d}_translation_{axis_name}_{hz:g}Hz_{rms:g}ms2.csv")
                 write_trial(path, arguments.rate, 100 + index, acceleration_axis=axis, acceleration_hz=hz, acceleration_rms=rms)
                 index += 1
