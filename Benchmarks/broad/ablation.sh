@@ -12,17 +12,8 @@
 # Writes about 0.6 GB of CSV into SCRATCH_DIR (removed at the end when it is a temporary one); about 2 min.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-data="${1:-../shared/data/broad}"
-[ -d "$data" ] || { echo "ablation.sh: no trial directory $data" >&2; exit 66; }
-scratch="${2:-}"
-if [ -z "$scratch" ]; then
-    scratch="$(mktemp -d)"
-    trap 'rm -rf "$scratch"' EXIT
-fi
-
-swift build -c release --product motion-bench >&2
-bench="$(swift build -c release --show-bin-path)/motion-bench"
-python="$(Benchmarks/broad/setup-venv.sh)"
+# shellcheck source=Benchmarks/broad/scratch-setup.sh
+source Benchmarks/broad/scratch-setup.sh
 mkdir -p "$scratch/variants"
 offsets="mag-offset-x+2uT,mag-offset-x-2uT,mag-offset-y+2uT,mag-offset-y-2uT,mag-offset-z+2uT,mag-offset-z-2uT"
 [ -d "$scratch/variants/rate-50Hz" ] ||

@@ -13,17 +13,8 @@
 # The variants take about 1.2 GB of CSV in SCRATCH_DIR (removed at the end when it is a temporary one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-data="${1:-../shared/data/broad}"
-[ -d "$data" ] || { echo "battery.sh: no trial directory $data" >&2; exit 66; }
-scratch="${2:-}"
-if [ -z "$scratch" ]; then
-    scratch="$(mktemp -d)"
-    trap 'rm -rf "$scratch"' EXIT
-fi
-
-swift build -c release --product motion-bench >&2
-bench="$(swift build -c release --show-bin-path)/motion-bench"
-python="$(Benchmarks/broad/setup-venv.sh)"
+# shellcheck source=Benchmarks/broad/scratch-setup.sh
+source Benchmarks/broad/scratch-setup.sh
 
 mkdir -p "$scratch"
 echo "battery: writing the variants into $scratch" >&2
