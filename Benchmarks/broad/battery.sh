@@ -5,8 +5,8 @@
 # settings, causal) and VQF 2.1.2 (defaults, causal) on the very same files. Prints one row per
 # variant: the mean over the trials of the 9-axis total, heading and inclination RMSE and the 6-axis
 # inclination, degrees, for both; then the hard-iron residual's mean over its six directions. Last, two
-# sets of synthetic trials with known truth (synthetic_trials.py: translation along each axis at 7-9
-# m/s² rms; steady turns about the vertical with and without 1 % gyroscope scale errors).
+# sets of synthetic trials with known truth (synthetic_trials.py: translation along each axis at 0.5-2 Hz,
+# 7-9 m/s² rms; steady turns about the vertical with and without 1 % gyroscope scale errors).
 #
 #   Benchmarks/broad/battery.sh [DATA_DIR] [SCRATCH_DIR]   # defaults ../shared/data/broad, a temporary one
 #
@@ -16,7 +16,6 @@ cd "$(dirname "$0")/../.."
 # shellcheck source=Benchmarks/broad/scratch-setup.sh
 source Benchmarks/broad/scratch-setup.sh
 
-mkdir -p "$scratch"
 echo "battery: writing the variants into $scratch" >&2
 "$bench" broad-variants "$data" --out "$scratch/variants" >"$scratch/directories"
 # Synthetic trials with known truth: motions and gyroscope errors BROAD does not have.

@@ -120,7 +120,7 @@ public struct AttitudeFilter: Sendable {
         self.settings = settings
         accelerometerLowPass = ButterworthLowPass(timeConstant: settings.accelerometerTimeConstant)
         errorEstimator = GyroscopeErrorEstimator(timeConstant: settings.accelerometerTimeConstant)
-        restDetector = RestDetector(settings: settings, filterTimeConstant: 0.5)
+        restDetector = RestDetector(settings: settings)
         disturbanceDetector = MagneticDisturbanceDetector(
             normThreshold: settings.magneticNormThreshold, dipThreshold: settings.magneticDipThreshold,
             newReferenceTime: settings.magneticNewReferenceTime, referenceTimeConstant: 20)

@@ -29,14 +29,14 @@ struct GyroscopeErrorEstimator: Sendable {
     /// ``transientTimeConstant`` it is the running mean, so a transient right after the start (a wrong
     /// first reading) shows in full at once instead of through a low-pass starting from zero.
     private var sustainedFor = 0.0
-    /// The time constant of ``sustainedCorrectionRate``, s: 0.5 s, the rest detector's low-pass (VQF's
-    /// `restFilterTau`). A transient (a wrong start, a long acceleration) keeps its direction for seconds
+    /// The time constant of ``sustainedCorrectionRate``, s: the rest detector's low-pass, 0.5 s
+    /// (``RestDetector/lowPassTimeConstant``, VQF's `restFilterTau`). A transient (a wrong start, a long acceleration) keeps its direction for seconds
     /// and passes it; the corrections of a translation swing about zero and average out in it (a 1 Hz
     /// swing to a third, faster ones further). The test is on this mean, not on each correction: skipping
     /// the corrections past a limit one by one keeps a one-sided selection of a swing's, which taught a
     /// 0.5 Hz, 7 m/s² translation a false bias of 0.009 rad/s and 1.4° of inclination error
     /// (`AttitudeFilterTranslationTests`).
-    static let transientTimeConstant = 0.5
+    static let transientTimeConstant = RestDetector.lowPassTimeConstant
     /// Samples per step of the estimators.
     static let decimation = 4
     /// The heading corrections teach the scale of a device axis only while it lies within about 25° of the
@@ -173,8 +173,8 @@ struct GyroscopeErrorEstimator: Sendable {
         }
         guard pending.correction.isFinite else { return }
         sustainedFor += duration
-        sustainedCorrectionRate +=
-            (pending.correction / duration - sustainedCorrectionRate) * (duration / min(sustainedFor, Self.transientTimeConstant))
+        let sustainedGain = duration / min(sustainedFor, Self.transientTimeConstant)
+        sustainedCorrectionRate += (pending.correction / duration - sustainedCorrectionRate) * sustainedGain
         guard !step.isAtRest else { return }
         // Earth → almost inertial frame (the inclination correction is a rotation about a horizontal axis).
         let rotationInInertial = step.inclinationCorrection.conjugate.rotate(pending.correction)
@@ -217,9 +217,11 @@ struct GyroscopeErrorEstimator: Sendable {
     /// While the device turns, a scale error `δ` of axis `i` adds `δ·ωᵢ` about that axis to the integrated
     /// attitude; the corrections (their rate, taken into the almost inertial frame) then follow the
     /// low-passed regressor `hᵢ = LP(column i · ωᵢ)` times `δ`. Each factor takes a normalised
-    /// least-mean-squares step along its regressor (`hᵢ·c / (|hᵢ|² + ε)`, ε the square of the low-pass's cut-off, so that slow
-    /// turning, which shows no scale error, teaches nothing). Corrections faster than a scale error of
-    /// ``AttitudeFilterSettings/maximumGyroscopeScaleError`` plus the largest bias could cause, sustained (``sustainedCorrectionRate``), are transients and skipped.
+    /// least-mean-squares step along its regressor (`hᵢ·c / (|hᵢ|² + ε)`, ε the square of the low-pass's
+    /// cut-off, so that slow turning, which shows no scale error, teaches nothing). Corrections sustained
+    /// (``sustainedCorrectionRate``) faster than a scale error of
+    /// ``AttitudeFilterSettings/maximumGyroscopeScaleError`` plus the largest bias could cause are
+    /// transients and skipped.
     /// - Parameters:
     ///   - rotationInInertial: the corrections' rotation vector over `duration`, rad, almost inertial frame.
     ///   - meanRate: the mean rotation rate over `duration`, rad/s, device frame.
@@ -258,4 +260,3 @@ struct GyroscopeErrorEstimator: Sendable {
         return SIMD3(min(max(learned.x, low), high), min(max(learned.y, low), high), min(max(learned.z, low), high))
     }
 }
-

@@ -11,8 +11,9 @@ import MotionMath
 struct MagnetometerNoiseEstimator: Sendable {
     /// The noise of one reading on one axis, µT rms: the measured figure once there is one, else the prior.
     private(set) var standardDeviation: Double
-    /// How many differences the measured figure averages; 0 while it is the prior.
-    private(set) var count = 0
+    /// How many differences have been seen this far; the measured figure replaces the prior from
+    /// ``minimumCount`` on.
+    private var count = 0
     /// The running mean of |Δm|²/6 over the differences seen, µT².
     private var meanVariance = 0.0
     /// The last reading of the current rest, µT; nil after motion.

@@ -33,10 +33,14 @@ struct RestDetector: Sendable {
     /// deviation stops falling (its bias instability).
     static let longestAverage = 100.0
 
-    init(settings: AttitudeFilterSettings, filterTimeConstant: Double) {
+    /// The time constant of the low-passes the readings are compared with, s: 0.5 s (VQF's
+    /// `restFilterTau`).
+    static let lowPassTimeConstant = 0.5
+
+    init(settings: AttitudeFilterSettings) {
         self.settings = settings
-        gyroscopeLowPass = ButterworthLowPass(timeConstant: filterTimeConstant)
-        accelerometerLowPass = ButterworthLowPass(timeConstant: filterTimeConstant)
+        gyroscopeLowPass = ButterworthLowPass(timeConstant: Self.lowPassTimeConstant)
+        accelerometerLowPass = ButterworthLowPass(timeConstant: Self.lowPassTimeConstant)
     }
 
     /// Feeds one reading pair.
