@@ -15,9 +15,10 @@ import MotionMath
 ///   filtered vector, taken into the earth frame, fully corrects an inclination-only rotation
 ///   `inclinationCorrection` every sample — so fast translations and vibration barely tilt the estimate.
 /// - The magnetometer, taken into the tilt-corrected frame, corrects a rotation about the vertical
-///   (`headingRotation`) with ``Settings/magnetometerTimeConstant``, only while its norm and dip agree with
-///   the undisturbed reference (magnetic disturbance rejection; a different field is adopted only once it
-///   proved steady in the reference frame while the device turned).
+///   (`headingRotation`) with ``Settings/magnetometerTimeConstant``, only while its norm and dip (low-passed
+///   over 0.05 s) agree with the undisturbed reference and have for 0.5 s (VQF's magnetic disturbance
+///   rejection; a different field is adopted only once it proved steady in the reference frame while the
+///   device turned).
 /// - It estimates its own heading and inclination uncertainty (``headingUncertainty``,
 ///   ``inclinationUncertainty``) from the sensors' physical errors (``AttitudeUncertainty``).
 /// - The bias is the mean gyroscope reading while the device rests (rest detection), and is learnt in

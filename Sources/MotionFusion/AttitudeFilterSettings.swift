@@ -1,6 +1,6 @@
-/// Tuning of an ``AttitudeFilter`` (``AttitudeFilter/Settings``). The defaults suit MEMS IMUs from 100 Hz to 1 kHz; the time
-/// constants and the disturbance thresholds are the ones leave-one-trial-out cross-validation picks on
-/// the BROAD benchmark (`motion-bench broad DIR --cross-validate`, docs/FUSION.md).
+/// Tuning of an ``AttitudeFilter`` (``AttitudeFilter/Settings``). The defaults suit MEMS IMUs from 100 Hz to 1 kHz: each
+/// is a physical quantity of the sensor, a time constant justified in docs/FUSION.md, or VQF's published
+/// value (the magnetic disturbance thresholds, which the BROAD benchmark alone would set tighter).
 public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     /// Whether the magnetometer corrects the heading (reference frame "x magnetic north, z vertical")
     /// or is ignored (reference frame "x arbitrary, z vertical"). Default `false`.
@@ -31,12 +31,15 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
     /// value in 3–40 s that learns a tumbling device's bias and keeps a wrong start out of it). The bias
     /// is learnt in motion only while the device turns slower than ``lowPassCutoff``.
     public var motionBiasTimeConstant: Double
-    /// Magnetic disturbance: largest relative deviation of the field's norm from its reference, unless
-    /// the magnetometer's noise needs more (3 × ``magnetometerNoise`` or the noise measured at rest).
-    /// Default 0.05 (5 %: what a calibrated magnetometer's residuals leave, 2–4 % on BROAD's).
+    /// Magnetic disturbance: largest relative deviation of the field's norm (low-passed over 0.05 s) from
+    /// its reference, unless the magnetometer's noise needs more (3 × ``magnetometerNoise`` or the noise
+    /// measured at rest). Default 0.1 (10 %, VQF's `magNormTh`: room for a calibration residual of a few
+    /// µT, which tighter thresholds turn into a heading error by keeping only the readings it turns most;
+    /// docs/FUSION.md).
     public var magneticNormThreshold: Double
-    /// Magnetic disturbance: largest deviation of the field's dip angle from its reference, rad, unless
-    /// the magnetometer's noise needs more (3 × the noise ÷ the field, rad). Default 5°.
+    /// Magnetic disturbance: largest deviation of the field's dip angle (low-passed over 0.05 s) from its
+    /// reference, rad, unless the magnetometer's noise needs more (3 × the noise ÷ the field, rad).
+    /// Default 10° (VQF's `magDipTh`).
     public var magneticDipThreshold: Double
     /// Magnetic disturbance: how long a different field must stay steady in the reference frame, while
     /// the device turns by at least 0.5 rad about the vertical, to become the new reference, s.
@@ -118,8 +121,8 @@ public struct AttitudeFilterSettings: Sendable, Equatable, Hashable {
         restAccelerometerThreshold: Double = 0.5,
         restMinimumDuration: Double = 1.5,
         motionBiasTimeConstant: Double = 10,
-        magneticNormThreshold: Double = 0.05,
-        magneticDipThreshold: Double = 5 * .pi / 180,
+        magneticNormThreshold: Double = 0.1,
+        magneticDipThreshold: Double = 10 * .pi / 180,
         magneticNewReferenceTime: Double = 20,
         maximumDeltaTime: Double = 0.5,
         maximumGyroscopeBias: Double = 0.05,

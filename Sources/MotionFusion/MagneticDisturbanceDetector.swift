@@ -12,6 +12,12 @@ import Darwin
 /// with the device (and with the device still, nothing tells the two apart, so nothing is adopted).
 /// Until the inclination is known well enough (after a start, possibly while shaken) the dip seen cannot
 /// be trusted: every reading is taken, and becomes the reference.
+///
+/// As VQF does (Laidig & Seel 2023, with its published constants), the norm and dip compared are those of
+/// the field low-passed over ``comparedTimeConstant``, so that one noisy reading neither flags a
+/// disturbance nor ends one, and a field must have been undisturbed for ``minimumUndisturbedTime`` before
+/// it corrects the heading again: the edges of a disturbance, where the field passes back through the
+/// thresholds while still off in direction, do not pull the heading.
 struct MagneticDisturbanceDetector: Sendable {
     /// Largest relative deviation of the norm from the reference (0.1 = 10 %).
     let normThreshold: Double
@@ -31,6 +37,12 @@ struct MagneticDisturbanceDetector: Sendable {
     /// is most often off in direction too (a calibration residual, a disturbance), and widening the
     /// thresholds to 4 σ let such readings in and cost BROAD 0.2° (docs/FUSION.md).
     static let noiseMultiple = 3.0
+    /// The time constant of the low-pass applied to the field before its norm and dip are compared, s:
+    /// 0.05 s (VQF's `magCurrentTau`), shorter than any turn of the device by the dip threshold.
+    static let comparedTimeConstant = 0.05
+    /// How long the field must have been undisturbed before it corrects the heading again, s: 0.5 s (VQF's
+    /// `magMinUndisturbedTime`).
+    static let minimumUndisturbedTime = 0.5
 
     /// A field as its horizontal and downward components in a tilt-corrected frame and their norm, µT;
     /// the angle of (horizontal, downward) from the horizontal is the dip.
@@ -62,7 +74,13 @@ struct MagneticDisturbanceDetector: Sendable {
     /// cos(dipThreshold): two fields within the dip threshold have directions at least this aligned.
     private let minimumDipCosine: Double
 
-    /// Whether the last reading was disturbed.
+    /// The field compared with the reference: the readings low-passed over ``comparedTimeConstant``.
+    private var compared: Field?
+    /// How long the compared field has been within the thresholds of the reference, s.
+    private var undisturbedFor = 0.0
+
+    /// Whether the last reading was disturbed (or followed a disturbance by less than
+    /// ``minimumUndisturbedTime``).
     private(set) var isDisturbed = false
 
     init(normThreshold: Double, dipThreshold: Double, newReferenceTime: Double, referenceTimeConstant: Double) {
@@ -98,12 +116,16 @@ struct MagneticDisturbanceDetector: Sendable {
         deltaTime: Double
     ) -> Bool {
         let noiseBound = Self.noiseMultiple * noise
-        let field = Field(horizontal: horizontal, downward: downward)
-        guard field.norm > 0 else { return false }
+        let reading = Field(horizontal: horizontal, downward: downward)
+        guard reading.norm > 0 else { return false }
+        var field = compared ?? reading
+        field.follow(reading, gain: 1 - exp(-deltaTime / Self.comparedTimeConstant))
+        compared = field
         guard var current = reference, referenceTrusted else {
             reference = field
             referenceTrusted = trusted
             candidate = nil
+            undisturbedFor = 0
             isDisturbed = false
             return true
         }
@@ -111,9 +133,11 @@ struct MagneticDisturbanceDetector: Sendable {
             current.follow(field, gain: min(deltaTime / referenceTimeConstant, 1))
             reference = current
             candidate = nil
-            isDisturbed = false
-            return true
+            undisturbedFor += deltaTime
+            isDisturbed = undisturbedFor < Self.minimumUndisturbedTime
+            return !isDisturbed
         }
+        undisturbedFor = 0
         if var steady = candidate, isClose(field, to: steady.field, noiseBound: noiseBound),
             (earth - steady.earth).length <= max(normThreshold * steady.earth.length, noiseBound)
         {
@@ -123,6 +147,7 @@ struct MagneticDisturbanceDetector: Sendable {
             if steady.duration >= newReferenceTime, steady.turned >= Self.minimumTurn {
                 reference = steady.field
                 candidate = nil
+                undisturbedFor = Self.minimumUndisturbedTime
                 isDisturbed = false
                 return true
             }

@@ -122,15 +122,16 @@ struct AttitudeFilterNoiseTests {
         #expect(noisy.worstHeading < 2, "heading off by up to \(noisy.worstHeading)°")
     }
 
-    @Test("widened by the noise, the thresholds still catch a disturbance well beyond it; a quiet magnetometer keeps 5 %")
+    @Test("widened by the noise, the thresholds still catch a disturbance well beyond it; a quiet magnetometer keeps 10 %")
     func disturbancesAreStillCaught() {
         // 3 × 2.5 µT = 7.5 µT (15 % of the field): a 20 µT disturbance along north is well beyond it.
         let noisy = Self.turnWithANoisyMagnetometer(noise: 2.5, prior: 0.5, disturbance: SIMD3(20, 0, 0))
         #expect(noisy.detected)
-        // A quiet magnetometer (0.2 µT): 3 σ is 0.6 µT, the 5 % thresholds hold, and a 4 µT disturbance
-        // (8 % of the field) is caught.
-        let quiet = Self.turnWithANoisyMagnetometer(noise: 0.2, prior: 0.5, disturbance: SIMD3(0, 0, -4))
+        // A quiet magnetometer (0.2 µT): 3 σ is 0.6 µT, the 10 % thresholds hold, and an 8 µT disturbance
+        // along the vertical (the norm 15 % longer) is caught.
+        let quiet = Self.turnWithANoisyMagnetometer(noise: 0.2, prior: 0.5, disturbance: SIMD3(0, 0, -8))
         #expect(quiet.detected)
-        #expect(quiet.disturbedShare < 0.01)
+        // 1 %: the half second after the disturbance, before the field corrects again, counts as disturbed.
+        #expect(quiet.disturbedShare < 0.015)
     }
 }

@@ -1,0 +1,85 @@
+import MotionFusion
+import MotionMath
+import MotionTestSupport
+import Testing
+
+/// The magnetic disturbance rejection as VQF has it (docs/FUSION.md): 10 % / 10° thresholds on the field
+/// low-passed over 0.05 s, and 0.5 s undisturbed before the field corrects the heading again.
+@Suite struct MagneticDisturbanceRejectionTests {
+    /// A device tilted 20° about x, resting for 20 s (the inclination and the magnetic reference settle),
+    /// then turning about the vertical at 0.2 rad/s.
+    private static let tilted = Quaternion(axis: SIMD3(1, 0, 0), angle: radians(20))
+
+    private static func turning(disturbance: @escaping @Sendable (Double) -> SIMD3<Double> = { _ in .zero })
+        -> (rest: SyntheticMotion, turn: SyntheticMotion)
+    {
+        let rest = SyntheticMotion(initialAttitude: tilted, magnetometerNoise: 0.3)
+        // The turn's attitude at 20 s is the rest's: q0 ⊗ exp(ω · 20 s) = the tilted pose.
+        let rate = SIMD3<Double>(0, 0, 0.2)
+        let start = tilted * Quaternion(rotationVector: tilted.conjugate.rotate(rate) * -20)
+        let turn = SyntheticMotion(
+            initialAttitude: start, bodyRate: tilted.conjugate.rotate(rate), magneticDisturbance: disturbance,
+            magnetometerNoise: 0.3)
+        return (rest, turn)
+    }
+
+    @Test("one stray reading 15 µT off (a third of the field) neither flags a disturbance nor moves the heading")
+    func aStrayReadingIsAveragedAway() {
+        // One reading at 30 s, 15 µT along north: the 0.05 s low-pass passes 18 % of it, 6 % of the field.
+        let (rest, turn) = Self.turning { time in abs(time - 30) < 0.001 ? SIMD3(15, 0, 0) : .zero }
+        var filter = AttitudeFilter(settings: .init(useMagnetometer: true))
+        rest.run(&filter, duration: 20, seed: 3)
+        var flagged = false, worst = 0.0
+        turn.run(&filter, from: 20, duration: 20, seed: 4) { time, truth, filter in
+            flagged = flagged || filter.isMagneticallyDisturbed
+            if time > 29.5 { worst = max(worst, abs(headingError(filter.attitude, truth))) }
+        }
+        #expect(!flagged)
+        #expect(worst < 0.2, "heading off by \(worst)°")
+    }
+
+    @Test("after a disturbance the field corrects the heading again only once it has been back for 0.5 s")
+    func theFieldMustBeBackForHalfASecond() {
+        // 20 µT along the vertical from 30 to 32 s: the norm 40 % longer.
+        let (rest, turn) = Self.turning { time in (30..<32).contains(time) ? SIMD3(0, 0, -20) : .zero }
+        var filter = AttitudeFilter(settings: .init(useMagnetometer: true))
+        rest.run(&filter, duration: 20, seed: 5)
+        var usedDuring = false, usedTooEarly = false, usedAgain: Double?
+        var worst = 0.0
+        turn.run(&filter, from: 20, duration: 20, seed: 6) { time, truth, filter in
+            if (30.05..<32).contains(time) { usedDuring = usedDuring || filter.magnetometerUsed }
+            // The low-pass takes about 0.1 s to fall back within 10 %; then 0.5 s must pass.
+            if (32..<32.55).contains(time) { usedTooEarly = usedTooEarly || filter.magnetometerUsed }
+            if time >= 32, usedAgain == nil, filter.magnetometerUsed { usedAgain = time }
+            if time > 25 { worst = max(worst, abs(headingError(filter.attitude, truth))) }
+        }
+        #expect(!usedDuring)
+        #expect(!usedTooEarly)
+        #expect(usedAgain.map { $0 < 32.8 } == true, "used again at \(String(describing: usedAgain)) s")
+        #expect(worst < 0.3, "heading off by \(worst)°")
+    }
+
+    @Test("a 2 µT hard-iron residual (4 % of the field) is not taken for a disturbance: it keeps correcting")
+    func aCalibrationResidualIsNoDisturbance() {
+        // The residual turns with the device: added in the sensor's frame, along its x axis.
+        let (rest, turn) = Self.turning()
+        let offset = SIMD3<Double>(2, 0, 0)
+        var filter = AttitudeFilter(settings: .init(useMagnetometer: true))
+        var generator = SeededGenerator(seed: 7)
+        var flagged = 0, readings = 0
+        for (motion, start, duration) in [(rest, 0.0, 20.0), (turn, 20.0, 60.0)] {
+            for step in 0...Int(duration * 100) {
+                let time = start + Double(step) / 100
+                let reading = motion.reading(at: time, using: &generator)
+                filter.update(
+                    gyroscope: reading.gyroscope, accelerometer: reading.accelerometer,
+                    magnetometer: reading.magnetometer + offset, deltaTime: time == 0 ? 0 : 0.01)
+                if time > 20 {
+                    readings += 1
+                    if filter.isMagneticallyDisturbed { flagged += 1 }
+                }
+            }
+        }
+        #expect(flagged == 0, "\(flagged) of \(readings) readings flagged disturbed")
+    }
+}
