@@ -88,7 +88,10 @@ let package = Package(
         // The benchmarks start their broker with the same PrivateBroker as the tests.
         .executableTarget(
             name: "motion-bench",
-            dependencies: ["MQTT", "MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion", "MotionHAL", "MotionMath", "PrivateBroker"]),
+            dependencies: [
+                "FusionReference", "MQTT", "MotionAgent", "MotionCommandLine", "MotionContract", "MotionEngine", "MotionFusion",
+                "MotionHAL", "MotionMath", "PrivateBroker",
+            ]),
 
         // iPhone-style motion code, unchanged, on Linux (the README's guide).
         .executableTarget(name: "tilt-monitor", dependencies: ["CoreMotion", "RemoteMotion"], path: "Examples/tilt-monitor"),
@@ -96,6 +99,8 @@ let package = Package(
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber,
         // and register-level emulations of I²C IMU chips on an emulated bus.
         .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL", "MotionLog", "MotionSupervision", "PrivateBroker"], path: "Tests/MotionTestSupport"),
+        // VQF as published, the reference the attitude filter is measured against (not shipped).
+        .target(name: "FusionReference", dependencies: ["MotionMath"], path: "Tests/FusionReference"),
 
         .testTarget(name: "MotionMathTests", dependencies: ["MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionModelTests", dependencies: ["MotionMath", "MotionModel"]),
@@ -107,7 +112,7 @@ let package = Package(
 
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionCalibrationTests", dependencies: ["MotionCalibration", "MotionFusion", "MotionHAL", "MotionMath"]),
-        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
+        .testTarget(name: "MotionFusionTests", dependencies: ["FusionReference", "MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(
             name: "CoreMotionTests",
             dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionSupervision", "MotionTestSupport"]),

@@ -99,6 +99,16 @@ public struct Matrix3: Sendable, Equatable, Hashable, Codable {
         Matrix3(row0: factor * matrix.row0, row1: factor * matrix.row1, row2: factor * matrix.row2)
     }
 
+    /// The entrywise sum `lhs + rhs`.
+    public static func + (lhs: Matrix3, rhs: Matrix3) -> Matrix3 {
+        Matrix3(row0: lhs.row0 + rhs.row0, row1: lhs.row1 + rhs.row1, row2: lhs.row2 + rhs.row2)
+    }
+
+    /// The entrywise difference `lhs − rhs`.
+    public static func - (lhs: Matrix3, rhs: Matrix3) -> Matrix3 {
+        Matrix3(row0: lhs.row0 - rhs.row0, row1: lhs.row1 - rhs.row1, row2: lhs.row2 - rhs.row2)
+    }
+
     /// For a symmetric matrix: its eigen decomposition (eigenvalues ascending, see
     /// ``SymmetricEigendecomposition``), or nil if an entry is not finite.
     public var symmetricEigendecomposition: SymmetricEigendecomposition? {

@@ -11,9 +11,11 @@ import MotionHAL
 /// Writes nothing unless asked to.
 enum BroadBenchmark {
     static let usage = """
-        usage: motion-bench broad DIR [--set NAME=VALUE,...] [--plots DIR] [--json]
+        usage: motion-bench broad DIR [--set NAME=VALUE,... | --filter vqf] [--plots DIR] [--json]
                motion-bench broad DIR --cross-validate [--vqf FILE]
           DIR       a directory of BROAD trials as CSV (e.g. ../shared/data/broad)
+          --filter  motionbridge (the default) or vqf: VQF as published (FusionReference, default
+                    parameters, the recording's median sample time), which reports no uncertainty
           --set     attitude filter settings other than the defaults: AttitudeFilterSettings's property
                     names, values in its units (s, rad, rad/s, m/s², µT; true/false for
                     estimatesGyroscopeBias), e.g. magnetometerTimeConstant=9,gyroscopeScaleTimeConstant=0
@@ -36,8 +38,8 @@ enum BroadBenchmark {
         let sixAxis: Figures
         /// 9-axis RMSE, degrees.
         let nineAxis: Figures
-        /// How well the 9-axis filter's own uncertainty describes its errors.
-        let uncertainty: UncertaintyCalibration
+        /// How well the 9-axis filter's own uncertainty describes its errors (nil for VQF, which has none).
+        let uncertainty: UncertaintyCalibration?
     }
 
     /// The fraction of scored samples whose error lies within twice the filter's 1 σ, and the mean σ.
@@ -108,10 +110,11 @@ enum BroadBenchmark {
         let trials: [TrialScore]
         let meanSixAxis: Figures
         let meanNineAxis: Figures
-        /// The uncertainty calibration over every scored sample of every trial.
-        let uncertainty: UncertaintyCalibration
-        /// 9-axis estimator update, ns per sample (best of 3 passes over all trials, one core).
-        let nineAxisNanosecondsPerSample: Double
+        /// The uncertainty calibration over every scored sample of every trial (nil for VQF).
+        let uncertainty: UncertaintyCalibration?
+        /// 9-axis estimator update, ns per sample (best of 3 passes over all trials, one core; nil for VQF,
+        /// whose time is its C++ core's, measured by Benchmarks/broad/run.sh).
+        let nineAxisNanosecondsPerSample: Double?
         let samples: Int
     }
 
@@ -132,6 +135,15 @@ enum BroadBenchmark {
             }
         }
         let settings = try options["--set"].map(FilterSettingsOption.parse) ?? AttitudeFilterSettings()
+        let reference: Bool
+        switch options["--filter"] {
+        case nil, "motionbridge": reference = false
+        case "vqf": reference = true
+        case let other?: throw CommandLineError("--filter takes motionbridge or vqf, not \(other)")
+        }
+        if reference, options["--set"] != nil || options.has("--cross-validate") {
+            throw CommandLineError("--filter vqf excludes --set and --cross-validate")
+        }
         if options.has("--cross-validate") {
             guard options["--set"] == nil else { throw CommandLineError("--set and --cross-validate exclude each other") }
             var vqf: [String: Double] = [:]
@@ -151,14 +163,21 @@ enum BroadBenchmark {
             let recording = try load(file, in: directory)
             let trial = (file as NSString).deletingPathExtension
             let scored = BroadTrial(name: trial, recording: recording)
-            let six = RecordingFusion(recording, frame: .xArbitraryZVertical, settings: settings)
-            let nine = RecordingFusion(recording, frame: .xMagneticNorthZVertical, settings: settings)
-            let sixErrors = errors(six.attitudesInEastNorthUp, of: scored)
-            let nineErrors = errors(nine.attitudesInEastNorthUp, of: scored)
+            let sixErrors: TrialErrors, nineErrors: TrialErrors, uncertainty: UncertaintyCalibration?
+            if reference {
+                sixErrors = errors(BroadReferenceFilter.attitudes(recording, magnetometer: false), of: scored)
+                nineErrors = errors(BroadReferenceFilter.attitudes(recording, magnetometer: true), of: scored)
+                uncertainty = nil
+            } else {
+                let six = RecordingFusion(recording, frame: .xArbitraryZVertical, settings: settings)
+                let nine = RecordingFusion(recording, frame: .xMagneticNorthZVertical, settings: settings)
+                sixErrors = errors(six.attitudesInEastNorthUp, of: scored)
+                nineErrors = errors(nine.attitudesInEastNorthUp, of: scored)
+                uncertainty = UncertaintyCalibration(errors: nineErrors, uncertainties: nine.uncertainties)
+            }
             scores.append(TrialScore(
                 trial: trial, scored: nineErrors.statistics.count, sixAxis: Figures(sixErrors.statistics),
-                nineAxis: Figures(nineErrors.statistics),
-                uncertainty: UncertaintyCalibration(errors: nineErrors, uncertainties: nine.uncertainties)))
+                nineAxis: Figures(nineErrors.statistics), uncertainty: uncertainty))
             if let plots {
                 try writePlot(trial: trial, nine: nineErrors, six: sixErrors, into: plots)
             }
@@ -167,8 +186,9 @@ enum BroadBenchmark {
         let report = Report(
             trials: scores, meanSixAxis: Figures(mean: scores.map(\.sixAxis)),
             meanNineAxis: Figures(mean: scores.map(\.nineAxis)),
-            uncertainty: UncertaintyCalibration(pooling: scores.map(\.uncertainty)),
-            nineAxisNanosecondsPerSample: nanosecondsPerUpdate(recordings, frame: .xMagneticNorthZVertical, settings: settings),
+            uncertainty: reference ? nil : UncertaintyCalibration(pooling: scores.compactMap(\.uncertainty)),
+            nineAxisNanosecondsPerSample: reference
+                ? nil : nanosecondsPerUpdate(recordings, frame: .xMagneticNorthZVertical, settings: settings),
             samples: recordings.map(\.samples.count).reduce(0, +))
         if options.has("--json") {
             let encoder = JSONEncoder()
@@ -269,8 +289,9 @@ enum BroadBenchmark {
         return Double(best) / Double(count) + (checksum.isNaN ? 1 : 0)
     }
 
-    private static func calibration(_ figures: UncertaintyCalibration) -> String {
-        String(
+    private static func calibration(_ figures: UncertaintyCalibration?) -> String {
+        guard let figures else { return "        –        –       –       –" }
+        return String(
             format: " %7.1f%% %7.1f%% %7.2f %7.2f", figures.headingWithinTwoSigma * 100, figures.inclinationWithinTwoSigma * 100,
             figures.meanHeadingSigma, figures.meanInclinationSigma)
     }
@@ -297,9 +318,12 @@ enum BroadBenchmark {
         lines.append(padded("all scored samples") + String(repeating: " ", count: 62) + calibration(report.uncertainty))
         lines.append("(head≤2σ, incl≤2σ: scored samples whose 9-axis error is within twice the filter's own 1 σ; σ: its mean, degrees)")
         lines.append("")
-        lines.append(String(
-            format: "9-axis update: %.1f ns per sample (best of 3 passes over %d samples, one core)",
-            report.nineAxisNanosecondsPerSample, report.samples))
+        if let time = report.nineAxisNanosecondsPerSample {
+            lines.append(String(
+                format: "9-axis update: %.1f ns per sample (best of 3 passes over %d samples, one core)", time, report.samples))
+        } else {
+            lines.append("VQF (FusionReference) reports no uncertainty; its update time is its C++ core's (Benchmarks/broad/run.sh)")
+        }
         if let plots { lines.append("error plots: \(plots)/<trial>.svg") }
         return lines.joined(separator: "\n")
     }

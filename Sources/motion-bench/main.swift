@@ -155,7 +155,7 @@ switch arguments.first {
 case "broad":
     // The attitude filter over BROAD recordings.
     runStandalone(
-        Array(arguments.dropFirst()), valued: ["--plots", "--vqf", "--set"], switches: ["--json", "--cross-validate"],
+        Array(arguments.dropFirst()), valued: ["--plots", "--vqf", "--set", "--filter"], switches: ["--json", "--cross-validate"],
         usage: BroadBenchmark.usage, BroadBenchmark.run)
 case "broad-variants":
     // The trials as other sensors, mountings and rates would have recorded them.

@@ -42,4 +42,12 @@ import Testing
         }
         #expect(Matrix3(row0: SIMD3(1, 2, 3), row1: SIMD3(2, 4, 6), row2: SIMD3(0, 0, 1)).inverse == nil)
     }
+
+    @Test func matrixSumAndDifferenceAreEntrywise() {
+        let a = Matrix3(row0: SIMD3(1, 2, 3), row1: SIMD3(4, 5, 6), row2: SIMD3(7, 8, 9))
+        let b = Matrix3(diagonal: SIMD3(0.5, -1, 2))
+        #expect(a + b == Matrix3(row0: SIMD3(1.5, 2, 3), row1: SIMD3(4, 4, 6), row2: SIMD3(7, 8, 11)))
+        #expect(a - b == Matrix3(row0: SIMD3(0.5, 2, 3), row1: SIMD3(4, 6, 6), row2: SIMD3(7, 8, 7)))
+        #expect(a + b - b == a)
+    }
 }
