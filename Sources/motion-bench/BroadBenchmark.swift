@@ -11,14 +11,16 @@ import MotionHAL
 /// Writes nothing unless asked to.
 enum BroadBenchmark {
     static let usage = """
-        usage: motion-bench broad DIR [--set NAME=VALUE,... | --filter vqf] [--plots DIR] [--json]
+        usage: motion-bench broad DIR [--filter vqf] [--set NAME=VALUE,...] [--plots DIR] [--json]
                motion-bench broad DIR --cross-validate [--vqf FILE]
           DIR       a directory of BROAD trials as CSV (e.g. ../shared/data/broad)
           --filter  motionbridge (the default) or vqf: VQF as published (FusionReference, default
                     parameters, the recording's median sample time), which reports no uncertainty
           --set     attitude filter settings other than the defaults: AttitudeFilterSettings's property
                     names, values in its units (s, rad, rad/s, m/s², µT; true/false for
-                    estimatesGyroscopeBias), e.g. magnetometerTimeConstant=9,gyroscopeScaleTimeConstant=0
+                    estimatesGyroscopeBias), e.g. magnetometerTimeConstant=9,gyroscopeScaleTimeConstant=0;
+                    with --filter vqf, VQFReference.Parameters's names in VQF's units (s, °/s, degrees),
+                    e.g. magneticNewMinimumRate=0
           --plots   write an SVG error plot per trial into this directory (created if missing)
           --json    print the figures as JSON
           --cross-validate
@@ -134,16 +136,15 @@ enum BroadBenchmark {
                 throw BenchError("cannot create \(plots): \(error.localizedDescription)")
             }
         }
-        let settings = try options["--set"].map(FilterSettingsOption.parse) ?? AttitudeFilterSettings()
         let reference: Bool
         switch options["--filter"] {
         case nil, "motionbridge": reference = false
         case "vqf": reference = true
         case let other?: throw CommandLineError("--filter takes motionbridge or vqf, not \(other)")
         }
-        if reference, options["--set"] != nil || options.has("--cross-validate") {
-            throw CommandLineError("--filter vqf excludes --set and --cross-validate")
-        }
+        if reference, options.has("--cross-validate") { throw CommandLineError("--filter vqf excludes --cross-validate") }
+        let settings = try reference ? AttitudeFilterSettings() : options["--set"].map(FilterSettingsOption.parse) ?? AttitudeFilterSettings()
+        let parameters = try reference ? options["--set"].map(FilterSettingsOption.parseReference) ?? .init() : .init()
         if options.has("--cross-validate") {
             guard options["--set"] == nil else { throw CommandLineError("--set and --cross-validate exclude each other") }
             var vqf: [String: Double] = [:]
@@ -165,8 +166,8 @@ enum BroadBenchmark {
             let scored = BroadTrial(name: trial, recording: recording)
             let sixErrors: TrialErrors, nineErrors: TrialErrors, uncertainty: UncertaintyCalibration?
             if reference {
-                sixErrors = errors(BroadReferenceFilter.attitudes(recording, magnetometer: false), of: scored)
-                nineErrors = errors(BroadReferenceFilter.attitudes(recording, magnetometer: true), of: scored)
+                sixErrors = errors(BroadReferenceFilter.attitudes(recording, magnetometer: false, parameters: parameters), of: scored)
+                nineErrors = errors(BroadReferenceFilter.attitudes(recording, magnetometer: true, parameters: parameters), of: scored)
                 uncertainty = nil
             } else {
                 let six = RecordingFusion(recording, frame: .xArbitraryZVertical, settings: settings)

@@ -7,9 +7,12 @@ import MotionMath
 /// median sample time, as `vqf.VQF(Ts)` is run by Benchmarks/broad/vqf_reference.py.
 enum BroadReferenceFilter {
     /// The attitude after each sample, sensor → East-North-Up: 9-axis with `magnetometer`, else 6-axis
-    /// (heading arbitrary).
-    static func attitudes(_ recording: IMURecording, magnetometer: Bool) -> [Quaternion] {
-        var filter = VQFReference(sampleTime: VQFReference.sampleTime(timestamps: recording.samples.map(\.timestamp)))
+    /// (heading arbitrary); VQF with `parameters` (its defaults unless `--set` changes them).
+    static func attitudes(
+        _ recording: IMURecording, magnetometer: Bool, parameters: VQFReference.Parameters = .init()
+    ) -> [Quaternion] {
+        var filter = VQFReference(
+            sampleTime: VQFReference.sampleTime(timestamps: recording.samples.map(\.timestamp)), parameters: parameters)
         var attitudes: [Quaternion] = []
         attitudes.reserveCapacity(recording.samples.count)
         for sample in recording.samples {

@@ -129,4 +129,28 @@ import Testing
         let both = try AgentProcess.run("motion-bench", arguments: ["broad", directory.path, "--set", "gravity=9.8", "--cross-validate"])
         #expect(both.status == 64 && both.log.contains("exclude each other"))
     }
+
+    @Test func benchBroadScoresTheReferenceVQFWithItsOwnParameters() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Self.broadExcerpt, toPath: directory.appendingPathComponent("excerpt.csv").path)
+        func report(_ arguments: [String]) throws -> [String: Any] {
+            let run = try AgentProcess.run("motion-bench", arguments: ["broad", directory.path, "--filter", "vqf", "--json"] + arguments)
+            #expect(run.status == 0, "\(run.log)")
+            return try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        }
+        // VQF 2.1.2's own figure on the excerpt (VQFReferenceTests); no uncertainty and no time of its own.
+        let published = try report([])
+        let total = try #require((published["meanNineAxis"] as? [String: Double])?["total"])
+        #expect(abs(total - 1.9445700226458047) < 1e-7)
+        #expect(published["uncertainty"] == nil && published["nineAxisNanosecondsPerSample"] == nil)
+        // --set takes VQF's parameter names, not MotionBridge's.
+        let changed = try report(["--set", "magnetometerTimeConstant=1,rejectsMagneticDisturbances=false"])
+        #expect((changed["meanNineAxis"] as? [String: Double])?["total"] != total)
+        let foreign = try AgentProcess.run(
+            "motion-bench", arguments: ["broad", directory.path, "--filter", "vqf", "--set", "gyroscopeScaleTimeConstant=0"])
+        #expect(foreign.status == 64 && foreign.log.contains("unknown setting 'gyroscopeScaleTimeConstant'"), "\(foreign.log)")
+        let unknown = try AgentProcess.run("motion-bench", arguments: ["broad", directory.path, "--filter", "madgwick"])
+        #expect(unknown.status == 64 && unknown.log.contains("--filter takes motionbridge or vqf"), "\(unknown.log)")
+    }
 }
