@@ -12,7 +12,7 @@ import Synchronization
 /// magnetic disturbance is expected) runs the 9-axis filter over every trial; then, leaving each trial out
 /// in turn, the candidate with the lowest mean 9-axis total error on the other trials is scored on the one
 /// left out. The table shows that held-out score per trial and per group beside the default settings'
-/// (which were chosen on all the trials: "fitted") and, with `--vqf FILE`, VQF's.
+/// ("default"; the grid's choice on all the trials is printed below it) and, with `--vqf FILE`, VQF's.
 enum BroadCrossValidation {
     /// The candidate grid: one axis per physical setting.
     struct Candidate: Sendable {
@@ -141,7 +141,7 @@ enum BroadCrossValidation {
             "scored with the settings chosen on the other \(trials.count - 1): the accelerometer τ on their 6-axis inclination,",
             "then the magnetometer τ, expected disturbance and new-field time on their 9-axis total (\(candidates) candidates)",
             "",
-            padded("trial") + "  CV tot CV head CV incl 6ax inc  fitted    VQF  chosen on the others",
+            padded("trial") + "  CV tot CV head CV incl 6ax inc default    VQF  chosen on the others",
         ]
         for choice in choices {
             let name = trials[choice.heldOut].name
@@ -151,7 +151,7 @@ enum BroadCrossValidation {
                     vqf[name]].map(cell).joined(separator: " ") + "  " + choice.candidate.label)
         }
         lines.append("")
-        lines.append(padded("group (mean of its trials)") + "  CV tot CV head CV incl 6ax inc  fitted    VQF")
+        lines.append(padded("group (mean of its trials)") + "  CV tot CV head CV incl 6ax inc default    VQF")
         let groups = Dictionary(grouping: choices, by: { group(of: trials[$0.heldOut].name) })
         for (name, members) in groupOrder.map({ ($0, groups[$0] ?? []) }) + [("all trials", choices)] {
             guard !members.isEmpty else { continue }
@@ -164,7 +164,7 @@ enum BroadCrossValidation {
                 mean(\.sixAxisInclination), mean { defaults[$0.heldOut].totalRMSE }, mean { vqf[trials[$0.heldOut].name] },
             ].map(cell).joined(separator: " "))
         }
-        lines.append("(fitted: the default settings, chosen on all twelve trials)")
+        lines.append("(default: the default settings, whose disturbance rule is VQF's, not the grid's choice on these trials)")
         return lines
     }
 
