@@ -30,10 +30,11 @@ struct MagneticDisturbanceDetector: Sendable {
     /// How far the device must turn about the vertical while a different field is steady before that
     /// field is adopted, rad.
     static let minimumTurn = 0.5
-    /// How many standard deviations of a reading's noise the thresholds are widened to at least: 3, at
-    /// which noise alone moves the norm past its bound in 0.3 % of the readings (and the direction in as
-    /// many), so that a noisy magnetometer or a weak field does not starve the heading of corrections nor
-    /// make the disturbance flag flicker. Not more: a reading whose norm is off by more than the thresholds
+    /// How many standard deviations of the compared field's noise (the readings' noise, reduced by the
+    /// 0.05 s low-pass) the thresholds are widened to at least: 3, at which noise alone moves the norm
+    /// past its bound in 0.3 % of the comparisons (and the direction in as many), so that a noisy
+    /// magnetometer or a weak field does not starve the heading of corrections nor make the disturbance
+    /// flag flicker. Not more: a reading whose norm is off by more than the thresholds
     /// is most often off in direction too (a calibration residual, a disturbance), and widening the
     /// thresholds to 4 σ let such readings in and cost BROAD 0.2° (docs/FUSION.md).
     static let noiseMultiple = 3.0
@@ -115,31 +116,39 @@ struct MagneticDisturbanceDetector: Sendable {
         horizontal: Double, downward: Double, earth: SIMD3<Double>, turned: Double, trusted: Bool, noise: Double,
         deltaTime: Double
     ) -> Bool {
-        let noiseBound = Self.noiseMultiple * noise
         let reading = Field(horizontal: horizontal, downward: downward)
         guard reading.norm > 0 else { return false }
+        let gain = 1 - exp(-deltaTime / Self.comparedTimeConstant)
         var field = compared ?? reading
-        field.follow(reading, gain: 1 - exp(-deltaTime / Self.comparedTimeConstant))
+        field.follow(reading, gain: gain)
         compared = field
+        // The noise of one reading (µT), and of the low-passed field: an exponential average with gain g
+        // keeps g / (2 − g) of white noise's variance (0.1 at 100 Hz).
+        let readingNoiseBound = Self.noiseMultiple * noise
+        let noiseBound = readingNoiseBound * (gain / (2 - gain)).squareRoot()
         guard var current = reference, referenceTrusted else {
             reference = field
             referenceTrusted = trusted
             candidate = nil
-            undisturbedFor = 0
+            // A reference just founded is undisturbed: it corrects at once.
+            undisturbedFor = Self.minimumUndisturbedTime
             isDisturbed = false
             return true
         }
         if isClose(field, to: current, noiseBound: noiseBound) {
+            candidate = nil
+            // One reading's worth of time at most: a gap in the readings proves nothing.
+            undisturbedFor += min(deltaTime, Self.comparedTimeConstant)
+            isDisturbed = undisturbedFor < Self.minimumUndisturbedTime
+            guard !isDisturbed else { return false }
+            // The reference follows only an undisturbed field, not the way back from a disturbance.
             current.follow(field, gain: min(deltaTime / referenceTimeConstant, 1))
             reference = current
-            candidate = nil
-            undisturbedFor += deltaTime
-            isDisturbed = undisturbedFor < Self.minimumUndisturbedTime
-            return !isDisturbed
+            return true
         }
         undisturbedFor = 0
         if var steady = candidate, isClose(field, to: steady.field, noiseBound: noiseBound),
-            (earth - steady.earth).length <= max(normThreshold * steady.earth.length, noiseBound)
+            (earth - steady.earth).length <= max(normThreshold * steady.earth.length, readingNoiseBound)
         {
             steady.field.follow(field, gain: min(deltaTime / 1.0, 1))
             steady.duration += deltaTime

@@ -23,49 +23,55 @@ import MotionMath
 public struct VQFReference: Sendable {
     /// VQF's parameters (its `VQFParams`), with its defaults; angles in degrees as VQF takes them.
     public struct Parameters: Sendable {
-        /// s.
+        /// VQF's `tauAcc`, s.
         public var accelerometerTimeConstant = 3.0
-        /// s.
+        /// VQF's `tauMag`, s.
         public var magnetometerTimeConstant = 9.0
+        /// VQF's `motionBiasEstEnabled`.
         public var estimatesBiasInMotion = true
+        /// VQF's `restBiasEstEnabled`.
         public var estimatesBiasAtRest = true
+        /// VQF's `magDistRejectionEnabled`.
         public var rejectsMagneticDisturbances = true
-        /// °/s.
+        /// VQF's `biasSigmaInit`, °/s.
         public var biasSigmaInitial = 0.5
-        /// s.
+        /// VQF's `biasForgettingTime`, s.
         public var biasForgettingTime = 100.0
-        /// °/s.
+        /// VQF's `biasClip`, °/s.
         public var biasClip = 2.0
-        /// °/s.
+        /// VQF's `biasSigmaMotion`, °/s.
         public var biasSigmaMotion = 0.1
+        /// VQF's `biasVerticalForgettingFactor`, dimensionless.
         public var biasVerticalForgettingFactor = 0.0001
-        /// °/s.
+        /// VQF's `biasSigmaRest`, °/s.
         public var biasSigmaRest = 0.03
-        /// s.
+        /// VQF's `restMinT`, s.
         public var restMinimumTime = 1.5
-        /// s.
+        /// VQF's `restFilterTau`, s.
         public var restFilterTimeConstant = 0.5
-        /// °/s.
+        /// VQF's `restThGyr`, °/s.
         public var restGyroscopeThreshold = 2.0
-        /// m/s².
+        /// VQF's `restThAcc`, m/s².
         public var restAccelerometerThreshold = 0.5
-        /// s.
+        /// VQF's `magCurrentTau`, s.
         public var magneticCurrentTimeConstant = 0.05
-        /// s.
+        /// VQF's `magRefTau`, s.
         public var magneticReferenceTimeConstant = 20.0
+        /// VQF's `magNormTh`, relative.
         public var magneticNormThreshold = 0.1
-        /// Degrees.
+        /// VQF's `magDipTh`, degrees.
         public var magneticDipThreshold = 10.0
-        /// s.
+        /// VQF's `magNewTime`, s.
         public var magneticNewTime = 20.0
-        /// s.
+        /// VQF's `magNewFirstTime`, s.
         public var magneticNewFirstTime = 5.0
-        /// °/s.
+        /// VQF's `magNewMinGyr`, °/s.
         public var magneticNewMinimumRate = 20.0
-        /// s.
+        /// VQF's `magMinUndisturbedTime`, s.
         public var magneticMinimumUndisturbedTime = 0.5
-        /// s.
+        /// VQF's `magMaxRejectionTime`, s.
         public var magneticMaximumRejectionTime = 60.0
+        /// VQF's `magRejectionFactor`, dimensionless.
         public var magneticRejectionFactor = 2.0
 
         /// VQF's defaults.

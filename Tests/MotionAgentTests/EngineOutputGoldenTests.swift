@@ -131,11 +131,11 @@ import Testing
     }
 
     @Test func theEnginesSamplesInEveryFrame() {
-        Self.expect(Self.enginePayloads(calibration: nil), Golden(count: 4140, digest: "bf9715c1d6ef1a0edb00592b79bbd4bf3ab8d1fdb2d8b1be11c2af51cb642c8c"))
+        Self.expect(Self.enginePayloads(calibration: nil), Golden(count: 4140, digest: "8809e9a4883c138ad006216efdf8db86c1b7134895a2e2b9fb3546b75537a3a9"))
     }
 
     @Test func theEnginesSamplesCalibrated() {
-        Self.expect(Self.enginePayloads(calibration: Self.calibration), Golden(count: 4140, digest: "6ecf69b2ccd0430e5553d0f3056769e55bdeac7295c10a0d74c4677341bc3df2"))
+        Self.expect(Self.enginePayloads(calibration: Self.calibration), Golden(count: 4140, digest: "a089a562e42d2478afa8895561b56d1f703a06041f9dcdf2f72f8ee8fe487b8c"))
     }
 
     /// The agent's topics in `mean` mode: every sample of the engine averaged over 0.1 s windows.
@@ -160,7 +160,7 @@ import Testing
                 payloads.append(Self.encoder.encode(ready, seq: seq, batched: true, format: .cbor))
             }
         }
-        Self.expect(payloads.golden, Golden(count: 77, digest: "3795504af7a7b04a7e233e30e2b23a78bfc14828d46f9c03d0d44d3b1afe598f"))
+        Self.expect(payloads.golden, Golden(count: 77, digest: "e81ea815d87eae8208ca0dc956989e2ddde7a1ebcaf8c22809ebaacb08ea1745"))
     }
 
     /// The simulator's scenarios with known truth that the detectors are fed.
@@ -247,7 +247,7 @@ import Testing
     /// states' gravity come from there.
     @Test func detectorsInTheMagneticFrameCalibrated() {
         Self.expect(Self.detectorPayloads(DetectorSettings(), frame: .xMagneticNorthZVertical, calibration: Self.calibration), Golden(
-                count: 114, digest: "d074a09d389e2293528488fb018753463e5ec3caf67443cd7e75ea6604892ce0",
+                count: 114, digest: "209700fbe718ad4913d487ffcfcc22d0efdd42d1dca3817aaeea419db3ab457e",
                 events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"]))
     }
 
@@ -258,7 +258,7 @@ import Testing
         Self.expect(
             Self.detectorPayloads(DetectorSettings(), frame: .xMagneticNorthZVertical, calibration: Self.calibration, bankFrame: .xArbitraryZVertical),
             Golden(
-                count: 114, digest: "d074a09d389e2293528488fb018753463e5ec3caf67443cd7e75ea6604892ce0",
+                count: 114, digest: "209700fbe718ad4913d487ffcfcc22d0efdd42d1dca3817aaeea419db3ab457e",
                 events: ["free_fall", "impact", "tap", "double_tap", "tap", "double_tap", "shake", "shake"]))
     }
 

@@ -65,7 +65,7 @@ import Testing
         // True north is magnetic north turned by the declination, about the vertical only.
         let difference = OrientationError(estimate: trueNorth.attitude, reference: magnetic.attitude)
         #expect(abs(difference.heading - 4 * degree) < 1e-6 && difference.inclination < 1e-6)
-        // Regression guard on this excerpt (measured 0.28° inclination, 2.25° total; 0.93° with the 5 % / 5°
+        // Regression guard on this excerpt (measured 0.21° inclination, 2.14° total; 0.93° with the 5 % / 5°
         // disturbance thresholds of before, which rejected the parts of this lab's field that are not
         // uniform, and an imperfectly calibrated magnetometer's readings with them. The targets for all
         // twelve trials are measured by `motion-bench broad`, see docs/FUSION.md).

@@ -88,7 +88,7 @@ import Testing
         let trialScores = try #require(report["trials"] as? [[String: Any]])
         #expect(trialScores.count == 1 && trialScores.first?["trial"] as? String == "excerpt")
         let nine = try #require(report["meanNineAxis"] as? [String: Double])
-        // The excerpt's figures are the filter's (OrientationErrorTests: 0.28° inclination, 2.25° total).
+        // The excerpt's figures are the filter's (OrientationErrorTests: 0.21° inclination, 2.14° total).
         #expect((nine["inclination"] ?? .nan) < 0.5 && (nine["total"] ?? .nan) < 2.5)
         #expect(((report["nineAxisNanosecondsPerSample"] as? Double) ?? 0) > 0)
         let svg = try String(contentsOfFile: plots.appendingPathComponent("excerpt.svg").path, encoding: .utf8)
