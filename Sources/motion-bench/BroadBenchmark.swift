@@ -166,8 +166,9 @@ enum BroadBenchmark {
             let scored = BroadTrial(name: trial, recording: recording)
             let sixErrors: TrialErrors, nineErrors: TrialErrors, uncertainty: UncertaintyCalibration?
             if reference {
-                sixErrors = errors(BroadReferenceFilter.attitudes(recording, magnetometer: false, parameters: parameters), of: scored)
-                nineErrors = errors(BroadReferenceFilter.attitudes(recording, magnetometer: true, parameters: parameters), of: scored)
+                let attitudes = BroadReferenceFilter.attitudes(recording, parameters: parameters)
+                sixErrors = errors(attitudes.sixAxis, of: scored)
+                nineErrors = errors(attitudes.nineAxis, of: scored)
                 uncertainty = nil
             } else {
                 let six = RecordingFusion(recording, frame: .xArbitraryZVertical, settings: settings)

@@ -1,6 +1,5 @@
 import MotionFusion
 import MotionMath
-import MotionTestSupport
 import Testing
 
 /// The magnetic disturbance rejection as VQF has it (docs/FUSION.md): 10 % / 10° thresholds on the field
@@ -65,23 +64,15 @@ import Testing
         // The residual turns with the device: added in the sensor's frame, along its x axis, which stays
         // horizontal. As the device turns the field's dip swings between 62° and 71° and its norm by 7 %.
         func flaggedShare(_ settings: AttitudeFilter.Settings) -> Double {
-            let (rest, turn) = Self.turning()
-            let offset = SIMD3<Double>(4, 0, 0)
+            var (rest, turn) = Self.turning()
+            rest.magnetometerOffset = SIMD3(4, 0, 0)
+            turn.magnetometerOffset = SIMD3(4, 0, 0)
             var filter = AttitudeFilter(settings: settings)
-            var generator = SeededGenerator(seed: 7)
+            rest.run(&filter, duration: 20, seed: 7)
             var flagged = 0, readings = 0
-            for (motion, start, duration) in [(rest, 0.0, 20.0), (turn, 20.0, 60.0)] {
-                for step in 0...Int(duration * 100) {
-                    let time = start + Double(step) / 100
-                    let reading = motion.reading(at: time, using: &generator)
-                    filter.update(
-                        gyroscope: reading.gyroscope, accelerometer: reading.accelerometer,
-                        magnetometer: reading.magnetometer + offset, deltaTime: time == 0 ? 0 : 0.01)
-                    if time > 20 {
-                        readings += 1
-                        if filter.isMagneticallyDisturbed { flagged += 1 }
-                    }
-                }
+            turn.run(&filter, from: 20, duration: 60, seed: 8) { _, _, filter in
+                readings += 1
+                if filter.isMagneticallyDisturbed { flagged += 1 }
             }
             return Double(flagged) / Double(readings)
         }

@@ -22,6 +22,9 @@ struct SyntheticMotion {
     var linearAcceleration: @Sendable (Double) -> SIMD3<Double> = { _ in .zero }
     /// A field added to the earth's (reference frame, µT) as a function of time: a magnetic disturbance.
     var magneticDisturbance: @Sendable (Double) -> SIMD3<Double> = { _ in .zero }
+    /// A field added to the magnetometer's readings in the sensor's frame (µT): a hard-iron residual, which
+    /// turns with the device.
+    var magnetometerOffset = SIMD3<Double>.zero
     var gyroscopeNoise = 0.0
     var accelerometerNoise = 0.0
     var magnetometerNoise = 0.0
@@ -43,7 +46,7 @@ struct SyntheticMotion {
             gyroscope: bodyRate * gyroscopeScale + gyroscopeBias + generator.gaussianVector(standardDeviation: gyroscopeNoise),
             accelerometer: toDevice.rotate(specificForce)
                 + generator.gaussianVector(standardDeviation: accelerometerNoise),
-            magnetometer: toDevice.rotate(Self.magneticField + magneticDisturbance(time))
+            magnetometer: toDevice.rotate(Self.magneticField + magneticDisturbance(time)) + magnetometerOffset
                 + generator.gaussianVector(standardDeviation: magnetometerNoise)
         )
     }
