@@ -69,8 +69,10 @@ let package = Package(
         .target(name: "MotionCalibration", dependencies: ["MotionFusion", "MotionHAL", "MotionMath"]),
         // The device, fusion at the full rate and routing to subscriptions, under Apple's API and the agent.
         .target(name: "MotionEngine", dependencies: ["MotionHAL", "MotionFusion", "MotionLog", "MotionMath", "MotionModel", "MotionSupervision"]),
-        .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionModel"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite", "MotionLog", "MotionSupervision"]),
+        // One SQLite connection with typed results, for the MQTT client's offline journal and CoreMotion's sensor recorder.
+        .target(name: "MotionStorage", dependencies: ["CSQLite"]),
+        .target(name: "CoreMotion", dependencies: ["MotionEngine", "MotionHAL", "MotionFusion", "MotionMath", "MotionModel", "MotionStorage"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "CSQLite", "MotionLog", "MotionStorage", "MotionSupervision"]),
         // Apple's CMMotionManager for a board across the network: its topics on a broker as a motion source.
         .target(name: "RemoteMotion", dependencies: ["CoreMotion", "MotionContract", "MotionEngine", "MotionFusion", "MQTT"]),
         .target(
@@ -115,10 +117,10 @@ let package = Package(
         .testTarget(name: "MotionFusionTests", dependencies: ["FusionReference", "MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(
             name: "CoreMotionTests",
-            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionSupervision", "MotionTestSupport"]),
+            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionStorage", "MotionSupervision", "MotionTestSupport"]),
         .testTarget(
             name: "MotionEngineTests", dependencies: ["MotionEngine", "MotionHAL", "MotionLog", "MotionSupervision", "MotionTestSupport"]),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionTestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionStorage", "MotionTestSupport"]),
         .testTarget(
             name: "MotionAgentTests",
             dependencies: [

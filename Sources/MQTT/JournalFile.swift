@@ -1,4 +1,5 @@
 import CSQLite
+import MotionStorage
 
 /// The offline journal's SQLite file: its layout and migration, opening it (checked, migrated, read; a
 /// damaged file set aside and replaced) and writing a row. Stateless: the journal owns the open database.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionStorage
 
 // A file changed under the journal while in use (replaced, removed, truncated, its header overwritten) is
 // found at the next commit or within ``OfflineMessageJournal/watchInterval``, set aside, and written again

@@ -1,4 +1,5 @@
 import CSQLite
+import MotionStorage
 import Dispatch
 import MotionSupervision
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import MotionStorage
 import MotionTestSupport
 import Testing
 

@@ -1,33 +1,46 @@
 import CSQLite
 
 /// A failed SQLite call: what was being done and SQLite's own explanation.
-struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite's (extended) result code, e.g. `SQLITE_NOTADB` (26), `SQLITE_CORRUPT` (11), `SQLITE_FULL` (13).
-    let code: Int32
+    public let code: Int32
     /// What failed, e.g. `open /var/lib/motion-agent/offline.db`.
-    let operation: String
+    public let operation: String
     /// `sqlite3_errmsg` or `sqlite3_errstr`.
-    let message: String
+    public let message: String
 
-    var description: String { "\(operation): \(message)" }
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: SQLite's (extended) result code.
+    ///   - operation: what failed.
+    ///   - message: SQLite's explanation, or the caller's.
+    public init(code: Int32, operation: String, message: String) {
+        self.code = code
+        self.operation = operation
+        self.message = message
+    }
+
+    /// `operation: message`.
+    public var description: String { "\(operation): \(message)" }
 
     /// Whether the file is not a database or is damaged (what a set-aside-and-replace can mend).
-    var meansDamagedFile: Bool {
+    public var meansDamagedFile: Bool {
         let primary = code & 0xff
         return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_FORMAT
     }
 }
 
 /// One SQLite connection, used from one thread at a time (the caller serialises), with typed results:
-/// every raw `SQLITE_*` result is compared here and nowhere else.
-final class SQLiteDatabase {
+/// every raw `SQLITE_*` result is compared here and nowhere else. Shared by the MQTT client's offline
+/// journal and CoreMotion's sensor recorder.
+public final class SQLiteDatabase {
     private let handle: OpaquePointer
     /// The file, for messages.
-    let path: String
+    public let path: String
 
     /// Opens (creating if needed) the database file at `path`.
     /// - Throws: ``SQLiteError``.
-    init(path: String) throws(SQLiteError) {
+    public init(path: String) throws(SQLiteError) {
         var handle: OpaquePointer?
         let result = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard result == SQLITE_OK, let handle else {
@@ -51,27 +64,27 @@ final class SQLiteDatabase {
     }
 
     /// Runs SQL without results (several statements allowed).
-    func execute(_ sql: String) throws(SQLiteError) {
+    public func execute(_ sql: String) throws(SQLiteError) {
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(result, sql) }
     }
 
     /// The first column of the first row of a query, as text (`nil` for no row or NULL).
-    func text(_ sql: String) throws(SQLiteError) -> String? {
+    public func text(_ sql: String) throws(SQLiteError) -> String? {
         let statement = try prepare(sql)
         guard try statement.step() else { return nil }
         return statement.text(0)
     }
 
     /// The first column of the first row of a query, as an integer (0 for no row).
-    func integer(_ sql: String) throws(SQLiteError) -> Int64 {
+    public func integer(_ sql: String) throws(SQLiteError) -> Int64 {
         let statement = try prepare(sql)
         guard try statement.step() else { return 0 }
         return statement.integer(0)
     }
 
     /// A prepared statement, to be used on the same thread as this database.
-    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         var statement: OpaquePointer?
         let result = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard result == SQLITE_OK, let statement else { throw error(result, "prepare \(sql)") }
@@ -79,7 +92,7 @@ final class SQLiteDatabase {
     }
 
     /// A compiled SQL statement; bind, step, read columns, reset.
-    final class Statement {
+    public final class Statement {
         private let statement: OpaquePointer
         private let database: SQLiteDatabase
         private let sql: String
@@ -95,20 +108,24 @@ final class SQLiteDatabase {
         }
 
         /// Clears the bindings and rewinds, ready to run again.
-        func reset() {
+        public func reset() {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
 
-        func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(statement, index, value) }
-        func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(statement, index, value) }
+        /// Binds an integer to parameter `index` (1-based).
+        public func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(statement, index, value) }
+        /// Binds a double to parameter `index` (1-based).
+        public func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(statement, index, value) }
 
-        func bind(_ index: Int32, _ value: String?) {
+        /// Binds text (or NULL) to parameter `index` (1-based).
+        public func bind(_ index: Int32, _ value: String?) {
             guard let value else { sqlite3_bind_null(statement, index); return }
             sqlite3_bind_text(statement, index, value, -1, motion_sqlite_transient())
         }
 
-        func bind(_ index: Int32, _ bytes: [UInt8]?) {
+        /// Binds a blob (or NULL) to parameter `index` (1-based).
+        public func bind(_ index: Int32, _ bytes: [UInt8]?) {
             guard let bytes else { sqlite3_bind_null(statement, index); return }
             _ = bytes.withUnsafeBytes { buffer in
                 // A zero-length blob still needs a non-null pointer to be a blob rather than NULL.
@@ -118,7 +135,7 @@ final class SQLiteDatabase {
 
         /// Runs one step. - Returns: `true` when a row is ready, `false` when done.
         @discardableResult
-        func step() throws(SQLiteError) -> Bool {
+        public func step() throws(SQLiteError) -> Bool {
             let result = sqlite3_step(statement)
             switch result {
             case SQLITE_ROW: return true
@@ -127,16 +144,21 @@ final class SQLiteDatabase {
             }
         }
 
-        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-        func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        /// Whether column `column` (0-based) of the current row is NULL.
+        public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        /// Column `column` (0-based) of the current row as an integer.
+        public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        /// Column `column` (0-based) of the current row as a double.
+        public func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
 
-        func text(_ column: Int32) -> String? {
+        /// Column `column` (0-based) of the current row as text (`nil` for NULL).
+        public func text(_ column: Int32) -> String? {
             guard let text = sqlite3_column_text(statement, column) else { return nil }
             return String(cString: text)
         }
 
-        func blob(_ column: Int32) -> [UInt8]? {
+        /// Column `column` (0-based) of the current row as bytes (`nil` for NULL).
+        public func blob(_ column: Int32) -> [UInt8]? {
             guard !isNull(column) else { return nil }
             let count = Int(sqlite3_column_bytes(statement, column))
             guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return [] }
