@@ -38,4 +38,17 @@ extension NSCoder {
     func decodeDate(forKey key: String) -> Date? {
         decodeRequiredDouble(forKey: key).map(Date.init(timeIntervalSince1970:))
     }
+
+    /// Writes a recorded sample's batch (`identifier`, its bits as a signed 64-bit integer) and wall-clock
+    /// time (`startDate`).
+    func encodeRecording(identifier: UInt64, startDate: Date) {
+        encode(Int64(bitPattern: identifier), forKey: "identifier")
+        encode(date: startDate, forKey: "startDate")
+    }
+
+    /// A recorded sample's batch and wall-clock time, or nil when either is missing.
+    func decodeRecording() -> (identifier: UInt64, startDate: Date)? {
+        guard containsValue(forKey: "identifier"), let startDate = decodeDate(forKey: "startDate") else { return nil }
+        return (UInt64(bitPattern: decodeInt64(forKey: "identifier")), startDate)
+    }
 }
