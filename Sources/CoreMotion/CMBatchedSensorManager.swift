@@ -56,6 +56,10 @@ open class CMBatchedSensorManager: NSObject {
         MotionEngine.shared.deviceInfo?.sensors.isSuperset(of: [.accelerometer, .gyroscope]) ?? false
     }
 
+    /// The app's authorization to use batched sensor data: always ``CMAuthorizationStatus/authorized`` on
+    /// Linux (there is no prompt).
+    open class var authorizationStatus: CMAuthorizationStatus { .authorized }
+
     // MARK: - Frequencies
 
     /// The frequency of the accelerometer samples in a batch, Hz: the device's sample rate (rounded); 0
