@@ -63,6 +63,9 @@ final class UpdateSlot<Run: Sendable>: Sendable {
         if let replaced { finish(replaced) }
     }
 
+    /// Whether a run is installed.
+    var isActive: Bool { current.withLock { $0 != nil } }
+
     /// Ends the current run, if any; no handler call of it starts after this returns.
     func stop() {
         if let running = current.withLock({ value in defer { value = nil }; return value }) { finish(running) }

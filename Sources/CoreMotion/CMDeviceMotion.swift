@@ -72,7 +72,8 @@ open class CMDeviceMotion: CMLogItem {
     init(
         attitude: CMAttitude, rotationRate: CMRotationRate, gravity: CMAcceleration,
         userAcceleration: CMAcceleration, magneticField: CMCalibratedMagneticField, heading: Double,
-        uncertainty: (heading: Double, inclination: Double) = (-1, -1), timestamp: TimeInterval
+        uncertainty: (heading: Double, inclination: Double) = (-1, -1), sensorLocation: SensorLocation = .default,
+        timestamp: TimeInterval
     ) {
         storedAttitude = attitude
         storedRotationRate = rotationRate
@@ -80,9 +81,17 @@ open class CMDeviceMotion: CMLogItem {
         storedUserAcceleration = userAcceleration
         storedMagneticField = magneticField
         storedHeading = heading
-        storedSensorLocation = .default
+        storedSensorLocation = sensorLocation
         storedUncertainty = uncertainty
         super.init(timestamp: timestamp)
+    }
+
+    /// The same sample, measured by the sensor at `location` (a headphone's).
+    func measured(at location: SensorLocation) -> CMDeviceMotion {
+        CMDeviceMotion(
+            attitude: attitude, rotationRate: rotationRate, gravity: gravity, userAcceleration: userAcceleration,
+            magneticField: magneticField, heading: heading, uncertainty: storedUncertainty, sensorLocation: location,
+            timestamp: timestamp)
     }
 
     /// Archives every value: `timestamp`, `attitude` (``CMAttitude``), `rotationRate`, `gravity`,

@@ -45,10 +45,23 @@ open class CMMotionActivityManager: NSObject {
     open func stopActivityUpdates() { core.stop() }
 }
 
-/// What a ``CMMotionActivityManager`` does, in a `Sendable` object the monitor's thread can reach.
+/// What a ``CMMotionActivityManager`` (or a ``CMHeadphoneActivityManager``) does, in a `Sendable` object
+/// the monitor's thread can reach.
 final class ActivityManagerCore: Sendable {
-    private let monitor = MotionDetectorHost.shared
-    private let running = UpdateSlot<MotionDetectorHost.ListenerToken> { MotionDetectorHost.shared.removeListener($0) }
+    private let monitor: MotionDetectorHost
+    private let running: UpdateSlot<MotionDetectorHost.ListenerToken>
+
+    /// A core over `monitor`'s activity (the process's IMU by default).
+    init(monitor: MotionDetectorHost = .shared) {
+        self.monitor = monitor
+        running = UpdateSlot { [monitor] in monitor.removeListener($0) }
+    }
+
+    /// Whether the monitor's device can classify activity.
+    var isAvailable: Bool { monitor.isAvailable }
+
+    /// Whether live updates run.
+    var isRunning: Bool { running.isActive }
 
     func query(from start: Date, to end: Date, queue: OperationQueue, handler: UncheckedBox<CMMotionActivityQueryHandler>) {
         let result: UncheckedBox<[CMMotionActivity]?>
@@ -66,6 +79,11 @@ final class ActivityManagerCore: Sendable {
     }
 
     func start(queue: OperationQueue, handler: UncheckedBox<CMMotionActivityHandler>) {
+        start(queue: queue, deliver: UncheckedBox { handler.value($0) })
+    }
+
+    /// Starts delivering the current activity, then each change, to `deliver` on `queue`.
+    func start(queue: OperationQueue, deliver handler: UncheckedBox<(CMMotionActivity) -> Void>) {
         stop()
         let session = UpdateSession()
         // The current activity is read with the listener's registration, so it is never newer than the

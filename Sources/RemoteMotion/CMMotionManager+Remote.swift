@@ -13,14 +13,24 @@ extension CMMotionManager {
     /// - Throws: ``RemoteMotionError`` when the URL or id cannot be used or the broker cannot be reached
     ///   within 5 s.
     public convenience init(linuxRemoteDevice deviceID: String, broker: String, prefix: String = "motion") throws {
+        let source = try RemoteMotionSource.connect(deviceID: deviceID, brokerURL: broker, prefix: prefix)
+        self.init()
+        useLinuxSource(source)
+    }
+}
+
+extension RemoteMotionSource {
+    /// The source of board `deviceID` on the broker at `brokerURL` (`mqtt://HOST:PORT`), for the managers'
+    /// `init(linuxRemoteDevice:broker:prefix:)`.
+    /// - Throws: ``RemoteMotionError`` when the URL or id cannot be used or the broker cannot be reached
+    ///   within 5 s.
+    static func connect(deviceID: String, brokerURL: String, prefix: String) throws -> RemoteMotionSource {
         let address: MQTTBrokerAddress
         do {
-            address = try MQTTBrokerAddress(url: broker)
+            address = try MQTTBrokerAddress(url: brokerURL)
         } catch {
             throw RemoteMotionError.invalidBroker("\(error)")
         }
-        let source = try RemoteMotionSource(deviceID: deviceID, broker: address, prefix: prefix)
-        self.init()
-        useLinuxSource(source)
+        return try RemoteMotionSource(deviceID: deviceID, broker: address, prefix: prefix)
     }
 }
