@@ -24,8 +24,8 @@ public protocol I2CBus: AnyObject, Sendable {
     /// Writes `bytes` to the chip at `address`, starting at `register`.
     /// - Parameters:
     ///   - address: 7-bit chip address.
-    ///   - register: first register written.
-    ///   - bytes: the data, at least one byte.
+    ///   - register: first register written (for a chip with a command protocol, the command byte).
+    ///   - bytes: the data; empty for a write of the register byte alone (a command, ``sendCommand(address:_:)``).
     func writeRegisters(address: UInt8, startingAt register: UInt8, bytes: [UInt8]) throws(I2CBusError)
 }
 
@@ -36,6 +36,15 @@ extension I2CBus {
     ///   - register: the register.
     public func readRegister(address: UInt8, _ register: UInt8) throws(I2CBusError) -> UInt8 {
         try readRegisters(address: address, startingAt: register, count: 1)[0]
+    }
+
+    /// Writes one command byte and nothing else: how chips without registers (the MS5837, the MS5611
+    /// family) are told to reset or to start a conversion.
+    /// - Parameters:
+    ///   - address: 7-bit chip address.
+    ///   - command: the command byte.
+    public func sendCommand(address: UInt8, _ command: UInt8) throws(I2CBusError) {
+        try writeRegisters(address: address, startingAt: command, bytes: [])
     }
 
     /// Writes one register.

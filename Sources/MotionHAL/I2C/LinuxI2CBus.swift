@@ -40,7 +40,7 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     public func writeRegisters(address: UInt8, startingAt register: UInt8, bytes: [UInt8]) throws(I2CBusError) {
-        precondition(!bytes.isEmpty && bytes.count < 4096, "an I2C write of \(bytes.count) bytes")
+        precondition(bytes.count < 4096, "an I2C write of \(bytes.count) bytes")
         let message = [register] + bytes
         let result = message.withUnsafeBufferPointer {
             clinuxio_i2c_write(descriptor, UInt16(address), $0.baseAddress, UInt16($0.count))
