@@ -9,7 +9,7 @@ import MotionMath
 /// | `sim` | ``SimulatedBarometer`` with its default configuration (25 Hz, sea level, 1 Pa noise, at rest) |
 /// | `sim:OPTIONS` | ``SimulatedBarometer``; `OPTIONS` is a comma-separated list of `key=value`, each key at most once |
 /// | `iio:DEVICE[,sysfs=DIR]` | a Linux IIO pressure device (``IIOBarometer``), e.g. `iio:bmp280`, `iio:iio:device1`; `sysfs=DIR` replaces `/sys/bus/iio/devices` |
-/// | `i2c:BUS@ADDRESS[,chip=NAME]` | a barometer chip on an I²C bus (``I2CBarometer``), e.g. `i2c:/dev/i2c-1@0x76`, identified by its chip ID; `chip=` accepts only that chip (`bmp280`, `bme280`, `lps22hb`, `lps22df`) |
+/// | `i2c:BUS@ADDRESS[,chip=NAME]` | a barometer chip on an I²C bus (``I2CBarometer``), e.g. `i2c:/dev/i2c-1@0x76`, identified by its chip ID (an MS5837 at 0x76 by its PROM); `chip=` accepts only that chip (`bmp280`, `bme280`, `lps22hb`, `lps22df`, `ms5837`; `ms5837-30ba` and `ms5837-02ba` take that part whatever its PROM's version field says) |
 ///
 /// Simulator options:
 /// - `rate=HZ`: the default sample rate, 1...200 Hz; default 25.

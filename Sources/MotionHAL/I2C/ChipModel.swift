@@ -10,8 +10,11 @@ public struct ChipModel<Driver>: Sendable {
     /// The 7-bit addresses the chip can have (set by a pin), for messages and scans.
     public var addresses: [UInt8]
     /// Reads the identity registers of the chip at the address and, when they match, makes its driver on
-    /// the time given (without resetting or configuring anything).
-    /// - Throws: ``IMUDeviceError/unavailable(_:)`` when nothing answers at the address.
+    /// the time given (without resetting or configuring anything). A chip without identity registers is
+    /// recognised otherwise: the MS5837's probe resets it and checks its PROM's CRC-4, only at its own
+    /// address and after every model with an identity register was tried.
+    /// - Throws: ``IMUDeviceError/unavailable(_:)`` when nothing answers at the address (or, for a model
+    ///   only tried when named, when the chip there is not what was named and the probe can say why).
     public var makeDriver: @Sendable (_ bus: any I2CBus, _ address: UInt8, _ time: DeviceTime) throws(IMUDeviceError) -> Driver?
 
     /// Creates a model.

@@ -4,7 +4,7 @@ import MotionTestSupport
 import Synchronization
 import Testing
 
-/// Every barometer keeps the device contract: the four emulated chips through ``I2CBarometer``, the IIO
+/// Every barometer keeps the device contract: the emulated chips (both MS5837 parts among them) through ``I2CBarometer``, the IIO
 /// driver on a fake sysfs tree and the simulator.
 @Suite struct BarometerConformanceTests {
     /// The emulated air: 100 000 Pa, 21.5 °C.
@@ -13,15 +13,21 @@ import Testing
     @Test(arguments: BarometerTestBench.Chip.allCases)
     func i2cChips(_ chip: BarometerTestBench.Chip) throws {
         let bench = BarometerTestBench(chip, atmosphere: Self.atmosphere)
-        let bosch = chip == .bmp280 || chip == .bme280
         // Bosch: 20-bit values (IIR on), 0.17 Pa and 0.005 °C steps; the integer formulas' t_fine may be a few
         // units low (0.03 Pa each) and they round to 1/256 Pa and 0.01 °C (see BoschBarometerDriverTests).
-        // ST: 1/4096 hPa = 0.024 Pa and 0.01 °C steps.
+        // ST: 1/4096 hPa = 0.024 Pa and 0.01 °C steps. MS5837: the datasheet's integer P, rounded down to
+        // 0.1 mbar (10 Pa) on a -30BA and 0.01 mbar (1 Pa) on a -02BA, TEMP to 0.01 °C.
+        let (pressureTolerance, temperatureTolerance): (Double, Double) = switch chip {
+        case .bmp280, .bme280: (0.35, 0.011)
+        case .lps22hb, .lps22df: (0.013, 0.006)
+        case .ms5837_30ba: (10, 0.011)
+        case .ms5837_02ba: (1, 0.011)
+        }
         try BarometerConformance.check(
             { try bench.device() },
             expecting: .init(
-                pressure: 100_000, pressureTolerance: bosch ? 0.35 : 0.013, temperature: 21.5,
-                temperatureTolerance: bosch ? 0.011 : 0.006),
+                pressure: 100_000, pressureTolerance: pressureTolerance, temperature: 21.5,
+                temperatureTolerance: temperatureTolerance),
             faults: bench.faults, time: bench.time)
     }
 

@@ -9,6 +9,8 @@ import Testing
         (.bme280, "bme280", "Bosch BME280 at 0x77", 1...95),
         (.lps22hb, "lps22hb", "ST LPS22HB at 0x5c", 1...75),
         (.lps22df, "lps22df", "ST LPS22DF at 0x5d", 1...200),
+        (.ms5837_30ba, "ms5837", "TE MS5837-30BA at 0x76", 1...100),
+        (.ms5837_02ba, "ms5837", "TE MS5837-02BA at 0x76", 1...100),
     ])
     func eachChipIsFoundByItsIdentity(chip: BarometerTestBench.Chip, model: String, name: String, rates: ClosedRange<Double>) throws {
         let device = try BarometerTestBench(chip).device()
@@ -39,7 +41,7 @@ import Testing
         // 0xB3 is the LPS22HH's WHO_AM_I: same registers, a chip this driver does not know.
         let bench = BarometerTestBench(chip: EmulatedSTPressureSensor(whoAmI: 0xB3), at: 0x5C)
         let error = expectError(IMUDeviceError.self) { try bench.device() }
-        #expect(error == .unavailable("the chip at 0x5c on emulated-i2c is none of the supported barometers (bmp280, bme280, lps22hb, lps22df)"))
+        #expect(error == .unavailable("the chip at 0x5c on emulated-i2c is none of the supported barometers (bmp280, bme280, lps22hb, lps22df, ms5837)"))
     }
 
     @Test func anAddressWithoutAcknowledgeIsUnavailable() throws {
@@ -55,7 +57,7 @@ import Testing
         #expect(try bench.device(BarometerChipModel.models(named: "bmp280")).model.name == "bmp280")
         let error = expectError(IMUDeviceError.self) { try bench.device(BarometerChipModel.models(named: "lps22hb")) }
         #expect(error == .unavailable("the chip at 0x76 on emulated-i2c is none of the supported barometers (lps22hb)"))
-        #expect(throws: IMUDeviceError.invalidSpecification("unknown barometer chip 'bmp390' (known chips: bmp280, bme280, lps22hb, lps22df)")) {
+        #expect(throws: IMUDeviceError.invalidSpecification("unknown barometer chip 'bmp390' (known chips: bmp280, bme280, lps22hb, lps22df, ms5837, ms5837-30ba, ms5837-02ba)")) {
             try BarometerChipModel.models(named: "bmp390")
         }
     }

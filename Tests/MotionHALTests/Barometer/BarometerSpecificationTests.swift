@@ -60,7 +60,7 @@ import Testing
         ("iio:,sysfs=/sys", "driver iio needs a device before its options, e.g. 'iio:bmp280'"),
         ("i2c:/dev/i2c-1", "i2c target '/dev/i2c-1' needs the form BUS@ADDRESS, e.g. '/dev/i2c-1@0x76'"),
         ("i2c:/dev/i2c-1@0x80", "i2c address '0x80' is not a 7-bit address such as 0x76"),
-        ("i2c:/dev/i2c-1@0x76,chip=bmp390", "option 'chip' of driver i2c: unknown barometer chip 'bmp390' (known chips: bmp280, bme280, lps22hb, lps22df)"),
+        ("i2c:/dev/i2c-1@0x76,chip=bmp390", "option 'chip' of driver i2c: unknown barometer chip 'bmp390' (known chips: bmp280, bme280, lps22hb, lps22df, ms5837, ms5837-30ba, ms5837-02ba)"),
         ("i2c:/dev/i2c-1@0x76,chip=bmp280,chip=bme280", "option 'chip' given twice in 'i2c:/dev/i2c-1@0x76,chip=bmp280,chip=bme280'"),
     ])
     func errorsNameTheBadPart(text: String, message: String) {

@@ -3,9 +3,11 @@ import MotionTestSupport
 
 /// An emulated barometer chip on an emulated bus, and the ways the tests open it.
 struct BarometerTestBench {
-    /// The four emulated chips, at their first address (the BME280 and the LPS22DF at their second).
+    /// The emulated chips, at their first address (the BME280 and the LPS22DF at their second; the
+    /// MS5837's only one).
     enum Chip: String, CaseIterable, Sendable {
         case bmp280, bme280, lps22hb, lps22df
+        case ms5837_30ba = "ms5837-30ba", ms5837_02ba = "ms5837-02ba"
 
         /// The address the bench puts the chip at.
         var address: UInt8 {
@@ -14,6 +16,7 @@ struct BarometerTestBench {
             case .bme280: 0x77
             case .lps22hb: 0x5C
             case .lps22df: 0x5D
+            case .ms5837_30ba, .ms5837_02ba: 0x76
             }
         }
     }
@@ -33,6 +36,8 @@ struct BarometerTestBench {
         case .bme280: self.chip = EmulatedBoschBarometer(model: .bme280, atmosphere: atmosphere, oscillatorError: oscillatorError, now: now)
         case .lps22hb: self.chip = EmulatedSTPressureSensor(model: .lps22hb, atmosphere: atmosphere, oscillatorError: oscillatorError, now: now)
         case .lps22df: self.chip = EmulatedSTPressureSensor(model: .lps22df, atmosphere: atmosphere, oscillatorError: oscillatorError, now: now)
+        case .ms5837_30ba: self.chip = EmulatedMS5837(variant: .ms5837_30ba, atmosphere: atmosphere, now: now)
+        case .ms5837_02ba: self.chip = EmulatedMS5837(variant: .ms5837_02ba, atmosphere: atmosphere, now: now)
         }
         address = chip.address
         self.time = time

@@ -11,15 +11,22 @@ extension ChipModel where Driver == any BarometerChipDriver {
     /// The ST LPS22DF (WHO_AM_I 0xB4 at 0x0F) at 0x5C or 0x5D: see ``STPressureDriver``.
     public static var lps22df: BarometerChipModel { st(.lps22df) }
 
-    /// Every chip the driver supports, in the order they are probed.
-    public static var all: [BarometerChipModel] { [.bmp280, .bme280, .lps22hb, .lps22df] }
+    /// Every chip the driver supports, in the order they are probed: the chips with an identity register
+    /// first, the MS5837 (recognised by a reset and its PROM) last.
+    public static var all: [BarometerChipModel] { [.bmp280, .bme280, .lps22hb, .lps22df, .ms5837] }
 
-    /// The models a `chip=` option allows: every model for `nil`, else the one of that name.
+    /// Models that only a `chip=` option selects, never probed unnamed: the MS5837 parts taken as named
+    /// whatever their version field says.
+    public static var namedOnly: [BarometerChipModel] { [.ms5837_30ba, .ms5837_02ba] }
+
+    /// The models a `chip=` option allows: every model of ``all`` for `nil`, else the one of that name
+    /// (in ``all`` or ``namedOnly``).
     /// - Parameter name: a model name such as `bmp280`, or `nil`.
     /// - Throws: ``IMUDeviceError/invalidSpecification(_:)`` for a name no model has (the message lists
     ///   the known ones).
     public static func models(named name: String?) throws(IMUDeviceError) -> [BarometerChipModel] {
-        try models(named: name, in: all, kind: "barometer chip")
+        guard name != nil else { return all }
+        return try models(named: name, in: all + namedOnly, kind: "barometer chip")
     }
 
     private static func bosch(_ variant: BoschBarometerVariant) -> BarometerChipModel {

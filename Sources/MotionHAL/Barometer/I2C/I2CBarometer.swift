@@ -6,7 +6,8 @@ import Synchronization
 /// delivers its readings, one event per reading.
 ///
 /// - The chip is identified when the device is created (each model of ``BarometerChipModel/all``, or the
-///   one named, probes its identity register), so ``info`` is known before `start`. Every `start` opens
+///   one named, probes its identity register; the MS5837, which has none, its PROM), so ``info`` is known
+///   before `start`. Every `start` opens
 ///   the bus and probes again: a chip that was replaced or removed since is reported there.
 /// - The poll thread asks the driver for a new conversion every ``pollInterval(outputDataRate:)``: twice
 ///   the chip's rate, so that no conversion is missed.
