@@ -1,8 +1,8 @@
 /// The MS5837's I²C protocol, as ``MS5837Driver`` uses it: one-byte commands, no registers.
 ///
 /// Sources: TE datasheets MS5837-30BA (10/2015 and REV C2 12/2019, "Commands", "Conversion sequence") and
-/// MS5837-02BA (09/2017, same sections); the conversion times as the Linux driver of the same family
-/// (`drivers/iio/pressure/ms5611_core.c`) waits them. A command is a write of its byte alone
+/// MS5837-02BA (09/2017, same sections), whose tables give the maximum conversion time per
+/// oversampling ratio used below. A command is a write of its byte alone
 /// (``I2CBus/sendCommand(address:_:)``); a read is the command byte, a repeated start and the answer
 /// (``I2CBus/readRegisters(address:startingAt:count:)``), which the chip takes as the command followed by
 /// a read.
