@@ -21,12 +21,14 @@ import MotionMath
 /// Simulator options:
 /// - `rate=HZ`: the device's default sample rate (`info.defaultSampleRate`), a number in 1...2000 Hz;
 ///   default 200.
-/// - `motion=demo|stationary|spin|drop|shake|tap|tilt|walk|run|stairs|vibrate`: ``SimulatedMotion/demo``
-///   (default); ``SimulatedMotion/stationary(attitude:)`` face up with y towards magnetic north;
-///   ``SimulatedMotion/spin`` (45 °/s about the vertical); the scenarios with ground truth, each with its
-///   defaults: a 1 m drop every 10 s (``SimulatedDrop``), shaking bursts (``SimulatedShake``), single and
-///   double taps (``SimulatedTaps``), a 60° tilt and back (``SimulatedTilt``), walking, running and two floors
-///   of stairs up and down (``SimulatedGait``), a machine vibrating at 40 Hz (``SimulatedVibration``).
+/// - `motion=demo|stationary|spin|drop|shake|tap|tilt|walk|run|stairs|vibrate|fall|table_drop|sit`:
+///   ``SimulatedMotion/demo`` (default); ``SimulatedMotion/stationary(attitude:)`` face up with y towards
+///   magnetic north; ``SimulatedMotion/spin`` (45 °/s about the vertical); the scenarios with ground truth,
+///   each with its defaults: a 1 m drop every 10 s (``SimulatedDrop``), shaking bursts (``SimulatedShake``),
+///   single and double taps (``SimulatedTaps``), a 60° tilt and back (``SimulatedTilt``), walking, running and
+///   two floors of stairs up and down (``SimulatedGait``), a machine vibrating at 40 Hz (``SimulatedVibration``),
+///   a person falling hard and getting up every 30 s (``SimulatedFall``), a phone dropped 40 cm onto a table
+///   every 10 s (``SimulatedDrop/ontoTable``), a person sitting down hard every 24 s (``SimulatedSitDown``).
 /// - `seed=N`: seed of the noise generator, a decimal or `0x` hexadecimal unsigned 64-bit integer; default 1.
 /// - `batch=SECONDS`: how often the live simulator wakes up and delivers the samples that have come due
 ///   (``SimulatedIMU/Configuration/deliveryInterval``), 0.0005...1 s; default 0.01. Larger values mean fewer

@@ -9,7 +9,8 @@ import Testing
     static let scenarios: [(String, SimulatedMotion)] = [
         ("drop", .drop(SimulatedDrop())), ("shake", .shake(SimulatedShake())), ("tap", .taps(SimulatedTaps())),
         ("tilt", .tilt(SimulatedTilt())), ("walk", .gait(.walking)), ("run", .gait(.running)), ("stairs", .gait(.stairs())),
-        ("vibrate", .vibration(SimulatedVibration())),
+        ("vibrate", .vibration(SimulatedVibration())), ("fall", .fall(SimulatedFall())), ("table_drop", .drop(.ontoTable)),
+        ("sit", .sitDown(SimulatedSitDown())),
     ]
 
     @Test(arguments: scenarios.map(\.0))
@@ -24,7 +25,7 @@ import Testing
 
     @Test func anUnknownMotionNamesTheChoices() {
         #expect(throws: IMUDeviceError.invalidSpecification(
-            "option 'motion' of driver sim: 'jog' is not one of demo, stationary, spin, drop, shake, tap, tilt, walk, run, stairs, vibrate")) {
+            "option 'motion' of driver sim: 'jog' is not one of demo, stationary, spin, drop, shake, tap, tilt, walk, run, stairs, vibrate, fall, table_drop, sit")) {
             try IMUDeviceSpecification.parse("sim:motion=jog")
         }
     }

@@ -51,6 +51,12 @@ public enum SimulatedMotion: Sendable, Equatable {
     /// A machine vibrating and stopping (`motion=vibrate`); see ``SimulatedVibration``.
     case vibration(SimulatedVibration)
 
+    /// A person who falls hard, lies breathing and gets up (`motion=fall`); see ``SimulatedFall``.
+    case fall(SimulatedFall)
+
+    /// A person who sits down hard on a chair and stands up (`motion=sit`); see ``SimulatedSitDown``.
+    case sitDown(SimulatedSitDown)
+
     /// A vertical-axis spin at 45 °/s from the identity attitude (face up): what `motion=spin` selects.
     public static let spin = SimulatedMotion.rotation(axis: SIMD3(0, 0, 1), rate: .pi / 4)
 
@@ -59,6 +65,7 @@ public enum SimulatedMotion: Sendable, Equatable {
         ("demo", .demo), ("stationary", .stationary(attitude: .identity)), ("spin", .spin), ("drop", .drop(SimulatedDrop())),
         ("shake", .shake(SimulatedShake())), ("tap", .taps(SimulatedTaps())), ("tilt", .tilt(SimulatedTilt())),
         ("walk", .gait(.walking)), ("run", .gait(.running)), ("stairs", .gait(.stairs())), ("vibrate", .vibration(SimulatedVibration())),
+        ("fall", .fall(SimulatedFall())), ("table_drop", .drop(.ontoTable)), ("sit", .sitDown(SimulatedSitDown())),
     ]
 
     /// The motion `motion=name` selects, nil for an unknown name.
@@ -104,6 +111,8 @@ public enum SimulatedMotion: Sendable, Equatable {
         case .tilt(let tilt): return tilt.kinematics(at: time)
         case .gait(let gait): return gait.kinematics(at: time)
         case .vibration(let vibration): return vibration.kinematics(at: time)
+        case .fall(let fall): return fall.kinematics(at: time)
+        case .sitDown(let sitDown): return sitDown.kinematics(at: time)
         }
     }
 

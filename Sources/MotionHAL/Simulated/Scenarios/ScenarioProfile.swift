@@ -65,6 +65,31 @@ struct ScenarioProfile {
         let ramp = duration * u * u * u * u * (2.5 - 3 * u + u * u)
         return ScenarioProfile(value: ramp + max(time - duration, 0), derivative: step.value, secondDerivative: step.derivative)
     }
+
+    /// The integral of ``smoothStepIntegral(at:duration:)`` from 0 to `time`, s²: an acceleration that
+    /// ramps up smoothly over `duration` and then holds gives this distance (per unit acceleration), and
+    /// its derivatives are the integral's.
+    static func smoothStepDoubleIntegral(at time: Double, duration: Double) -> ScenarioProfile {
+        guard time > 0 else { return ScenarioProfile() }
+        let speed = smoothStepIntegral(at: time, duration: duration)
+        let u = min(time / duration, 1)
+        // ∫₀ᵘ (2.5v⁴ − 3v⁵ + v⁶) dv, scaled by duration²; past the ramp, the speed's integral goes on.
+        let ramp = duration * duration * u * u * u * u * u * (0.5 - 0.5 * u + u * u / 7)
+        let beyond = max(time - duration, 0)
+        return ScenarioProfile(
+            value: ramp + duration / 2 * beyond + beyond * beyond / 2, derivative: speed.value, secondDerivative: speed.derivative)
+    }
+
+    /// A body meeting a surface at `speed` (m/s, downwards) and stopped by a half-sine deceleration
+    /// `(π v / 2τ) sin(π r / τ)` within `duration` τ: its height below the point of contact and its
+    /// derivatives `elapsed` r s after the contact (0 ≤ r ≤ τ); it comes to rest `v τ / 2` below it.
+    static func halfSineStop(after elapsed: Double, speed: Double, duration: Double) -> ScenarioProfile {
+        let angle = Double.pi * elapsed / duration
+        return ScenarioProfile(
+            value: -speed * elapsed + speed / 2 * (elapsed - duration / .pi * sin(angle)),
+            derivative: -speed + speed / 2 * (1 - cos(angle)),
+            secondDerivative: .pi * speed / (2 * duration) * sin(angle))
+    }
 }
 
 extension Double {
