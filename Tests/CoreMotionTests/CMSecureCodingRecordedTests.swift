@@ -33,6 +33,20 @@ import Testing
         #expect(heart.heartRate == 0 && heart.confidence == .low && heart.date == nil)
     }
 
+    @Test func waterClassesKeepTheirValues() throws {
+        let event = try CMSecureCodingTests.roundTrip(CMWaterSubmersionEvent(date: Self.start, state: .submerged))
+        #expect(event.date == Self.start && event.state == .submerged)
+        let measurement = try CMSecureCodingTests.roundTrip(
+            CMWaterSubmersionMeasurement(date: Self.start, depth: 12.5, pressure: 226.4, surfacePressure: 101.3, state: .submergedDeep))
+        #expect(measurement.depth?.value == 12.5 && measurement.pressure?.value == 226.4 && measurement.surfacePressure.value == 101.3)
+        #expect(measurement.submersionState == .submergedDeep && measurement.date == Self.start)
+        let dry = try CMSecureCodingTests.roundTrip(
+            CMWaterSubmersionMeasurement(date: Self.start, depth: nil, pressure: nil, surfacePressure: 101.3, state: .notSubmerged))
+        #expect(dry.depth == nil && dry.pressure == nil)
+        let temperature = try CMSecureCodingTests.roundTrip(CMWaterTemperature(date: Self.start, temperature: 14.5, uncertainty: 2))
+        #expect(temperature.temperature.value == 14.5 && temperature.temperatureUncertainty.value == 2)
+    }
+
     @Test func anArchiveMissingAValueReadsAsNil() throws {
         let archiver = NSKeyedArchiver(requiringSecureCoding: true)
         archiver.encode(1.0, forKey: "timestamp")
@@ -41,5 +55,6 @@ import Testing
         #expect(CMRecordedAccelerometerData(coder: unarchiver) == nil)
         #expect(CMAmbientPressureData(coder: unarchiver) == nil)
         #expect(CMTremorResult(coder: unarchiver) == nil && CMOdometerData(coder: unarchiver) == nil)
+        #expect(CMWaterSubmersionEvent(coder: unarchiver) == nil && CMWaterTemperature(coder: unarchiver) == nil)
     }
 }

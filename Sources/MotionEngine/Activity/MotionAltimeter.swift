@@ -65,6 +65,9 @@ public final class MotionAltimeter: Sendable {
     /// The sea-level pressure the absolute altitude assumes, Pa (`MOTION_SEA_LEVEL_PRESSURE` in hPa for
     /// ``shared``; default 101 325, the standard atmosphere's).
     public let seaLevelPressure: Double
+    /// The time constant the pressure is smoothed with, s (``RelativeAltitudeEstimator``'s; 1 s for floors
+    /// in air, less for a depth gauge, whose sensor is quieter and whose diver moves faster).
+    public let smoothingTime: Double
 
     private struct State {
         var device: (any BarometerDevice)?
@@ -74,7 +77,7 @@ public final class MotionAltimeter: Sendable {
         /// Whether the device is started (changed only under ``MotionAltimeter/lifecycle``).
         var started = false
         var generation: UInt64 = 0
-        var estimator = RelativeAltitudeEstimator()
+        var estimator: RelativeAltitudeEstimator
         var floorCounter = FloorCounter()
     }
 
@@ -93,13 +96,15 @@ public final class MotionAltimeter: Sendable {
     ///   - device: the barometer, nil for none.
     ///   - seaLevelPressure: Pa, for the absolute altitude.
     ///   - floors: where floors climbed and descended are recorded (nil: nowhere).
+    ///   - smoothingTime: the pressure's smoothing time constant, s (default 1).
     ///   - clock: the clock of the restarts of a barometer that could not start or went away (every
     ///     ``restartDelay`` seconds; the process's by default).
     public init(
         device: (any BarometerDevice)?, seaLevelPressure: Double = BarometricFormula.standardPressure, floors: MotionDetectorHost? = nil,
-        clock: any SupervisionClock = DispatchSupervisionClock()
+        smoothingTime: Double = 1, clock: any SupervisionClock = DispatchSupervisionClock()
     ) {
-        state = Mutex(State(device: device))
+        state = Mutex(State(device: device, estimator: RelativeAltitudeEstimator(smoothingTime: smoothingTime)))
+        self.smoothingTime = smoothingTime
         supervisor = DeviceSupervisor(
             backoff: Backoff(first: Self.restartDelay, maximum: Self.restartDelay), clock: clock,
             queue: DispatchQueue(label: "MotionAltimeter.supervision"))
@@ -112,18 +117,23 @@ public final class MotionAltimeter: Sendable {
     /// - Parameters:
     ///   - specification: the string, nil for none.
     ///   - floors: where floors are recorded.
-    public convenience init(specification: String?, floors: MotionDetectorHost? = nil) {
+    ///   - variable: the variable the string came from, for ``openingError`` (`MOTION_BAROMETER` by default).
+    ///   - smoothingTime: the pressure's smoothing time constant, s (default 1).
+    public convenience init(
+        specification: String?, floors: MotionDetectorHost? = nil, variable: String = "MOTION_BAROMETER", smoothingTime: Double = 1
+    ) {
         var device: (any BarometerDevice)?
         var failure: String?
         if let specification {
             do {
                 device = try BarometerSpecification(parsing: specification).makeDevice()
             } catch {
-                failure = "MOTION_BAROMETER '\(specification)': \(error)"
+                failure = "\(variable) '\(specification)': \(error)"
             }
         }
         let seaLevel = MotionEngineEnvironment.processVariables()["MOTION_SEA_LEVEL_PRESSURE"].flatMap(Double.init).map { $0 * 100 }
-        self.init(device: device, seaLevelPressure: seaLevel ?? BarometricFormula.standardPressure, floors: floors)
+        self.init(
+            device: device, seaLevelPressure: seaLevel ?? BarometricFormula.standardPressure, floors: floors, smoothingTime: smoothingTime)
         state.withLock { $0.openingError = failure }
     }
 
@@ -205,7 +215,7 @@ public final class MotionAltimeter: Sendable {
             state.withLock { state in
                 state.generation = run
                 state.started = true
-                state.estimator = RelativeAltitudeEstimator()
+                state.estimator = RelativeAltitudeEstimator(smoothingTime: smoothingTime)
                 state.floorCounter = FloorCounter()
             }
             do {

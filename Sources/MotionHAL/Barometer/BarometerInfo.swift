@@ -11,6 +11,9 @@ public struct BarometerInfo: Sendable, Equatable {
     public var defaultSampleRate: Double
     /// Whether the readings carry a temperature (``PressureReading/temperature``).
     public var hasTemperature: Bool
+    /// The pressures the sensor is rated for, Pa; nil when the driver does not know (a depth gauge uses it
+    /// for its deepest depth and to tell a reading out of range).
+    public var pressureRange: ClosedRange<Double>?
 
     /// Creates a description.
     /// - Parameters:
@@ -19,14 +22,16 @@ public struct BarometerInfo: Sendable, Equatable {
     ///   - supportedSampleRates: rates `start` accepts, Hz.
     ///   - defaultSampleRate: rate used when none is asked for, Hz.
     ///   - hasTemperature: whether readings carry a temperature.
+    ///   - pressureRange: the rated pressures, Pa, when known.
     public init(
         driver: String, chip: String, supportedSampleRates: ClosedRange<Double>, defaultSampleRate: Double,
-        hasTemperature: Bool
+        hasTemperature: Bool, pressureRange: ClosedRange<Double>? = nil
     ) {
         self.driver = driver
         self.chip = chip
         self.supportedSampleRates = supportedSampleRates
         self.defaultSampleRate = defaultSampleRate
         self.hasTemperature = hasTemperature
+        self.pressureRange = pressureRange
     }
 }

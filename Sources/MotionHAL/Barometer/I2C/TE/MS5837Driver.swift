@@ -65,9 +65,11 @@ public final class MS5837Driver: BarometerChipDriver {
         self.address = address
         self.variant = variant
         self.time = time
-        info = BarometerInfo(
+        var info = BarometerInfo(
             i2cChip: "TE \(variant.name)", address: address, supportedSampleRates: MS5837Variant.supportedSampleRates,
             defaultSampleRate: Self.defaultSampleRate)
+        info.pressureRange = variant.pressureRange
+        self.info = info
     }
 
     /// Resets the chip, reads and checks its calibration and starts the cycle of conversions.

@@ -1,0 +1,170 @@
+import Dispatch
+import MotionEngine
+import MotionFusion
+import MotionHAL
+
+/// What a ``CMWaterSubmersionManager`` does, in an object the sensor's thread can reach: a listener on the
+/// water pressure sensor feeding a ``WaterSubmersionMonitor``, the cadence of what the delegate hears, and
+/// the delegate.
+///
+/// `@unchecked Sendable`: every mutable property is only touched under `lock`; the owner and the delegate
+/// are held weakly and only called on `delegateQueue`.
+final class WaterSubmersionCore: @unchecked Sendable {
+    /// Seconds between measurements under water (Apple: three a second) and at the surface.
+    static let submergedInterval = 1.0 / 3
+    static let surfaceInterval = 1.0
+    /// Seconds between water temperatures under water.
+    static let temperatureInterval = 1.0
+
+    private let lock = NSLock()
+    private let sensor: MotionAltimeter
+    private weak var storedOwner: CMWaterSubmersionManager?
+    private weak var storedDelegate: (any CMWaterSubmersionManagerDelegate)?
+    private var token: MotionAltimeter.ListenerToken?
+    private var monitor: WaterSubmersionMonitor?
+    private var reportedState: CMWaterSubmersionEvent.State = .unknown
+    private var lastMeasurement = -Double.infinity
+    private var lastTemperature = -Double.infinity
+    private var faulted = false
+    private var uncertainty = 2.0
+    private let delegateQueue = DispatchQueue(label: "CoreMotion.CMWaterSubmersionManager.delegate")
+
+    init(sensor: MotionAltimeter) {
+        self.sensor = sensor
+    }
+
+    private func locked<Value>(_ body: () -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    var owner: CMWaterSubmersionManager? {
+        get { locked { storedOwner } }
+        set { locked { storedOwner = newValue } }
+    }
+
+    var delegate: (any CMWaterSubmersionManagerDelegate)? { locked { storedDelegate } }
+
+    var temperatureUncertainty: Double {
+        get { locked { uncertainty } }
+        set { locked { uncertainty = newValue } }
+    }
+
+    /// The deepest the device may go, m; nil without a sensor.
+    var maximumDepth: Double? {
+        guard let info = sensor.deviceInfo else { return nil }
+        return WaterSubmersionMonitor(sensorRange: Self.range(of: info)).maximumDepth
+    }
+
+    private static func range(of info: BarometerInfo) -> ClosedRange<Double> {
+        info.pressureRange ?? 0...Double.greatestFiniteMagnitude
+    }
+
+    /// Sets the delegate: starts listening to the sensor for one, stops for nil.
+    func setDelegate(_ delegate: (any CMWaterSubmersionManagerDelegate)?) {
+        locked { storedDelegate = delegate }
+        if delegate == nil { stop() } else { start() }
+    }
+
+    private func start() {
+        guard locked({ token == nil }) else { return }
+        let added = sensor.addListener { [weak self] update in self?.handle(update) }
+        locked {
+            token = added
+            monitor = nil
+            reportedState = .unknown
+            faulted = false
+        }
+    }
+
+    func stop() {
+        guard let running = locked({ () -> MotionAltimeter.ListenerToken? in
+            defer { token = nil }
+            return token
+        }) else { return }
+        sensor.removeListener(running)
+    }
+
+    /// What one sensor update makes the delegate hear.
+    private enum Call {
+        case event(CMWaterSubmersionEvent)
+        case measurement(CMWaterSubmersionMeasurement)
+        case temperature(CMWaterTemperature)
+        case error(NSError)
+    }
+
+    private func handle(_ update: MotionAltimeter.Update) {
+        let range = sensor.deviceInfo.map(Self.range(of:)) ?? 0...Double.greatestFiniteMagnitude
+        let pending = locked { () -> [Call] in
+            switch update {
+            case .fault(let message):
+                guard !faulted else { return [] }
+                faulted = true
+                return [.error(CMErrorNotAvailable.nsError("the water pressure sensor failed: \(message)"))]
+            case .readings(let readings):
+                faulted = false
+                return readings.flatMap { self.calls(for: $0, range: range) }
+            }
+        }
+        deliver(pending)
+    }
+
+    /// The calls one reading makes (called under `lock`).
+    private func calls(for reading: MotionAltimeter.Reading, range: ClosedRange<Double>) -> [Call] {
+        if monitor == nil { monitor = WaterSubmersionMonitor(sensorRange: range) }
+        guard var current = monitor else { return [] }
+        let (measurement, _) = current.update(pressure: reading.pressure, timestamp: reading.timestamp)
+        monitor = current
+        let date = BootClock.date(atUptime: reading.timestamp)
+        var calls: [Call] = []
+        if measurement.state != .sensorDepthError {
+            let state: CMWaterSubmersionEvent.State = current.isSubmerged ? .submerged : .notSubmerged
+            if state != reportedState {
+                reportedState = state
+                calls.append(.event(CMWaterSubmersionEvent(date: date, state: state)))
+            }
+        }
+        let interval = current.isSubmerged ? Self.submergedInterval : Self.surfaceInterval
+        if reading.timestamp - lastMeasurement >= interval - 1e-3 || measurement.state == .sensorDepthError {
+            lastMeasurement = reading.timestamp
+            calls.append(.measurement(CMWaterSubmersionMeasurement(
+                date: date, depth: measurement.depth, pressure: measurement.pressure.map { $0 / 1000 },
+                surfacePressure: measurement.surfacePressure / 1000, state: Self.depthState(measurement.state))))
+        }
+        if current.isSubmerged, let temperature = reading.temperature, reading.timestamp - lastTemperature >= Self.temperatureInterval - 1e-3 {
+            lastTemperature = reading.timestamp
+            calls.append(.temperature(CMWaterTemperature(date: date, temperature: temperature, uncertainty: uncertainty)))
+        }
+        return calls
+    }
+
+    private static func depthState(_ state: WaterSubmersionMonitor.DepthState) -> CMWaterSubmersionMeasurement.DepthState {
+        switch state {
+        case .notSubmerged: .notSubmerged
+        case .submergedShallow: .submergedShallow
+        case .submergedDeep: .submergedDeep
+        case .approachingMaxDepth: .approachingMaxDepth
+        case .pastMaxDepth: .pastMaxDepth
+        case .sensorDepthError: .sensorDepthError
+        }
+    }
+
+    private func deliver(_ calls: [Call]) {
+        guard !calls.isEmpty else { return }
+        let (owner, delegate) = locked { (storedOwner, storedDelegate) }
+        guard let owner, let delegate else { return }
+        let box = UncheckedBox((owner: owner, delegate: delegate, calls: calls))
+        delegateQueue.async {
+            let (manager, delegate, calls) = box.value
+            for call in calls {
+                switch call {
+                case .event(let event): delegate.manager(manager, didUpdate: event)
+                case .measurement(let measurement): delegate.manager(manager, didUpdate: measurement)
+                case .temperature(let temperature): delegate.manager(manager, didUpdate: temperature)
+                case .error(let error): delegate.manager(manager, errorOccurred: error)
+                }
+            }
+        }
+    }
+}
