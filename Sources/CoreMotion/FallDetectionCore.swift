@@ -1,0 +1,101 @@
+import Dispatch
+import MotionEngine
+import MotionFusion
+import MotionMath
+
+/// What a ``CMFallDetectionManager`` does, in an object the device's thread can reach: a batched
+/// subscription to the filter's output at the full rate feeding a ``FallDetector`` and a ``FallResolver``,
+/// and the delegate.
+///
+/// `@unchecked Sendable`: every mutable property is only touched under `lock`; the owner and the delegate
+/// are held weakly and only called on `delegateQueue`.
+final class FallDetectionCore: @unchecked Sendable {
+    /// The stream the detector reads: the filter's SI output (specific force and rotation rate) in device axes.
+    static let stream = MotionStream.fusedMotion(.xArbitraryZVertical)
+    /// Batches the samples arrive in, s.
+    static let batchInterval = 0.1
+
+    private let lock = NSLock()
+    private let source: any MotionSource
+    private weak var storedOwner: CMFallDetectionManager?
+    private weak var storedDelegate: (any CMFallDetectionDelegate)?
+    private var subscription: MotionSubscription?
+    private var detector = FallDetector()
+    private var resolver = FallResolver(responseWindow: 60)
+    let delegateQueue = DispatchQueue(label: "CoreMotion.CMFallDetectionManager.delegate")
+
+    init(source: any MotionSource) {
+        self.source = source
+    }
+
+    private func locked<Value>(_ body: () -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    var owner: CMFallDetectionManager? {
+        get { locked { storedOwner } }
+        set { locked { storedOwner = newValue } }
+    }
+
+    var delegate: (any CMFallDetectionDelegate)? { locked { storedDelegate } }
+
+    var responseWindow: Double {
+        get { locked { resolver.responseWindow } }
+        set { locked { resolver.responseWindow = newValue } }
+    }
+
+    func setDelegate(_ delegate: (any CMFallDetectionDelegate)?) {
+        locked { storedDelegate = delegate }
+        if delegate == nil { stop() } else { start() }
+    }
+
+    private func start() {
+        let added = MotionSubscription(service: Self.stream, interval: Self.batchInterval, sink: .batch { [weak self] _, samples, _ in
+            if let samples { self?.feed(samples) }
+        })
+        let fresh = locked { () -> Bool in
+            guard subscription == nil else { return false }
+            subscription = added
+            detector = FallDetector()
+            resolver = FallResolver(responseWindow: resolver.responseWindow)
+            return true
+        }
+        guard fresh else { return }
+        if !source.subscribe(added) {
+            locked { if subscription === added { subscription = nil } }
+        }
+    }
+
+    func stop() {
+        let running = locked { () -> MotionSubscription? in
+            defer { subscription = nil }
+            return subscription
+        }
+        if let running { source.unsubscribe(running) }
+    }
+
+    private func feed(_ samples: [MotionSample]) {
+        let resolutions = locked { () -> [FallResolver.Resolution] in
+            var resolved: [FallResolver.Resolution] = []
+            for case .fused(let sample) in samples {
+                let g = BarometricFormula.standardGravity
+                let event = detector.update(specificForce: sample.specificForce / g, rotationRate: sample.rotationRate, timestamp: sample.timestamp)
+                if let resolution = resolver.note(event, at: sample.timestamp) { resolved.append(resolution) }
+            }
+            return resolved
+        }
+        for resolution in resolutions { tellDelegate(resolution) }
+    }
+
+    private func tellDelegate(_ resolution: FallResolver.Resolution) {
+        let (owner, delegate) = locked { (storedOwner, storedDelegate) }
+        guard let owner, let delegate else { return }
+        let event = CMFallDetectionEvent(date: BootClock.date(atUptime: resolution.impactTime), resolution: resolution.resolution)
+        let call = UncheckedBox((manager: owner, delegate: delegate, event: event))
+        delegateQueue.async {
+            call.value.delegate.fallDetectionManager(call.value.manager, didDetect: call.value.event) {}
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CoreMotion
+import Foundation
+import MotionHAL
+import Testing
+
+extension CMMotionManagerDeviceTests {
+    /// ``CMFallDetectionManager`` on the process-wide device, a simulated person falling (nested so that the
+    /// parent's `.serialized` keeps it from running beside the other tests of the device).
+    @Suite struct CMFallDetectionManagerTests {
+        /// A person who falls 4 s after the start (impact at about 4.9 s), lies 3 s and gets up over 3 s.
+        static func usePersonFalling() {
+            let fall = SimulatedFall(lyingDuration: 3, period: 60)
+            CMLinuxMotionDevice.use(SimulatedIMU(configuration: .init(sampleRate: 100, motion: .fall(fall), seed: 1)))
+        }
+
+        @Test func aWearerWhoGetsUpIsDismissed() throws {
+            Self.usePersonFalling()
+            #expect(FallMonitor.isSupported)
+            let monitor = FallMonitor()
+            let start = Date()
+            monitor.begin(responseWindow: 30)
+            defer { monitor.end() }
+            #expect(waitUntil(timeout: 30) { !monitor.allEvents.isEmpty })
+            let event = try #require(monitor.allEvents.first)
+            #expect(event.resolution == .dismissed)
+            #expect(abs(event.date.timeIntervalSince(start) - 4.9) < 0.6, "the impact, \(event.date.timeIntervalSince(start)) s in")
+            #expect(monitor.allEvents.count == 1)
+        }
+
+        @Test func aWearerWhoLiesOnIsUnresponsiveThroughTheAsyncForm() async throws {
+            Self.usePersonFalling()
+            let monitor = AsyncFallMonitor()
+            await monitor.begin(responseWindow: 4)
+            defer { monitor.end() }
+            #expect(await eventually(timeout: 30) { !monitor.allResolutions.isEmpty })
+            #expect(monitor.allResolutions == [.unresponsive])
+        }
+
+        @Test func aStillDeviceReportsNoFall() {
+            _ = CMMotionManagerDeviceTests.useStationarySimulator()
+            let monitor = FallMonitor()
+            monitor.begin()
+            Thread.sleep(forTimeInterval: 2)
+            monitor.end()
+            #expect(monitor.allEvents.isEmpty)
+        }
+    }
+}
+
+/// Polls `condition` from an async test until it holds or `timeout` seconds pass.
+func eventually(timeout: Double, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return condition()
+}
