@@ -49,7 +49,7 @@ open class CMFallDetectionManager: NSObject {
     /// Creates a manager.
     public override init() {
         super.init()
-        core.owner = self
+        core.delegation.owner = self
     }
 
     deinit {
@@ -65,7 +65,7 @@ open class CMFallDetectionManager: NSObject {
     /// The object told of falls (held weakly, as Apple's); setting one starts the detection, clearing it
     /// stops it.
     open var delegate: (any CMFallDetectionDelegate)? {
-        get { core.delegate }
+        get { core.delegation.delegate }
         set { core.setDelegate(newValue) }
     }
 
@@ -73,7 +73,7 @@ open class CMFallDetectionManager: NSObject {
     /// ``CMAuthorizationStatus/authorized`` on a background queue.
     open func requestAuthorization(handler: @escaping (CMAuthorizationStatus) -> Void) {
         let call = UncheckedBox(handler)
-        core.delegateQueue.async { call.value(.authorized) }
+        core.delegation.queue.async { call.value(.authorized) }
     }
 
     /// Asks for the user's permission (Swift's `async` form): ``CMAuthorizationStatus/authorized`` on Linux.

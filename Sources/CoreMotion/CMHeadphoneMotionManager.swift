@@ -46,7 +46,7 @@ open class CMHeadphoneMotionManager: NSObject {
     public override init() {
         core = HeadphoneMotionCore(source: HeadphoneDevice.engine)
         super.init()
-        core.owner = self
+        core.delegation.owner = self
     }
 
     deinit {
@@ -63,8 +63,8 @@ open class CMHeadphoneMotionManager: NSObject {
 
     /// The object told of connections and disconnections (held weakly, as Apple's).
     open var delegate: (any CMHeadphoneMotionManagerDelegate)? {
-        get { core.delegate }
-        set { core.delegate = newValue }
+        get { core.delegation.delegate }
+        set { core.delegation.delegate = newValue }
     }
 
     /// Whether head motion is available: the process has headphones with an accelerometer and a gyroscope.

@@ -42,7 +42,7 @@ open class CMWaterSubmersionManager: NSObject {
     /// Creates a manager.
     public override init() {
         super.init()
-        core.owner = self
+        core.delegation.owner = self
     }
 
     deinit {
@@ -58,7 +58,7 @@ open class CMWaterSubmersionManager: NSObject {
     /// The object told of events, measurements, temperatures and errors (held weakly, as Apple's); setting
     /// one starts the updates, clearing it stops them.
     open var delegate: (any CMWaterSubmersionManagerDelegate)? {
-        get { core.delegate }
+        get { core.delegation.delegate }
         set { core.setDelegate(newValue) }
     }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import MotionEngine
 import MotionFusion
 import MotionMath
@@ -8,7 +7,7 @@ import MotionMath
 /// and the delegate.
 ///
 /// `@unchecked Sendable`: every mutable property is only touched under `lock`; the owner and the delegate
-/// are held weakly and only called on `delegateQueue`.
+/// are in ``delegation``.
 final class FallDetectionCore: @unchecked Sendable {
     /// The stream the detector reads: the filter's SI output (specific force and rotation rate) in device axes.
     static let stream = MotionStream.fusedMotion(.xArbitraryZVertical)
@@ -17,12 +16,11 @@ final class FallDetectionCore: @unchecked Sendable {
 
     private let lock = NSLock()
     private let source: any MotionSource
-    private weak var storedOwner: CMFallDetectionManager?
-    private weak var storedDelegate: (any CMFallDetectionDelegate)?
+    /// The manager and its delegate.
+    let delegation = ManagerDelegation<CMFallDetectionManager, any CMFallDetectionDelegate>(label: "CoreMotion.CMFallDetectionManager.delegate")
     private var subscription: MotionSubscription?
     private var detector = FallDetector()
     private var resolver = FallResolver(responseWindow: 60)
-    let delegateQueue = DispatchQueue(label: "CoreMotion.CMFallDetectionManager.delegate")
 
     init(source: any MotionSource) {
         self.source = source
@@ -34,20 +32,13 @@ final class FallDetectionCore: @unchecked Sendable {
         return body()
     }
 
-    var owner: CMFallDetectionManager? {
-        get { locked { storedOwner } }
-        set { locked { storedOwner = newValue } }
-    }
-
-    var delegate: (any CMFallDetectionDelegate)? { locked { storedDelegate } }
-
     var responseWindow: Double {
         get { locked { resolver.responseWindow } }
         set { locked { resolver.responseWindow = newValue } }
     }
 
     func setDelegate(_ delegate: (any CMFallDetectionDelegate)?) {
-        locked { storedDelegate = delegate }
+        delegation.delegate = delegate
         if delegate == nil { stop() } else { start() }
     }
 
@@ -90,12 +81,9 @@ final class FallDetectionCore: @unchecked Sendable {
     }
 
     private func tellDelegate(_ resolution: FallResolver.Resolution) {
-        let (owner, delegate) = locked { (storedOwner, storedDelegate) }
-        guard let owner, let delegate else { return }
         let event = CMFallDetectionEvent(date: BootClock.date(atUptime: resolution.impactTime), resolution: resolution.resolution)
-        let call = UncheckedBox((manager: owner, delegate: delegate, event: event))
-        delegateQueue.async {
-            call.value.delegate.fallDetectionManager(call.value.manager, didDetect: call.value.event) {}
+        delegation.notify { manager, delegate in
+            delegate.fallDetectionManager(manager, didDetect: event) {}
         }
     }
 }

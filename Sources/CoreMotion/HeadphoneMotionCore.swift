@@ -1,21 +1,20 @@
-import Dispatch
 import MotionEngine
 
 /// What a ``CMHeadphoneMotionManager`` does, in an object the device's thread can reach: its source, its
 /// device-motion subscription and latest sample, its connection monitor and its delegate.
 ///
 /// `@unchecked Sendable`: every mutable property is only touched under `lock`; the delegate and the owner
-/// are held weakly, as Apple's manager holds its delegate, and only called on `delegateQueue`.
+/// are in ``delegation``.
 final class HeadphoneMotionCore: @unchecked Sendable {
     private let lock = NSLock()
     private var source: any MotionSource
-    private weak var storedOwner: CMHeadphoneMotionManager?
-    private weak var storedDelegate: (any CMHeadphoneMotionManagerDelegate)?
+    /// The manager and its delegate.
+    let delegation = ManagerDelegation<CMHeadphoneMotionManager, any CMHeadphoneMotionManagerDelegate>(
+        label: "CoreMotion.CMHeadphoneMotionManager.delegate")
     private var motion: MotionSubscription?
     private var latestMotion: CMDeviceMotion?
     private var connectionStatusActive = false
     private var storedInterval = 0.04
-    private let delegateQueue = DispatchQueue(label: "CoreMotion.CMHeadphoneMotionManager.delegate")
     private var monitor: HeadphoneConnectionMonitor!
 
     init(source: any MotionSource) {
@@ -27,17 +26,6 @@ final class HeadphoneMotionCore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return body()
-    }
-
-    /// The manager the delegate is told about.
-    var owner: CMHeadphoneMotionManager? {
-        get { locked { storedOwner } }
-        set { locked { storedOwner = newValue } }
-    }
-
-    var delegate: (any CMHeadphoneMotionManagerDelegate)? {
-        get { locked { storedDelegate } }
-        set { locked { storedDelegate = newValue } }
     }
 
     var interval: Double {
@@ -115,13 +103,10 @@ final class HeadphoneMotionCore: @unchecked Sendable {
     }
 
     private func tellDelegate(_ change: HeadphoneConnection.Change) {
-        let (owner, delegate) = locked { (storedOwner, storedDelegate) }
-        guard let owner, let delegate else { return }
-        let call = UncheckedBox((manager: owner, delegate: delegate))
-        delegateQueue.async {
+        delegation.notify { manager, delegate in
             switch change {
-            case .connected: call.value.delegate.headphoneMotionManagerDidConnect(call.value.manager)
-            case .disconnected: call.value.delegate.headphoneMotionManagerDidDisconnect(call.value.manager)
+            case .connected: delegate.headphoneMotionManagerDidConnect(manager)
+            case .disconnected: delegate.headphoneMotionManagerDidDisconnect(manager)
             }
         }
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import MotionEngine
 import MotionFusion
 import MotionHAL
@@ -8,7 +7,7 @@ import MotionHAL
 /// the delegate.
 ///
 /// `@unchecked Sendable`: every mutable property is only touched under `lock`; the owner and the delegate
-/// are held weakly and only called on `delegateQueue`.
+/// are in ``delegation``.
 final class WaterSubmersionCore: @unchecked Sendable {
     /// Seconds between measurements under water (Apple: three a second) and at the surface.
     static let submergedInterval = 1.0 / 3
@@ -18,8 +17,9 @@ final class WaterSubmersionCore: @unchecked Sendable {
 
     private let lock = NSLock()
     private let sensor: MotionAltimeter
-    private weak var storedOwner: CMWaterSubmersionManager?
-    private weak var storedDelegate: (any CMWaterSubmersionManagerDelegate)?
+    /// The manager and its delegate.
+    let delegation = ManagerDelegation<CMWaterSubmersionManager, any CMWaterSubmersionManagerDelegate>(
+        label: "CoreMotion.CMWaterSubmersionManager.delegate")
     private var token: MotionAltimeter.ListenerToken?
     private var monitor: WaterSubmersionMonitor?
     private var reportedState: CMWaterSubmersionEvent.State = .unknown
@@ -27,7 +27,6 @@ final class WaterSubmersionCore: @unchecked Sendable {
     private var lastTemperature = -Double.infinity
     private var faulted = false
     private var uncertainty = 2.0
-    private let delegateQueue = DispatchQueue(label: "CoreMotion.CMWaterSubmersionManager.delegate")
 
     init(sensor: MotionAltimeter) {
         self.sensor = sensor
@@ -38,13 +37,6 @@ final class WaterSubmersionCore: @unchecked Sendable {
         defer { lock.unlock() }
         return body()
     }
-
-    var owner: CMWaterSubmersionManager? {
-        get { locked { storedOwner } }
-        set { locked { storedOwner = newValue } }
-    }
-
-    var delegate: (any CMWaterSubmersionManagerDelegate)? { locked { storedDelegate } }
 
     var temperatureUncertainty: Double {
         get { locked { uncertainty } }
@@ -63,7 +55,7 @@ final class WaterSubmersionCore: @unchecked Sendable {
 
     /// Sets the delegate: starts listening to the sensor for one, stops for nil.
     func setDelegate(_ delegate: (any CMWaterSubmersionManagerDelegate)?) {
-        locked { storedDelegate = delegate }
+        delegation.delegate = delegate
         if delegate == nil { stop() } else { start() }
     }
 
@@ -152,11 +144,7 @@ final class WaterSubmersionCore: @unchecked Sendable {
 
     private func deliver(_ calls: [Call]) {
         guard !calls.isEmpty else { return }
-        let (owner, delegate) = locked { (storedOwner, storedDelegate) }
-        guard let owner, let delegate else { return }
-        let box = UncheckedBox((owner: owner, delegate: delegate, calls: calls))
-        delegateQueue.async {
-            let (manager, delegate, calls) = box.value
+        delegation.notify { manager, delegate in
             for call in calls {
                 switch call {
                 case .event(let event): delegate.manager(manager, didUpdate: event)
