@@ -117,7 +117,9 @@ let package = Package(
         .testTarget(name: "MotionFusionTests", dependencies: ["FusionReference", "MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(
             name: "CoreMotionTests",
-            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionStorage", "MotionSupervision", "MotionTestSupport"]),
+            dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionStorage", "MotionSupervision", "MotionTestSupport"],
+            // The list of Apple's surface the AppleSurface files name.
+            exclude: ["AppleSurface/APPLE-COREMOTION-SURFACE.md"]),
         .testTarget(
             name: "MotionEngineTests", dependencies: ["MotionEngine", "MotionHAL", "MotionLog", "MotionSupervision", "MotionTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "MotionStorage", "MotionTestSupport"]),

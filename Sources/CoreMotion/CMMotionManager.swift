@@ -27,7 +27,8 @@ open class CMMotionManager: NSObject {
     /// (RemoteMotion's `init(linuxRemoteDevice:broker:prefix:)`, which sets it right after `init()`, before
     /// anything can use the manager; not a designated initializer, so that app subclasses compile as on iOS).
     package private(set) var source: any MotionSource = MotionEngine.shared
-
+    /// ``deviceMotionBody``'s value (only ever read and written under the mutex).
+    private let body = Mutex(UncheckedBox<(any CMBodyIdentifiable)?>(nil))
 
     /// Creates a manager. Create one per app; several share the device.
     public override init() {
@@ -132,6 +133,17 @@ open class CMMotionManager: NSObject {
     open var showsDeviceMovementDisplay: Bool {
         get { storage.state.withLock { $0.showsDeviceMovementDisplay } }
         set { storage.state.withLock { $0.showsDeviceMovementDisplay = newValue } }
+    }
+
+    /// The app's authorization to read motion data (iOS 27.2): always ``CMAuthorizationStatus/authorized`` on
+    /// Linux (there is no prompt).
+    open class var authorizationStatus: CMAuthorizationStatus { .authorized }
+
+    /// Which body's device motion to deliver (iOS 27, where a device can report for a body it is worn on).
+    /// Stored only: a board's device motion is always the board's own.
+    open var deviceMotionBody: (any CMBodyIdentifiable)? {
+        get { body.withLock { $0.value } }
+        set { body.withLock { $0 = UncheckedBox(newValue) } }
     }
 
     // MARK: - Accelerometer
