@@ -4,18 +4,27 @@ import Testing
 
 /// Finding a barometer by its chip ID: each model in turn, and the errors when none fits.
 @Suite struct BarometerProbeTests {
-    @Test(arguments: [
-        (BarometerTestBench.Chip.bmp280, "bmp280", "Bosch BMP280 at 0x76", 0.25...125.0),
-        (.bme280, "bme280", "Bosch BME280 at 0x77", 1...95),
-        (.lps22hb, "lps22hb", "ST LPS22HB at 0x5c", 1...75),
-        (.lps22df, "lps22df", "ST LPS22DF at 0x5d", 1...200),
-        (.ms5837_30ba, "ms5837", "TE MS5837-30BA at 0x76", 1...100),
-        (.ms5837_02ba, "ms5837", "TE MS5837-02BA at 0x76", 1...100),
-    ])
-    func eachChipIsFoundByItsIdentity(chip: BarometerTestBench.Chip, model: String, name: String, rates: ClosedRange<Double>) throws {
+    /// Each chip, its model's name, its description, its rates and (for the water-pressure parts, whose
+    /// range a depth gauge needs) its rated pressures.
+    static let chips: [(BarometerTestBench.Chip, String, String, ClosedRange<Double>, ClosedRange<Double>?)] = [
+        (.bmp280, "bmp280", "Bosch BMP280 at 0x76", 0.25...125.0, nil),
+        (.bme280, "bme280", "Bosch BME280 at 0x77", 1...95, nil),
+        (.lps22hb, "lps22hb", "ST LPS22HB at 0x5c", 1...75, nil),
+        (.lps22df, "lps22df", "ST LPS22DF at 0x5d", 1...200, nil),
+        (.ms5837_30ba, "ms5837", "TE MS5837-30BA at 0x76", 1...100, 0...3_000_000),
+        (.ms5837_02ba, "ms5837", "TE MS5837-02BA at 0x76", 1...100, 1_000...120_000),
+    ]
+
+    @Test(arguments: chips)
+    func eachChipIsFoundByItsIdentity(
+        chip: BarometerTestBench.Chip, model: String, name: String, rates: ClosedRange<Double>, pressures: ClosedRange<Double>?
+    ) throws {
         let device = try BarometerTestBench(chip).device()
         #expect(device.model.name == model)
-        #expect(device.info == BarometerInfo(driver: "i2c", chip: name, supportedSampleRates: rates, defaultSampleRate: 25, hasTemperature: true))
+        #expect(
+            device.info
+                == BarometerInfo(
+                    driver: "i2c", chip: name, supportedSampleRates: rates, defaultSampleRate: 25, hasTemperature: true, pressureRange: pressures))
     }
 
     @Test(arguments: [(BarometerTestBench.Chip.bmp280, UInt8(0x77)), (.bme280, 0x76), (.lps22hb, 0x5D), (.lps22df, 0x5C)])
