@@ -11,6 +11,8 @@ import Synchronization
 open class CMAltimeter: NSObject {
     private let relative = AltimeterCore()
     private let absolute = AltimeterCore()
+    /// The Linux ambient-pressure updates (``linuxStartAmbientPressureUpdates(to:withHandler:)``).
+    let ambient = AltimeterCore()
 
     /// Creates an altimeter.
     public override init() {
@@ -20,6 +22,7 @@ open class CMAltimeter: NSObject {
     deinit {
         relative.stop()
         absolute.stop()
+        ambient.stop()
     }
 
     /// Linux only: makes `device` the barometer of every altimeter (and of the pedometer's floors) of the

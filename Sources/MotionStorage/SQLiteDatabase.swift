@@ -83,6 +83,9 @@ public final class SQLiteDatabase {
         return statement.integer(0)
     }
 
+    /// The rowid of the row the last successful `INSERT` on this connection added.
+    public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// A prepared statement, to be used on the same thread as this database.
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         var statement: OpaquePointer?
