@@ -3,6 +3,10 @@ import MotionEngine
 /// What a ``CMFallDetectionManager`` tells its delegate. Every method is optional, as in Apple's protocol:
 /// implement the completion-handler form or the `async` form of the event method (the default of the
 /// first calls the second, then the handler). Called on a serial queue of the manager's own.
+///
+/// The optional methods are protocol-extension defaults, which Swift dispatches statically: implement them
+/// in the class that declares the conformance (a subclass's own implementation is not called), as Apple's
+/// `@objc optional` methods, dispatched dynamically, would not require.
 public protocol CMFallDetectionDelegate: NSObjectProtocol {
     /// A fall, once resolved; call `handler` when done with it.
     func fallDetectionManager(
@@ -18,12 +22,8 @@ extension CMFallDetectionDelegate {
     public func fallDetectionManager(
         _ fallDetectionManager: CMFallDetectionManager, didDetect event: CMFallDetectionEvent, completionHandler handler: @escaping () -> Void
     ) {
-        let delegate: any CMFallDetectionDelegate = self
-        let call = UncheckedBox((delegate: delegate, manager: fallDetectionManager, event: event, handler: handler))
-        Task {
-            await call.value.delegate.fallDetectionManager(call.value.manager, didDetect: call.value.event)
-            call.value.handler()
-        }
+        let delivery = FallEventDelivery(delegate: self, manager: fallDetectionManager, event: event, handler: handler)
+        Task { await delivery.run() }
     }
 
     /// Does nothing.
@@ -31,6 +31,22 @@ extension CMFallDetectionDelegate {
 
     /// Does nothing.
     public func fallDetectionManagerDidChangeAuthorization(_ fallDetectionManager: CMFallDetectionManager) {}
+}
+
+/// One call of the delegate's `async` form followed by its completion handler, carried into a task.
+/// `@unchecked Sendable` as ``UncheckedBox``: Apple's delegate contract, the objects are the framework's
+/// immutable event and its manager. (A struct rather than a tuple in a box: Swift 6.0.3's SILGen asserts
+/// on a tuple's elements read inside the task.)
+private struct FallEventDelivery: @unchecked Sendable {
+    let delegate: any CMFallDetectionDelegate
+    let manager: CMFallDetectionManager
+    let event: CMFallDetectionEvent
+    let handler: () -> Void
+
+    func run() async {
+        await delegate.fallDetectionManager(manager, didDetect: event)
+        handler()
+    }
 }
 
 /// The wearer's hard falls (Apple's `CMFallDetectionManager`, watchOS), from the board's IMU worn on the

@@ -69,23 +69,31 @@ open class CMHeadphoneActivityManager: NSObject {
     open func stopStatusUpdates() { status.stop() }
 
     /// The status updates: a connection monitor on the headphones whose changes are queued to the handler.
+    /// Starts and stops run one at a time (`lifecycle`, never taken by the device's callbacks).
     private final class StatusCore: Sendable {
         private let running = Mutex<(monitor: HeadphoneConnectionMonitor, session: UpdateSession)?>(nil)
+        private let lifecycle = Mutex(())
 
         var isRunning: Bool { running.withLock { $0 != nil } }
 
         func start(queue: OperationQueue, handler: UncheckedBox<CMHeadphoneActivityStatusHandler>) {
-            stop()
-            let session = UpdateSession()
-            let monitor = HeadphoneConnectionMonitor { change in
-                let status: Status = change == .connected ? .connected : .disconnected
-                QueuedCall { handler.value(status, nil) }.enqueue(on: queue, unlessStopped: session)
+            lifecycle.withLock { _ in
+                end()
+                let session = UpdateSession()
+                let monitor = HeadphoneConnectionMonitor(interval: HeadphoneMotionCore.defaultInterval) { change in
+                    let status: Status = change == .connected ? .connected : .disconnected
+                    QueuedCall { handler.value(status, nil) }.enqueue(on: queue, unlessStopped: session)
+                }
+                running.withLock { $0 = (monitor, session) }
+                monitor.start(on: HeadphoneDevice.engine)
             }
-            running.withLock { $0 = (monitor, session) }
-            monitor.start(on: HeadphoneDevice.engine)
         }
 
         func stop() {
+            lifecycle.withLock { _ in end() }
+        }
+
+        private func end() {
             guard let current = running.withLock({ value in defer { value = nil }; return value }) else { return }
             current.session.stop()
             current.monitor.stop(on: HeadphoneDevice.engine)

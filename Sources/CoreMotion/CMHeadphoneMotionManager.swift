@@ -7,6 +7,10 @@ public typealias CMHeadphoneDeviceMotionHandler = (CMDeviceMotion?, (any Error)?
 
 /// What a ``CMHeadphoneMotionManager`` tells its delegate: the headphones connected or disconnected. Both
 /// methods are optional, as in Apple's protocol. Called on a serial queue of the manager's own.
+///
+/// The optional methods are protocol-extension defaults, which Swift dispatches statically: implement them
+/// in the class that declares the conformance (a subclass's own implementation is not called), as Apple's
+/// `@objc optional` methods, dispatched dynamically, would not require.
 public protocol CMHeadphoneMotionManagerDelegate: NSObjectProtocol {
     /// The headphones connected (their device delivers data).
     func headphoneMotionManagerDidConnect(_ manager: CMHeadphoneMotionManager)

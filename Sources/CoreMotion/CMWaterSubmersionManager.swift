@@ -4,6 +4,10 @@ import MotionHAL
 /// What a ``CMWaterSubmersionManager`` tells its delegate. Every method is optional here (a default that
 /// does nothing), so a delegate that implements all four, as Apple's apps do, and one that implements
 /// fewer both compile. Called on a serial queue of the manager's own.
+///
+/// The optional methods are protocol-extension defaults, which Swift dispatches statically: implement them
+/// in the class that declares the conformance (a subclass's own implementation is not called), as Apple's
+/// `@objc optional` methods, dispatched dynamically, would not require.
 public protocol CMWaterSubmersionManagerDelegate: NSObjectProtocol {
     /// The device went under water or came out (and once with the state at the first reading).
     func manager(_ manager: CMWaterSubmersionManager, didUpdate event: CMWaterSubmersionEvent)
@@ -81,21 +85,13 @@ open class CMWaterSubmersionManager: NSObject {
     /// - Throws: the specification's or the device's error; the current sensor is then unchanged.
     public static func useLinuxWaterPressureSensor(specification: String) throws {
         let device = try BarometerSpecification(parsing: specification).makeDevice()
-        WaterPressureSensor.shared.setDevice(device)
+        WaterPressureSensor.use(device)
     }
 
     /// Makes `device` (not started) the process's water pressure sensor; nil: none.
     public static func useLinuxWaterPressureSensor(_ device: (any BarometerDevice)?) {
-        WaterPressureSensor.shared.setDevice(device)
+        WaterPressureSensor.use(device)
     }
 }
 
-/// The process's water pressure sensor: the barometer `MOTION_WATER_PRESSURE_DEVICE` names, run like the
-/// altimeter's (a sensor that fails or goes is started again every 2 s), counting no floors, its pressure
-/// smoothed over 0.2 s only (an MS5837 resolves 2 mm of water; 1 s would put a diver descending at
-/// 1 m/s a metre behind).
-enum WaterPressureSensor {
-    static let shared = MotionAltimeter(
-        specification: MotionEngineEnvironment.processVariables()["MOTION_WATER_PRESSURE_DEVICE"], variable: "MOTION_WATER_PRESSURE_DEVICE",
-        smoothingTime: 0.2)
-}
+

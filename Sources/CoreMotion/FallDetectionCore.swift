@@ -20,7 +20,7 @@ final class FallDetectionCore: @unchecked Sendable {
     let delegation = ManagerDelegation<CMFallDetectionManager, any CMFallDetectionDelegate>(label: "CoreMotion.CMFallDetectionManager.delegate")
     private var subscription: MotionSubscription?
     private var detector = FallDetector()
-    private var resolver = FallResolver(responseWindow: 60)
+    private var resolver = FallResolver(responseWindow: 60, recoveryHold: FallSettings().recovery)
 
     init(source: any MotionSource) {
         self.source = source
@@ -42,32 +42,45 @@ final class FallDetectionCore: @unchecked Sendable {
         if delegate == nil { stop() } else { start() }
     }
 
+    // Starting and stopping, one at a time (never taken by the device's callbacks).
+    private let lifecycle = NSLock()
+
     private func start() {
-        let added = MotionSubscription(service: Self.stream, interval: Self.batchInterval, sink: .batch { [weak self] _, samples, _ in
-            if let samples { self?.feed(samples) }
-        })
-        let fresh = locked { () -> Bool in
-            guard subscription == nil else { return false }
-            subscription = added
-            detector = FallDetector()
-            resolver = FallResolver(responseWindow: resolver.responseWindow)
-            return true
-        }
-        guard fresh else { return }
-        if !source.subscribe(added) {
-            locked { if subscription === added { subscription = nil } }
+        lifecycle.withLock {
+            guard locked({ subscription == nil }) else { return }
+            let added = MotionSubscription(service: Self.stream, interval: Self.batchInterval, sink: .batch { [weak self] _, samples, _ in
+                if let samples { self?.feed(samples) }
+            })
+            locked {
+                subscription = added
+                detector = FallDetector()
+                resolver = FallResolver(responseWindow: resolver.responseWindow, recoveryHold: detector.settings.recovery)
+            }
+            if !source.subscribe(added) {
+                locked { if subscription === added { subscription = nil } }
+            }
         }
     }
 
     func stop() {
-        let running = locked { () -> MotionSubscription? in
-            defer { subscription = nil }
-            return subscription
+        lifecycle.withLock {
+            let running = locked { () -> MotionSubscription? in
+                defer { subscription = nil }
+                return subscription
+            }
+            if let running { source.unsubscribe(running) }
         }
-        if let running { source.unsubscribe(running) }
     }
 
     private func feed(_ samples: [MotionSample]) {
+        // A delegate released without being cleared: nobody listens, so the device need not run for it
+        // (stopped from the delegate's queue, not from the device's delivery that is calling here).
+        guard delegation.delegate != nil else {
+            delegation.queue.async { [weak self] in
+                if self?.delegation.delegate == nil { self?.stop() }
+            }
+            return
+        }
         let resolutions = locked { () -> [FallResolver.Resolution] in
             var resolved: [FallResolver.Resolution] = []
             for case .fused(let sample) in samples {

@@ -1,23 +1,28 @@
 import MotionEngine
 import Synchronization
 
-/// Watches whether the headphones are connected: while it runs, a slow accelerometer subscription to the
-/// headphones' source (the device runs for it) feeds a ``HeadphoneConnection``, and each change goes to
-/// `onChange` on the device's thread.
+/// Watches whether the headphones are connected: while it runs, a subscription to the headphones' device
+/// motion (the stream a head tracker reads, so a remote board is asked for nothing else) feeds a
+/// ``HeadphoneConnection``, and each change goes to `onChange` on the device's thread.
 final class HeadphoneConnectionMonitor: Sendable {
-    /// The interval of the watching subscription, s: data only proves the headphones are there.
-    static let interval = 0.5
+    /// The stream watched.
+    static let stream = MotionStream.deviceMotion(.xArbitraryZVertical)
 
     private let state = Mutex<State>(State())
+    private let interval: Double
     private let onChange: @Sendable (HeadphoneConnection.Change) -> Void
+    /// Starting and stopping, one at a time (never taken by the device's callbacks).
+    private let lifecycle = Mutex(())
 
     private struct State {
         var subscription: MotionSubscription?
         var connection = HeadphoneConnection()
     }
 
-    /// A monitor that reports changes to `onChange` (called on the device's thread, must return quickly).
-    init(onChange: @escaping @Sendable (HeadphoneConnection.Change) -> Void) {
+    /// A monitor that subscribes every `interval` seconds and reports changes to `onChange` (called on the
+    /// device's thread, must return quickly).
+    init(interval: Double, onChange: @escaping @Sendable (HeadphoneConnection.Change) -> Void) {
+        self.interval = interval
         self.onChange = onChange
     }
 
@@ -30,28 +35,30 @@ final class HeadphoneConnectionMonitor: Sendable {
     /// Starts watching `source` (nothing when already watching); headphones already there are reported
     /// as connected with their first sample.
     func start(on source: any MotionSource) {
-        let subscription = MotionSubscription(service: .accelerometer, interval: Self.interval) { [weak self] subscription, sample, fault in
-            self?.note(sample: sample != nil, fault: fault != nil, from: subscription)
-        }
-        let added = state.withLock { state -> Bool in
-            guard state.subscription == nil else { return false }
-            state.subscription = subscription
-            state.connection.reset()
-            return true
-        }
-        guard added else { return }
-        if !source.subscribe(subscription) {
-            state.withLock { if $0.subscription === subscription { $0.subscription = nil } }
+        lifecycle.withLock { _ in
+            guard state.withLock({ $0.subscription == nil }) else { return }
+            let subscription = MotionSubscription(service: Self.stream, interval: interval) { [weak self] subscription, sample, fault in
+                self?.note(sample: sample != nil, fault: fault != nil, from: subscription)
+            }
+            state.withLock { state in
+                state.subscription = subscription
+                state.connection.reset()
+            }
+            if !source.subscribe(subscription) {
+                state.withLock { $0.subscription = nil }
+            }
         }
     }
 
-    /// Stops watching `source`; no change is reported after it returns.
+    /// Stops watching `source`; no change is noted after it returns.
     func stop(on source: any MotionSource) {
-        let running = state.withLock { state -> MotionSubscription? in
-            defer { state.subscription = nil }
-            return state.subscription
+        lifecycle.withLock { _ in
+            let running = state.withLock { state -> MotionSubscription? in
+                defer { state.subscription = nil }
+                return state.subscription
+            }
+            if let running { source.unsubscribe(running) }
         }
-        if let running { source.unsubscribe(running) }
     }
 
     private func note(sample: Bool, fault: Bool, from subscription: MotionSubscription) {

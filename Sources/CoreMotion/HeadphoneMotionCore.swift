@@ -3,10 +3,15 @@ import MotionEngine
 /// What a ``CMHeadphoneMotionManager`` does, in an object the device's thread can reach: its source, its
 /// device-motion subscription and latest sample, its connection monitor and its delegate.
 ///
-/// `@unchecked Sendable`: every mutable property is only touched under `lock`; the delegate and the owner
-/// are in ``delegation``.
+/// `@unchecked Sendable`: every mutable property is only touched under `lock`; starts and stops run one at
+/// a time under `lifecycle` (never taken by the device's callbacks); the delegate and the owner are in
+/// ``delegation``.
 final class HeadphoneMotionCore: @unchecked Sendable {
+    /// The default interval of device-motion updates, s (25 Hz).
+    static let defaultInterval = 0.04
+
     private let lock = NSLock()
+    private let lifecycle = NSLock()
     private var source: any MotionSource
     /// The manager and its delegate.
     let delegation = ManagerDelegation<CMHeadphoneMotionManager, any CMHeadphoneMotionManagerDelegate>(
@@ -14,12 +19,23 @@ final class HeadphoneMotionCore: @unchecked Sendable {
     private var motion: MotionSubscription?
     private var latestMotion: CMDeviceMotion?
     private var connectionStatusActive = false
-    private var storedInterval = 0.04
-    private var monitor: HeadphoneConnectionMonitor!
+    private var storedInterval = HeadphoneMotionCore.defaultInterval
+    /// The connection reports of the monitor's current run: stopped with it, so none reaches the delegate
+    /// after the updates that wanted them stopped.
+    private var connectionSession = UpdateSession()
+    private let monitor: HeadphoneConnectionMonitor
 
     init(source: any MotionSource) {
         self.source = source
-        monitor = HeadphoneConnectionMonitor { [weak self] change in self?.tellDelegate(change) }
+        let forward = ForwardingTarget()
+        monitor = HeadphoneConnectionMonitor(interval: Self.defaultInterval) { change in forward.core?.tellDelegate(change) }
+        forward.core = self
+    }
+
+    /// Lets the monitor, made before the core, reach it (weakly).
+    private final class ForwardingTarget: @unchecked Sendable {
+        // Set once in the core's initializer, before the monitor can run.
+        weak var core: HeadphoneMotionCore?
     }
 
     private func locked<Value>(_ body: () -> Value) -> Value {
@@ -45,46 +61,54 @@ final class HeadphoneMotionCore: @unchecked Sendable {
     }
 
     func startMotion(queue: OperationQueue?, handler: QueuedHandler<CMDeviceMotion>?) {
-        let frame = MotionStream.deviceMotion(.xArbitraryZVertical)
-        let (source, interval) = locked { (self.source, storedInterval) }
-        let subscription = MotionSubscription(service: frame, interval: interval) { [weak self] subscription, sample, fault in
-            let location = HeadphoneDevice.sensorLocation.withLock { $0 }
-            let item = sample.flatMap { makeLogItem($0, of: frame) as? CMDeviceMotion }?.measured(at: location)
-            self?.keep(item, from: subscription)
-            if let queue, let handler { handler.enqueue(on: queue, sample: item, error: fault?.nsError, subscription: subscription) }
-        }
-        let previous = locked { () -> MotionSubscription? in
-            defer { motion = subscription }
-            return motion
-        }
-        if let previous { source.unsubscribe(previous) }
-        monitor.start(on: source)
-        if !source.subscribe(subscription) {
-            locked { if motion === subscription { motion = nil } }
+        lifecycle.withLock {
+            let frame = MotionStream.deviceMotion(.xArbitraryZVertical)
+            let (source, interval) = locked { (self.source, storedInterval) }
+            let subscription = MotionSubscription(service: frame, interval: interval) { [weak self] subscription, sample, fault in
+                let location = HeadphoneDevice.sensorLocation.withLock { $0 }
+                let item = sample.flatMap { makeLogItem($0, of: frame) as? CMDeviceMotion }?.measured(at: location)
+                self?.keep(item, from: subscription)
+                if let queue, let handler { handler.enqueue(on: queue, sample: item, error: fault?.nsError, subscription: subscription) }
+            }
+            let previous = locked { () -> MotionSubscription? in
+                defer { motion = subscription }
+                return motion
+            }
+            if let previous { source.unsubscribe(previous) }
+            startMonitor(on: source)
+            if !source.subscribe(subscription) {
+                locked { if motion === subscription { motion = nil } }
+            }
         }
     }
 
     func stopMotion() {
-        let (source, running) = locked { () -> (any MotionSource, MotionSubscription?) in
-            defer { motion = nil }
-            return (self.source, motion)
+        lifecycle.withLock {
+            let (source, running) = locked { () -> (any MotionSource, MotionSubscription?) in
+                defer { motion = nil }
+                return (self.source, motion)
+            }
+            if let running { source.unsubscribe(running) }
+            stopMonitorIfIdle()
         }
-        if let running { source.unsubscribe(running) }
-        stopMonitorIfIdle()
     }
 
     func startConnection() {
-        let source = locked { () -> any MotionSource in
-            connectionStatusActive = true
-            return self.source
+        lifecycle.withLock {
+            let source = locked { () -> any MotionSource in
+                connectionStatusActive = true
+                return self.source
+            }
+            if monitor.isRunning && monitor.isConnected { tellDelegate(.connected) }
+            startMonitor(on: source)
         }
-        if monitor.isRunning && monitor.isConnected { tellDelegate(.connected) }
-        monitor.start(on: source)
     }
 
     func stopConnection() {
-        locked { connectionStatusActive = false }
-        stopMonitorIfIdle()
+        lifecycle.withLock {
+            locked { connectionStatusActive = false }
+            stopMonitorIfIdle()
+        }
     }
 
     func stopAll() {
@@ -92,9 +116,20 @@ final class HeadphoneMotionCore: @unchecked Sendable {
         stopConnection()
     }
 
+    /// Starts the monitor with a new session for its reports (under `lifecycle`).
+    private func startMonitor(on source: any MotionSource) {
+        guard !monitor.isRunning else { return }
+        locked { connectionSession = UpdateSession() }
+        monitor.start(on: source)
+    }
+
+    /// Stops the monitor, and its reports, when neither device motion nor connection status runs (under
+    /// `lifecycle`).
     private func stopMonitorIfIdle() {
-        let (source, idle) = locked { (self.source, motion == nil && !connectionStatusActive) }
-        if idle { monitor.stop(on: source) }
+        let (source, idle, session) = locked { (self.source, motion == nil && !connectionStatusActive, connectionSession) }
+        guard idle else { return }
+        monitor.stop(on: source)
+        session.stop()
     }
 
     private func keep(_ item: CMDeviceMotion?, from subscription: MotionSubscription) {
@@ -103,7 +138,8 @@ final class HeadphoneMotionCore: @unchecked Sendable {
     }
 
     private func tellDelegate(_ change: HeadphoneConnection.Change) {
-        delegation.notify { manager, delegate in
+        let session = locked { connectionSession }
+        delegation.notify(unlessStopped: session) { manager, delegate in
             switch change {
             case .connected: delegate.headphoneMotionManagerDidConnect(manager)
             case .disconnected: delegate.headphoneMotionManagerDidDisconnect(manager)

@@ -30,11 +30,25 @@ final class ManagerDelegation<Owner: AnyObject, Delegate>: @unchecked Sendable {
         set { lock.withLock { storedDelegate = newValue.map { $0 as AnyObject } } }
     }
 
-    /// Calls `body` with the manager and the delegate on ``queue``, when both are still there.
-    func notify(_ body: @escaping (Owner, Delegate) -> Void) {
+    /// Calls `body` with the manager and the delegate on ``queue``, when both are still there and
+    /// `session` (if any) has not been stopped by the time the call runs.
+    func notify(unlessStopped session: UpdateSession? = nil, _ body: @escaping (Owner, Delegate) -> Void) {
         let (owner, delegate) = lock.withLock { (storedOwner, storedDelegate as? Delegate) }
         guard let owner, let delegate else { return }
-        let call = UncheckedBox((owner: owner, delegate: delegate, body: body))
-        queue.async { call.value.body(call.value.owner, call.value.delegate) }
+        let call = DelegateCall(owner: owner, delegate: delegate, body: body)
+        queue.async {
+            guard session?.isStopped != true else { return }
+            call.run()
+        }
+    }
+
+    /// One call, carried to the queue (a struct, not a tuple in a box: Swift 6.0.3's SILGen asserts on
+    /// some tuple reads in closures). `@unchecked Sendable` as ``UncheckedBox``.
+    private struct DelegateCall: @unchecked Sendable {
+        let owner: Owner
+        let delegate: Delegate
+        let body: (Owner, Delegate) -> Void
+
+        func run() { body(owner, delegate) }
     }
 }

@@ -59,23 +59,31 @@ final class WaterSubmersionCore: @unchecked Sendable {
         if delegate == nil { stop() } else { start() }
     }
 
+    // Starting and stopping, one at a time (never taken by the sensor's callbacks, so holding it while the
+    // listener is added or removed cannot deadlock).
+    private let lifecycle = NSLock()
+
     private func start() {
-        guard locked({ token == nil }) else { return }
-        let added = sensor.addListener { [weak self] update in self?.handle(update) }
-        locked {
-            token = added
-            monitor = nil
-            reportedState = .unknown
-            faulted = false
+        lifecycle.withLock {
+            guard locked({ token == nil }) else { return }
+            locked {
+                monitor = nil
+                reportedState = .unknown
+                faulted = false
+            }
+            let added = sensor.addListener { [weak self] update in self?.handle(update) }
+            locked { token = added }
         }
     }
 
     func stop() {
-        guard let running = locked({ () -> MotionAltimeter.ListenerToken? in
-            defer { token = nil }
-            return token
-        }) else { return }
-        sensor.removeListener(running)
+        lifecycle.withLock {
+            guard let running = locked({ () -> MotionAltimeter.ListenerToken? in
+                defer { token = nil }
+                return token
+            }) else { return }
+            sensor.removeListener(running)
+        }
     }
 
     /// What one sensor update makes the delegate hear.
@@ -104,10 +112,14 @@ final class WaterSubmersionCore: @unchecked Sendable {
 
     /// The calls one reading makes (called under `lock`).
     private func calls(for reading: MotionAltimeter.Reading, range: ClosedRange<Double>) -> [Call] {
-        if monitor == nil { monitor = WaterSubmersionMonitor(sensorRange: range) }
+        if monitor == nil {
+            monitor = WaterSubmersionMonitor(sensorRange: range, surfacePressure: WaterPressureSensor.surfacePressure.withLock { $0 })
+        }
         guard var current = monitor else { return [] }
         let (measurement, _) = current.update(pressure: reading.pressure, timestamp: reading.timestamp)
         monitor = current
+        // The surface learned here is the sensor's, for the next manager (or the next start of this one).
+        WaterPressureSensor.surfacePressure.withLock { $0 = current.surfacePressure }
         let date = BootClock.date(atUptime: reading.timestamp)
         var calls: [Call] = []
         if measurement.state != .sensorDepthError {
@@ -118,7 +130,7 @@ final class WaterSubmersionCore: @unchecked Sendable {
             }
         }
         let interval = current.isSubmerged ? Self.submergedInterval : Self.surfaceInterval
-        if reading.timestamp - lastMeasurement >= interval - 1e-3 || measurement.state == .sensorDepthError {
+        if reading.timestamp - lastMeasurement >= interval - 1e-3 {
             lastMeasurement = reading.timestamp
             calls.append(.measurement(CMWaterSubmersionMeasurement(
                 date: date, depth: measurement.depth, pressure: measurement.pressure.map { $0 / 1000 },

@@ -41,6 +41,17 @@ import Testing
         events.compactMap { if case .recovered(_, let since, let timestamp) = $0 { (since, timestamp) } else { nil } }
     }
 
+    @Test func withoutAPostureTestEveryFallIsStillFoundThoughNoneIsRecoveredFrom() {
+        // orientation_change 0 (a wrist): the wearer can never be told upright again, and must not stop
+        // the next falls from being found.
+        var settings = FallSettings()
+        settings.orientationChange = 0
+        let scenario = SimulatedFall()
+        let (events, _) = Self.events(.fall(scenario), seconds: 3 * scenario.cycleDuration, rate: 100, settings: settings)
+        #expect(Self.falls(events).count == 3, "\(events)")
+        #expect(Self.recoveries(events).isEmpty)
+    }
+
     @Test(arguments: [25.0, 50, 100, 200])
     func aPersonFallingIsOneFallACycleAtTheImpactAndRecoversAfterGettingUp(rate: Double) {
         let scenario = SimulatedFall()
@@ -92,13 +103,13 @@ import Testing
             #expect(Self.rejections(events).allSatisfy { $0 == .droppedDevice }, "\(events)")
             if rate >= 50 { #expect(Self.rejections(events).count == 3, "\(rate) Hz seed \(seed): \(events)") }
         }
-        // The rejection is the micro-motion test's doing: without it, the first drop passes for a fall (and
-        // the "wearer", lying flat ever after, never recovers, so the later drops are not judged).
+        // The rejection is the micro-motion test's doing: without it, every drop passes for a fall (the
+        // "wearer", lying flat ever after, never recovers, and each new dip starts a new fall).
         guard rate == 100 else { return }
         var blind = FallSettings()
         blind.microMotionAcceleration = 0
         let unjudged = Self.events(.drop(.ontoTable), seconds: 34, rate: rate, settings: blind)
-        #expect(Self.falls(unjudged.events).count == 1 && unjudged.detector.hasFallen, "\(unjudged.events)")
+        #expect(Self.falls(unjudged.events).count == 3 && unjudged.detector.hasFallen, "\(unjudged.events)")
     }
 
     @Test(arguments: [25.0, 50, 100, 200, 400])

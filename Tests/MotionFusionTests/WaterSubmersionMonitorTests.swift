@@ -55,6 +55,28 @@ import Testing
         #expect(states.firstIndex(of: .approachingMaxDepth)! > states.firstIndex(of: .submergedDeep)!)
     }
 
+    @Test func aTwoBarSensorIsShallowDeepApproachingAndPastItsEnd() {
+        var monitor = WaterSubmersionMonitor(sensorRange: 1_000...120_000)
+        let states = Self.run(&monitor, duration: 30) { t in t * 0.1 }.map(\.measurement.state)
+        var seen: [WaterSubmersionMonitor.DepthState] = []
+        for state in states where seen.last != state { seen.append(state) }
+        // 1.87 m is where the sensor's 1.2 bar ends; it is approached from 1.68 m (a tenth of it).
+        #expect(seen == [.notSubmerged, .submergedShallow, .submergedDeep, .approachingMaxDepth, .pastMaxDepth], "\(seen)")
+    }
+
+    @Test func aDeviceStartedUnderWaterOrAgainAfterADiveKnowsTheSurface() throws {
+        // Started 3 m down: the standard atmosphere is taken for the surface.
+        var started = WaterSubmersionMonitor(sensorRange: 0...3_000_000)
+        let (first, change) = started.update(pressure: Self.surface + 3 * Self.metre, timestamp: 0)
+        let depth = try #require(first.depth)
+        #expect(change == true && abs(depth - 3) < 1e-9)
+        // A new monitor on the same sensor during a dive keeps the surface the last one learned.
+        var again = WaterSubmersionMonitor(sensorRange: 0...3_000_000, surfacePressure: 100_900)
+        let (measurement, _) = again.update(pressure: 100_900 + 0.5 * Self.metre, timestamp: 0)
+        let shallow = try #require(measurement.depth)
+        #expect(again.isSubmerged && abs(shallow - 0.5) < 1e-9)
+    }
+
     @Test func unusableReadingsAreSensorErrorsAndChangeNothing() {
         var monitor = WaterSubmersionMonitor(sensorRange: 1_000...120_000)
         _ = monitor.update(pressure: Self.surface, timestamp: 0)

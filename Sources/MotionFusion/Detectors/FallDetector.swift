@@ -23,6 +23,8 @@ import MotionModel
 ///    ``FallSettings/orientationChange`` (60°) from before the fall (else ``Rejection/upright``: sat down
 ///    hard, landed a jump). Then a ``Event/fall(_:)``, and once the wearer has been upright again (within
 ///    half that angle of the posture before the fall) for ``FallSettings/recovery``, ``Event/recovered(fall:since:timestamp:)``.
+///    A new dip before that (the wearer never got up, or got up into a posture the test cannot tell) starts
+///    a new fall: the first one is then never recovered from.
 ///
 /// **Dropped device or wearer.** A device let go falls freely (below ``FallSettings/freeFallThreshold``
 /// for at least ``FallSettings/minimumFreeFall``) and afterwards lies at its sensors' noise floor: the
@@ -145,6 +147,13 @@ public struct FallDetector: Sendable {
             }
             return judge(dip, impact, observation, at: timestamp)
         case .fallen(let fall, let reference, let uprightSince):
+            // A wearer still down (or one whose posture cannot tell, orientation_change 0) can fall again.
+            if force < settings.dipThreshold, let before, before.length > 0.5 {
+                var dip = FallDip(start: timestamp, reference: before.normalized)
+                dip.add(force: force, rate: rate, step: step, timestamp: timestamp, dipThreshold: settings.dipThreshold, freeFallThreshold: settings.freeFallThreshold)
+                phase = .falling(dip)
+                return nil
+            }
             let upright = Self.angle(reference, posture ?? specificForce) < settings.orientationChange * (Double.pi / 180) / 2
             guard upright else {
                 phase = .fallen(fall, reference: reference, uprightSince: nil)

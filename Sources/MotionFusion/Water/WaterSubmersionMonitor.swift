@@ -31,7 +31,8 @@ public struct WaterSubmersionMonitor: Sendable {
         /// The deepest the device may be used, m (Apple's full entitlement: 40 m; the sensor may allow
         /// less).
         public var maximumDepth = 40.0
-        /// How far above ``maximumDepth`` the device is approaching it, m.
+        /// How far above the maximum depth the device is approaching it, m; at most a tenth of that depth
+        /// (a 1.9 m sensor approaches its end from 1.7 m, not from the surface).
         public var approachingMargin = 2.0
         /// Time constant of the surface pressure's low-pass, s.
         public var surfaceSmoothingTime = 10.0
@@ -73,10 +74,21 @@ public struct WaterSubmersionMonitor: Sendable {
     public private(set) var isSubmerged = false
     private var lastTimestamp: Double?
 
+    /// Whether the surface pressure is known (given, or learned from a first reading at the surface).
+    private var surfaceKnown: Bool
+
     /// A monitor for a sensor rated for `sensorRange` Pa.
-    public init(sensorRange: ClosedRange<Double>, settings: Settings = Settings()) {
+    /// - Parameter surfacePressure: the surface pressure already known (a previous monitor's on the same
+    ///   sensor), Pa; nil to learn it from the first reading, which then counts as the surface unless it is
+    ///   more than a metre of water above the standard atmosphere (a device started under water: the
+    ///   standard atmosphere is then taken for the surface).
+    public init(sensorRange: ClosedRange<Double>, settings: Settings = Settings(), surfacePressure: Double? = nil) {
         self.sensorRange = sensorRange
         self.settings = settings
+        if let surfacePressure {
+            self.surfacePressure = surfacePressure
+        }
+        surfaceKnown = surfacePressure != nil
     }
 
     /// The deepest the device may go: the settings' maximum, or less when the sensor's range ends first, m.
@@ -91,6 +103,11 @@ public struct WaterSubmersionMonitor: Sendable {
     /// Feeds one reading.
     /// - Returns: the measurement, and the new submersion (true: submerged) when it changed.
     public mutating func update(pressure: Double, timestamp: Double) -> (measurement: Measurement, submersionChange: Bool?) {
+        // Beyond the sensor's rated end while under water: past the maximum depth, not a sensor fault.
+        if isSubmerged, pressure.isFinite, timestamp.isFinite, pressure > sensorRange.upperBound {
+            lastTimestamp = timestamp
+            return (Measurement(timestamp: timestamp, depth: nil, pressure: nil, surfacePressure: surfacePressure, state: .pastMaxDepth), nil)
+        }
         guard pressure.isFinite, timestamp.isFinite, sensorRange.contains(pressure) else {
             let measurement = Measurement(
                 timestamp: timestamp, depth: nil, pressure: nil, surfacePressure: surfacePressure, state: .sensorDepthError)
@@ -98,13 +115,16 @@ public struct WaterSubmersionMonitor: Sendable {
         }
         let interval = lastTimestamp.map { max(0, timestamp - $0) }
         lastTimestamp = timestamp
+        if !surfaceKnown {
+            surfaceKnown = true
+            let underWater = depth(of: pressure, below: BarometricFormula.standardPressure) > 1
+            surfacePressure = underWater ? BarometricFormula.standardPressure : pressure
+        }
         // The surface pressure follows the air only near the surface, so a slow descent does not drag it down.
         if !isSubmerged, depth(of: pressure, below: surfacePressure) < settings.surfaceTrackingDepth {
             if let interval, settings.surfaceSmoothingTime > 0 {
                 let weight = interval / (settings.surfaceSmoothingTime + interval)
                 surfacePressure += weight * (pressure - surfacePressure)
-            } else if interval == nil {
-                surfacePressure = pressure
             }
         }
         let depth = depth(of: pressure, below: surfacePressure)
@@ -119,9 +139,10 @@ public struct WaterSubmersionMonitor: Sendable {
         guard isSubmerged else {
             return (Measurement(timestamp: timestamp, depth: nil, pressure: nil, surfacePressure: surfacePressure, state: .notSubmerged), change)
         }
+        let margin = min(settings.approachingMargin, maximumDepth / 10)
         let state: DepthState =
             depth > maximumDepth ? .pastMaxDepth
-            : depth >= maximumDepth - settings.approachingMargin ? .approachingMaxDepth
+            : depth >= maximumDepth - margin ? .approachingMaxDepth
             : depth >= settings.deepDepth ? .submergedDeep : .submergedShallow
         return (Measurement(timestamp: timestamp, depth: max(0, depth), pressure: pressure, surfacePressure: surfacePressure, state: state), change)
     }
