@@ -41,7 +41,7 @@ open class CMStepCounter: NSObject {
     open func queryStepCountStarting(from start: Date, to end: Date, to queue: OperationQueue) async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             pedometer.queryPedometerData(from: start, to: end) { data, error in
-                continuation.resume(with: Self.result(data?.numberOfSteps.intValue, error))
+                continuation.resume(with: handlerResult(data?.numberOfSteps.intValue, error))
             }
         }
     }

@@ -9,7 +9,7 @@ extension CMPedometer {
     public func queryPedometerData(from start: Date, to end: Date) async throws -> CMPedometerData {
         try await withCheckedThrowingContinuation { continuation in
             queryPedometerData(from: start, to: end) { data, error in
-                continuation.resume(with: Self.result(data, error).map(UncheckedBox.init))
+                continuation.resume(with: handlerResult(data, error).map(UncheckedBox.init))
             }
         }.value
     }
@@ -22,16 +22,14 @@ extension CMMotionActivityManager {
     public func queryActivityStarting(from start: Date, to end: Date, to queue: OperationQueue) async throws -> [CMMotionActivity] {
         try await withCheckedThrowingContinuation { continuation in
             queryActivityStarting(from: start, to: end, to: queue) { activities, error in
-                continuation.resume(with: Self.result(activities, error).map(UncheckedBox.init))
+                continuation.resume(with: handlerResult(activities, error).map(UncheckedBox.init))
             }
         }.value
     }
 }
 
-extension NSObject {
-    /// The result of a handler's (value, error) pair: the value, else the error, else ``CMErrorNilData``.
-    static func result<Value>(_ value: Value?, _ error: (any Error)?) -> Result<Value, any Error> {
-        if let value { return .success(value) }
-        return .failure(error ?? CMErrorNilData.nsError("the query delivered neither data nor an error"))
-    }
+/// The result of a handler's (value, error) pair: the value, else the error, else ``CMErrorNilData``.
+func handlerResult<Value>(_ value: Value?, _ error: (any Error)?) -> Result<Value, any Error> {
+    if let value { return .success(value) }
+    return .failure(error ?? CMErrorNilData.nsError("the query delivered neither data nor an error"))
 }

@@ -5,7 +5,7 @@ import Foundation
 /// movement disorders). Deprecated because it names Apple's deprecated API on purpose (CMStepCounter,
 /// iOS 7; CMSensorRecorder.isAuthorizedForRecording) without a warning.
 @available(*, deprecated, message: "names Apple's deprecated API on purpose")
-func nameTheActivitySurface() async throws {
+func nameTheActivitySurface() {
     // CMPedometer
     let _: () -> Bool = CMPedometer.isStepCountingAvailable
     let _: () -> Bool = CMPedometer.isDistanceAvailable
@@ -14,12 +14,11 @@ func nameTheActivitySurface() async throws {
     let _: () -> Bool = CMPedometer.isCadenceAvailable
     let _: () -> Bool = CMPedometer.isPedometerEventTrackingAvailable
     let _: () -> CMAuthorizationStatus = CMPedometer.authorizationStatus
-    let _: (CMPedometer) -> (Date, Date, @escaping CMPedometerHandler) -> Void = CMPedometer.queryPedometerData(from:to:withHandler:)
-    let _: CMPedometerData = try await CMPedometer().queryPedometerData(from: Date(), to: Date())
-    let _: (CMPedometer) -> (Date, @escaping CMPedometerHandler) -> Void = CMPedometer.startUpdates(from:withHandler:)
-    let _: (CMPedometer) -> () -> Void = CMPedometer.stopUpdates
-    let _: (CMPedometer) -> (@escaping CMPedometerEventHandler) -> Void = CMPedometer.startEventUpdates(handler:)
-    let _: (CMPedometer) -> () -> Void = CMPedometer.stopEventUpdates
+    let _: (CMPedometer, Date, Date, @escaping CMPedometerHandler) -> Void = { $0.queryPedometerData(from: $1, to: $2, withHandler: $3) }
+    let _: (CMPedometer, Date, @escaping CMPedometerHandler) -> Void = { $0.startUpdates(from: $1, withHandler: $2) }
+    let _: (CMPedometer) -> Void = { $0.stopUpdates() }
+    let _: (CMPedometer, @escaping CMPedometerEventHandler) -> Void = { $0.startEventUpdates(handler: $1) }
+    let _: (CMPedometer) -> Void = { $0.stopEventUpdates() }
     let _: CMPedometerHandler = { (_: CMPedometerData?, _: (any Error)?) in }
     let _: CMPedometerEventHandler = { (_: CMPedometerEvent?, _: (any Error)?) in }
     let _: KeyPath<CMPedometerData, Date> = \.startDate
@@ -38,12 +37,9 @@ func nameTheActivitySurface() async throws {
     // CMMotionActivityManager and CMMotionActivity
     let _: () -> Bool = CMMotionActivityManager.isActivityAvailable
     let _: () -> CMAuthorizationStatus = CMMotionActivityManager.authorizationStatus
-    let _: (CMMotionActivityManager) -> (Date, Date, OperationQueue, @escaping CMMotionActivityQueryHandler) -> Void =
-        CMMotionActivityManager.queryActivityStarting(from:to:to:withHandler:)
-    let _: [CMMotionActivity] = try await CMMotionActivityManager().queryActivityStarting(from: Date(), to: Date(), to: .main)
-    let _: (CMMotionActivityManager) -> (OperationQueue, @escaping CMMotionActivityHandler) -> Void =
-        CMMotionActivityManager.startActivityUpdates(to:withHandler:)
-    let _: (CMMotionActivityManager) -> () -> Void = CMMotionActivityManager.stopActivityUpdates
+    let _: (CMMotionActivityManager, Date, Date, OperationQueue, @escaping CMMotionActivityQueryHandler) -> Void = { $0.queryActivityStarting(from: $1, to: $2, to: $3, withHandler: $4) }
+    let _: (CMMotionActivityManager, OperationQueue, @escaping CMMotionActivityHandler) -> Void = { $0.startActivityUpdates(to: $1, withHandler: $2) }
+    let _: (CMMotionActivityManager) -> Void = { $0.stopActivityUpdates() }
     let _: CMMotionActivityHandler = { (_: CMMotionActivity?) in }
     let _: CMMotionActivityQueryHandler = { (_: [CMMotionActivity]?, _: (any Error)?) in }
     let _: KeyPath<CMMotionActivity, CMMotionActivityConfidence> = \.confidence
@@ -55,10 +51,10 @@ func nameTheActivitySurface() async throws {
     let _: () -> Bool = CMAltimeter.isRelativeAltitudeAvailable
     let _: () -> Bool = CMAltimeter.isAbsoluteAltitudeAvailable
     let _: () -> CMAuthorizationStatus = CMAltimeter.authorizationStatus
-    let _: (CMAltimeter) -> (OperationQueue, @escaping CMAltitudeHandler) -> Void = CMAltimeter.startRelativeAltitudeUpdates(to:withHandler:)
-    let _: (CMAltimeter) -> () -> Void = CMAltimeter.stopRelativeAltitudeUpdates
-    let _: (CMAltimeter) -> (OperationQueue, @escaping CMAbsoluteAltitudeHandler) -> Void = CMAltimeter.startAbsoluteAltitudeUpdates(to:withHandler:)
-    let _: (CMAltimeter) -> () -> Void = CMAltimeter.stopAbsoluteAltitudeUpdates
+    let _: (CMAltimeter, OperationQueue, @escaping CMAltitudeHandler) -> Void = { $0.startRelativeAltitudeUpdates(to: $1, withHandler: $2) }
+    let _: (CMAltimeter) -> Void = { $0.stopRelativeAltitudeUpdates() }
+    let _: (CMAltimeter, OperationQueue, @escaping CMAbsoluteAltitudeHandler) -> Void = { $0.startAbsoluteAltitudeUpdates(to: $1, withHandler: $2) }
+    let _: (CMAltimeter) -> Void = { $0.stopAbsoluteAltitudeUpdates() }
     let _: CMAltitudeHandler = { (_: CMAltitudeData?, _: (any Error)?) in }
     let _: CMAbsoluteAltitudeHandler = { (_: CMAbsoluteAltitudeData?, _: (any Error)?) in }
     let _: KeyPath<CMAltitudeData, NSNumber> = \.relativeAltitude
@@ -69,12 +65,9 @@ func nameTheActivitySurface() async throws {
 
     // CMStepCounter (deprecated since iOS 8)
     let _: () -> Bool = CMStepCounter.isStepCountingAvailable
-    let _: (CMStepCounter) -> (Date, Date, OperationQueue, @escaping CMStepQueryHandler) -> Void =
-        CMStepCounter.queryStepCountStarting(from:to:to:withHandler:)
-    let _: Int = try await CMStepCounter().queryStepCountStarting(from: Date(), to: Date(), to: .main)
-    let _: (CMStepCounter) -> (OperationQueue, Int, @escaping CMStepUpdateHandler) -> Void =
-        CMStepCounter.startStepCountingUpdates(to:updateOn:withHandler:)
-    let _: (CMStepCounter) -> () -> Void = CMStepCounter.stopStepCountingUpdates
+    let _: (CMStepCounter, Date, Date, OperationQueue, @escaping CMStepQueryHandler) -> Void = { $0.queryStepCountStarting(from: $1, to: $2, to: $3, withHandler: $4) }
+    let _: (CMStepCounter, OperationQueue, Int, @escaping CMStepUpdateHandler) -> Void = { $0.startStepCountingUpdates(to: $1, updateOn: $2, withHandler: $3) }
+    let _: (CMStepCounter) -> Void = { $0.stopStepCountingUpdates() }
     let _: CMStepQueryHandler = { (_: Int, _: (any Error)?) in }
     let _: CMStepUpdateHandler = { (_: Int, _: Date, _: (any Error)?) in }
 
@@ -102,14 +95,11 @@ func nameTheActivitySurface() async throws {
     // CMMovementDisorderManager, CMTremorResult, CMDyskineticSymptomResult
     let _: () -> Bool = CMMovementDisorderManager.isAvailable
     let _: () -> CMAuthorizationStatus = CMMovementDisorderManager.authorizationStatus
-    let _: (CMMovementDisorderManager) -> (TimeInterval) -> Void = CMMovementDisorderManager.monitorKinesias(forDuration:)
-    let _: (CMMovementDisorderManager) -> (Date, Date, @escaping CMDyskineticSymptomResultHandler) -> Void =
-        CMMovementDisorderManager.queryDyskineticSymptom(from:to:withHandler:)
-    let _: (CMMovementDisorderManager) -> (Date, Date, @escaping CMTremorResultHandler) -> Void = CMMovementDisorderManager.queryTremor(from:to:withHandler:)
-    let _: [CMTremorResult] = try await CMMovementDisorderManager().queryTremor(from: Date(), to: Date())
-    let _: [CMDyskineticSymptomResult] = try await CMMovementDisorderManager().queryDyskineticSymptom(from: Date(), to: Date())
-    let _: (CMMovementDisorderManager) -> () -> Date? = CMMovementDisorderManager.lastProcessedDate
-    let _: (CMMovementDisorderManager) -> () -> Date? = CMMovementDisorderManager.monitorKinesiasExpirationDate
+    let _: (CMMovementDisorderManager, TimeInterval) -> Void = { $0.monitorKinesias(forDuration: $1) }
+    let _: (CMMovementDisorderManager, Date, Date, @escaping CMDyskineticSymptomResultHandler) -> Void = { $0.queryDyskineticSymptom(from: $1, to: $2, withHandler: $3) }
+    let _: (CMMovementDisorderManager, Date, Date, @escaping CMTremorResultHandler) -> Void = { $0.queryTremor(from: $1, to: $2, withHandler: $3) }
+    let _: (CMMovementDisorderManager) -> Date? = { $0.lastProcessedDate() }
+    let _: (CMMovementDisorderManager) -> Date? = { $0.monitorKinesiasExpirationDate() }
     let _: KeyPath<CMTremorResult, Date> = \.startDate
     let _: KeyPath<CMTremorResult, Date> = \.endDate
     for path: KeyPath<CMTremorResult, Float> in [\.percentUnknown, \.percentNone, \.percentSlight, \.percentMild, \.percentModerate, \.percentStrong] {
@@ -119,4 +109,15 @@ func nameTheActivitySurface() async throws {
     let _: KeyPath<CMDyskineticSymptomResult, Date> = \.endDate
     let _: KeyPath<CMDyskineticSymptomResult, Float> = \.percentUnlikely
     let _: KeyPath<CMDyskineticSymptomResult, Float> = \.percentLikely
+}
+
+/// Part 2's `async` forms, apart from the unapplied method references above (Swift 6.0.3 asks a method
+/// referenced unapplied inside an `async` function for a `Sendable` receiver).
+@available(*, deprecated, message: "names Apple's deprecated API on purpose")
+func callTheActivitySurfaceAsyncForms() async throws {
+    let _: CMPedometerData = try await CMPedometer().queryPedometerData(from: Date(), to: Date())
+    let _: [CMMotionActivity] = try await CMMotionActivityManager().queryActivityStarting(from: Date(), to: Date(), to: .main)
+    let _: Int = try await CMStepCounter().queryStepCountStarting(from: Date(), to: Date(), to: .main)
+    let _: [CMTremorResult] = try await CMMovementDisorderManager().queryTremor(from: Date(), to: Date())
+    let _: [CMDyskineticSymptomResult] = try await CMMovementDisorderManager().queryDyskineticSymptom(from: Date(), to: Date())
 }

@@ -31,21 +31,20 @@ func nameTheMotionSurface() {
     let _: KeyPath<CMMotionManager, CMAttitudeReferenceFrame> = \.attitudeReferenceFrame
     let _: ReferenceWritableKeyPath<CMMotionManager, Bool> = \.showsDeviceMovementDisplay
     let _: ReferenceWritableKeyPath<CMMotionManager, (any CMBodyIdentifiable)?> = \.deviceMotionBody
-    let _: (CMMotionManager) -> () -> Void = CMMotionManager.startAccelerometerUpdates
-    let _: (CMMotionManager) -> (OperationQueue, @escaping CMAccelerometerHandler) -> Void = CMMotionManager.startAccelerometerUpdates(to:withHandler:)
-    let _: (CMMotionManager) -> () -> Void = CMMotionManager.stopAccelerometerUpdates
-    let _: (CMMotionManager) -> () -> Void = CMMotionManager.startGyroUpdates
-    let _: (CMMotionManager) -> (OperationQueue, @escaping CMGyroHandler) -> Void = CMMotionManager.startGyroUpdates(to:withHandler:)
-    let _: (CMMotionManager) -> () -> Void = CMMotionManager.stopGyroUpdates
-    let _: (CMMotionManager) -> () -> Void = CMMotionManager.startMagnetometerUpdates
-    let _: (CMMotionManager) -> (OperationQueue, @escaping CMMagnetometerHandler) -> Void = CMMotionManager.startMagnetometerUpdates(to:withHandler:)
-    let _: (CMMotionManager) -> () -> Void = CMMotionManager.stopMagnetometerUpdates
-    let _: (CMMotionManager) -> () -> Void = CMMotionManager.startDeviceMotionUpdates
-    let _: (CMMotionManager) -> (CMAttitudeReferenceFrame) -> Void = CMMotionManager.startDeviceMotionUpdates(using:)
-    let _: (CMMotionManager) -> (OperationQueue, @escaping CMDeviceMotionHandler) -> Void = CMMotionManager.startDeviceMotionUpdates(to:withHandler:)
-    let _: (CMMotionManager) -> (CMAttitudeReferenceFrame, OperationQueue, @escaping CMDeviceMotionHandler) -> Void =
-        CMMotionManager.startDeviceMotionUpdates(using:to:withHandler:)
-    let _: (CMMotionManager) -> () -> Void = CMMotionManager.stopDeviceMotionUpdates
+    let _: (CMMotionManager) -> Void = { $0.startAccelerometerUpdates() }
+    let _: (CMMotionManager, OperationQueue, @escaping CMAccelerometerHandler) -> Void = { $0.startAccelerometerUpdates(to: $1, withHandler: $2) }
+    let _: (CMMotionManager) -> Void = { $0.stopAccelerometerUpdates() }
+    let _: (CMMotionManager) -> Void = { $0.startGyroUpdates() }
+    let _: (CMMotionManager, OperationQueue, @escaping CMGyroHandler) -> Void = { $0.startGyroUpdates(to: $1, withHandler: $2) }
+    let _: (CMMotionManager) -> Void = { $0.stopGyroUpdates() }
+    let _: (CMMotionManager) -> Void = { $0.startMagnetometerUpdates() }
+    let _: (CMMotionManager, OperationQueue, @escaping CMMagnetometerHandler) -> Void = { $0.startMagnetometerUpdates(to: $1, withHandler: $2) }
+    let _: (CMMotionManager) -> Void = { $0.stopMagnetometerUpdates() }
+    let _: (CMMotionManager) -> Void = { $0.startDeviceMotionUpdates() }
+    let _: (CMMotionManager, CMAttitudeReferenceFrame) -> Void = { $0.startDeviceMotionUpdates(using: $1) }
+    let _: (CMMotionManager, OperationQueue, @escaping CMDeviceMotionHandler) -> Void = { $0.startDeviceMotionUpdates(to: $1, withHandler: $2) }
+    let _: (CMMotionManager, CMAttitudeReferenceFrame, OperationQueue, @escaping CMDeviceMotionHandler) -> Void = { $0.startDeviceMotionUpdates(using: $1, to: $2, withHandler: $3) }
+    let _: (CMMotionManager) -> Void = { $0.stopDeviceMotionUpdates() }
 
     // The handler types.
     let _: CMAccelerometerHandler = { (_: CMAccelerometerData?, _: (any Error)?) in }
@@ -75,7 +74,7 @@ func nameTheMotionSurface() {
     let _: KeyPath<CMAttitude, Double> = \.yaw
     let _: KeyPath<CMAttitude, CMRotationMatrix> = \.rotationMatrix
     let _: KeyPath<CMAttitude, CMQuaternion> = \.quaternion
-    let _: (CMAttitude) -> (CMAttitude) -> Void = CMAttitude.multiply(byInverseOf:)
+    let _: (CMAttitude, CMAttitude) -> Void = { $0.multiply(byInverseOf: $1) }
 
     // Value types.
     let _ = CMAcceleration(x: 0, y: 0, z: -1)
@@ -108,16 +107,14 @@ func nameTheMotionSurface() {
     let _: KeyPath<CMBatchedSensorManager, Bool> = \.isDeviceMotionActive
     let _: KeyPath<CMBatchedSensorManager, [CMAccelerometerData]?> = \.accelerometerBatch
     let _: KeyPath<CMBatchedSensorManager, [CMDeviceMotion]?> = \.deviceMotionBatch
-    let _: (CMBatchedSensorManager) -> () -> Void = CMBatchedSensorManager.startAccelerometerUpdates
-    let _: (CMBatchedSensorManager) -> (@escaping ([CMAccelerometerData]?, (any Error)?) -> Void) -> Void =
-        CMBatchedSensorManager.startAccelerometerUpdates(handler:)
-    let _: (CMBatchedSensorManager) -> () -> Void = CMBatchedSensorManager.stopAccelerometerUpdates
-    let _: (CMBatchedSensorManager) -> () -> CMBatchedSensorManager.AccelerometerUpdates = CMBatchedSensorManager.accelerometerUpdates
-    let _: (CMBatchedSensorManager) -> () -> Void = CMBatchedSensorManager.startDeviceMotionUpdates
-    let _: (CMBatchedSensorManager) -> (@escaping ([CMDeviceMotion]?, (any Error)?) -> Void) -> Void =
-        CMBatchedSensorManager.startDeviceMotionUpdates(handler:)
-    let _: (CMBatchedSensorManager) -> () -> Void = CMBatchedSensorManager.stopDeviceMotionUpdates
-    let _: (CMBatchedSensorManager) -> () -> CMBatchedSensorManager.DeviceMotionUpdates = CMBatchedSensorManager.deviceMotionUpdates
+    let _: (CMBatchedSensorManager) -> Void = { $0.startAccelerometerUpdates() }
+    let _: (CMBatchedSensorManager, @escaping ([CMAccelerometerData]?, (any Error)?) -> Void) -> Void = { $0.startAccelerometerUpdates(handler: $1) }
+    let _: (CMBatchedSensorManager) -> Void = { $0.stopAccelerometerUpdates() }
+    let _: (CMBatchedSensorManager) -> CMBatchedSensorManager.AccelerometerUpdates = { $0.accelerometerUpdates() }
+    let _: (CMBatchedSensorManager) -> Void = { $0.startDeviceMotionUpdates() }
+    let _: (CMBatchedSensorManager, @escaping ([CMDeviceMotion]?, (any Error)?) -> Void) -> Void = { $0.startDeviceMotionUpdates(handler: $1) }
+    let _: (CMBatchedSensorManager) -> Void = { $0.stopDeviceMotionUpdates() }
+    let _: (CMBatchedSensorManager) -> CMBatchedSensorManager.DeviceMotionUpdates = { $0.deviceMotionUpdates() }
 }
 
 /// Apple's iOS 27 body protocol, adopted as an app would.

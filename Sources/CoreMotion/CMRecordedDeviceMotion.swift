@@ -1,7 +1,3 @@
-/// A body a device can report motion for (Apple's `CMBodyIdentifiable`, iOS 27): a protocol with no
-/// requirement of its own beyond `NSObjectProtocol`, adopted by the objects that identify a body.
-public protocol CMBodyIdentifiable: NSObjectProtocol {}
-
 /// A device-motion sample kept for later (Apple's `CMRecordedDeviceMotion`, iOS 27: SensorKit's headphone
 /// motion): the sample, its batch and the wall-clock time it was taken.
 open class CMRecordedDeviceMotion: CMDeviceMotion {
