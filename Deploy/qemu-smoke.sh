@@ -44,11 +44,12 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" > "$work/mosquitto.conf"
 mosquitto -c "$work/mosquitto.conf" > "$work/broker.log" 2>&1 & pids+=($!)
 for _ in $(seq 50); do mosquitto_sub -p "$port" -t x -W 1 -C 1 -E >/dev/null 2>&1 && break; sleep 0.1; done
-sub() { mosquitto_sub -V mqttv5 -p "$port" "$@"; }
 
 id=arm-smoke
 base="motion/$id"
-sub -t "$base/#" -F '%t %p' > "$work/all.log" 2>/dev/null & pids+=($!)
+# Started directly, not through a shell function: `$!` of a backgrounded function is its subshell's, and
+# killing that left the subscriber reconnecting to the stopped broker for ever.
+mosquitto_sub -V mqttv5 -p "$port" -t "$base/#" -F '%t %p' > "$work/all.log" 2>/dev/null & pids+=($!)
 sleep 0.5
 qemu-aarch64-static -L "$sysroot" "$agent" --device sim:motion=drop --id "$id" --broker "mqtt://127.0.0.1:$port" \
     > "$work/agent.out" 2> "$work/agent.log" & agent_pid=$!
@@ -87,7 +88,7 @@ pass "events: $(grep -E "^$base/events " "$work/all.log" | grep -oE '"type":"[a-
 
 # Commands with an MQTT 5 response topic and correlation data.
 replies="replies/$id"
-sub -t "$replies" -F '%p %D' > "$work/replies.log" 2>/dev/null & pids+=($!)
+mosquitto_sub -V mqttv5 -p "$port" -t "$replies" -F '%p %D' > "$work/replies.log" 2>/dev/null & pids+=($!)
 sleep 0.5
 for command in stop start; do
     mosquitto_pub -V mqttv5 -p "$port" -q 1 -t "$base/gyro/set" -m "$command" \
