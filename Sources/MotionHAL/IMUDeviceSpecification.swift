@@ -21,14 +21,17 @@ import MotionMath
 /// Simulator options:
 /// - `rate=HZ`: the device's default sample rate (`info.defaultSampleRate`), a number in 1...2000 Hz;
 ///   default 200.
-/// - `motion=demo|stationary|spin|drop|shake|tap|tilt|walk|run|stairs|vibrate|fall|table_drop|sit`:
+/// - `motion=demo|stationary|spin|drop|shake|tap|tilt|walk|run|stairs|vibrate|fall|table_drop|sit|machine`:
 ///   ``SimulatedMotion/demo`` (default); ``SimulatedMotion/stationary(attitude:)`` face up with y towards
 ///   magnetic north; ``SimulatedMotion/spin`` (45 °/s about the vertical); the scenarios with ground truth,
 ///   each with its defaults: a 1 m drop every 10 s (``SimulatedDrop``), shaking bursts (``SimulatedShake``),
 ///   single and double taps (``SimulatedTaps``), a 60° tilt and back (``SimulatedTilt``), walking, running and
 ///   two floors of stairs up and down (``SimulatedGait``), a machine vibrating at 40 Hz (``SimulatedVibration``),
 ///   a person falling hard and getting up every 30 s (``SimulatedFall``), a phone dropped 40 cm onto a table
-///   every 10 s (``SimulatedDrop/ontoTable``), a person sitting down hard every 24 s (``SimulatedSitDown``).
+///   every 10 s (``SimulatedDrop/ontoTable``), a person sitting down hard every 24 s (``SimulatedSitDown``), a
+///   rotating machine with unbalance, misalignment, looseness and a bearing defect (``SimulatedMachine``).
+/// - `rpm=N`, `severity=MM_PER_S`: with `motion=machine`, its running speed (60…60000 rpm; default 1480) and
+///   its velocity RMS (0…100 mm/s; default 2.8).
 /// - `seed=N`: seed of the noise generator, a decimal or `0x` hexadecimal unsigned 64-bit integer; default 1.
 /// - `batch=SECONDS`: how often the live simulator wakes up and delivers the samples that have come due
 ///   (``SimulatedIMU/Configuration/deliveryInterval``), 0.0005...1 s; default 0.01. Larger values mean fewer
@@ -166,6 +169,8 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         var faultDuration: Double?
         var faultEvery: Double?
         var faultKind: FaultInjectingIMU.Kind?
+        var rpm: Double?
+        var severity: Double?
         let items = options.split(separator: ",", omittingEmptySubsequences: false)
         for (key, value) in try DeviceSpecificationGrammar.options(
             items, driver: "sim", whole: "sim:\(options)", known: simulatorOptionNames, form: "key=value")
@@ -203,9 +208,21 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 faultKind = kind
             case "fault_every":
                 faultEvery = try seconds(value, option: "fault_every", range: 0...maximumFaultSeconds)
+            case "rpm":
+                rpm = try DeviceSpecificationGrammar.number(value, option: key, driver: "sim", unit: "rpm", range: 60...60_000)
+            case "severity":
+                severity = try DeviceSpecificationGrammar.number(value, option: key, driver: "sim", unit: "mm/s", range: 0...100)
             default:  // unreachable: `options` refuses keys outside simulatorOptionNames
                 throw DeviceSpecificationSyntaxError("unknown option '\(key)' of driver sim")
             }
+        }
+        if rpm != nil || severity != nil {
+            guard case .machine(var machine) = configuration.motion else {
+                throw DeviceSpecificationSyntaxError("option '\(rpm != nil ? "rpm" : "severity")' of driver sim needs 'motion=machine'")
+            }
+            if let rpm { machine.rpm = rpm }
+            if let severity { machine.severity = severity }
+            configuration.motion = .machine(machine)
         }
         if let faultAfter {
             let duration = faultDuration ?? 0
@@ -227,7 +244,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
 
     /// The options of driver `sim`, in the order the documentation lists them.
     private static let simulatorOptionNames = [
-        "rate", "motion", "seed", "batch", "clock", "fault", "fault_after", "fault_duration", "fault_every",
+        "rate", "motion", "seed", "batch", "clock", "fault", "fault_after", "fault_duration", "fault_every", "rpm", "severity",
     ]
 
     /// `value` as a finite number of seconds inside `range`.

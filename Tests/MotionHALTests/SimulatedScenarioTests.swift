@@ -10,7 +10,7 @@ import Testing
         ("drop", .drop(SimulatedDrop())), ("shake", .shake(SimulatedShake())), ("tap", .taps(SimulatedTaps())),
         ("tilt", .tilt(SimulatedTilt())), ("walk", .gait(.walking)), ("run", .gait(.running)), ("stairs", .gait(.stairs())),
         ("vibrate", .vibration(SimulatedVibration())), ("fall", .fall(SimulatedFall())), ("table_drop", .drop(.ontoTable)),
-        ("sit", .sitDown(SimulatedSitDown())),
+        ("sit", .sitDown(SimulatedSitDown())), ("machine", .machine(SimulatedMachine())),
     ]
 
     @Test(arguments: scenarios.map(\.0))
@@ -25,7 +25,7 @@ import Testing
 
     @Test func anUnknownMotionNamesTheChoices() {
         #expect(throws: IMUDeviceError.invalidSpecification(
-            "option 'motion' of driver sim: 'jog' is not one of demo, stationary, spin, drop, shake, tap, tilt, walk, run, stairs, vibrate, fall, table_drop, sit")) {
+            "option 'motion' of driver sim: 'jog' is not one of demo, stationary, spin, drop, shake, tap, tilt, walk, run, stairs, vibrate, fall, table_drop, sit, machine")) {
             try IMUDeviceSpecification.parse("sim:motion=jog")
         }
     }

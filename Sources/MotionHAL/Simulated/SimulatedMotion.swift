@@ -57,6 +57,10 @@ public enum SimulatedMotion: Sendable, Equatable {
     /// A person who sits down hard on a chair and stands up (`motion=sit`); see ``SimulatedSitDown``.
     case sitDown(SimulatedSitDown)
 
+    /// A rotating machine's vibration with its faults' orders (`motion=machine`, with `rpm=` and
+    /// `severity=`); see ``SimulatedMachine``.
+    case machine(SimulatedMachine)
+
     /// A vertical-axis spin at 45 °/s from the identity attitude (face up): what `motion=spin` selects.
     public static let spin = SimulatedMotion.rotation(axis: SIMD3(0, 0, 1), rate: .pi / 4)
 
@@ -66,6 +70,7 @@ public enum SimulatedMotion: Sendable, Equatable {
         ("shake", .shake(SimulatedShake())), ("tap", .taps(SimulatedTaps())), ("tilt", .tilt(SimulatedTilt())),
         ("walk", .gait(.walking)), ("run", .gait(.running)), ("stairs", .gait(.stairs())), ("vibrate", .vibration(SimulatedVibration())),
         ("fall", .fall(SimulatedFall())), ("table_drop", .drop(.ontoTable)), ("sit", .sitDown(SimulatedSitDown())),
+        ("machine", .machine(SimulatedMachine())),
     ]
 
     /// The motion `motion=name` selects, nil for an unknown name.
@@ -113,6 +118,7 @@ public enum SimulatedMotion: Sendable, Equatable {
         case .vibration(let vibration): return vibration.kinematics(at: time)
         case .fall(let fall): return fall.kinematics(at: time)
         case .sitDown(let sitDown): return sitDown.kinematics(at: time)
+        case .machine(let machine): return machine.kinematics(at: time)
         }
     }
 
