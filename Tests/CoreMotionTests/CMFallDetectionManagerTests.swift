@@ -32,27 +32,26 @@ extension CMMotionManagerDeviceTests {
             let monitor = AsyncFallMonitor()
             await monitor.begin(responseWindow: 4)
             defer { monitor.end() }
-            #expect(await eventually(timeout: 30) { !monitor.allResolutions.isEmpty })
+            #expect(await awaitUntil(timeout: 30) { !monitor.allResolutions.isEmpty })
             #expect(monitor.allResolutions == [.unresponsive])
         }
 
-        @Test func aStillDeviceReportsNoFall() {
-            _ = CMMotionManagerDeviceTests.useStationarySimulator()
+        @Test func twentySecondsOfAStillDeviceReportNoFall() {
+            // Replayed as fast as it goes: the wait is for the samples to have passed, not for time.
+            let seconds = 20.0, rate = 200.0
+            CMLinuxMotionDevice.use(CMFitnessTests.fastReplay(.stationary(attitude: .identity), seconds: seconds, rate: rate))
             let monitor = FallMonitor()
             monitor.begin()
-            Thread.sleep(forTimeInterval: 2)
+            let counter = CMMotionManager()
+            counter.accelerometerUpdateInterval = 1 / rate
+            let samples = Recorder<Double>()
+            counter.startAccelerometerUpdates(to: OperationQueue()) { data, _ in
+                if let data { samples.append(data.timestamp) }
+            }
+            #expect(waitUntil(timeout: 20) { samples.count >= Int(seconds * rate) - 1 }, "\(samples.count) samples")
+            counter.stopAccelerometerUpdates()
             monitor.end()
             #expect(monitor.allEvents.isEmpty)
         }
     }
-}
-
-/// Polls `condition` from an async test until it holds or `timeout` seconds pass.
-func eventually(timeout: Double, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return condition()
 }

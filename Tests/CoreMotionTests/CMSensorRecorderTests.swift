@@ -87,10 +87,9 @@ extension CMMotionManagerDeviceTests {
         let start = Date()
         #expect(service.record(.rotationRate, forDuration: 1.5))
         #expect(waitUntil(timeout: 10) { !service.isRecording(.rotationRate) })
+        // (A Sequence through the apps' own conformance, IOSStyleRecorderClients.swift.)
         let list = CMSensorDataList(query: .init(store: store, sensor: .rotationRate, from: start.timeIntervalSince1970 - 1, to: Date().timeIntervalSince1970))
-        var iterator = NSFastEnumerationIterator(list)
-        var samples: [CMRecordedRotationRateData] = []
-        while let element = iterator.next() { samples.append(try #require(element as? CMRecordedRotationRateData)) }
+        let samples = try list.map { try #require($0 as? CMRecordedRotationRateData) }
         #expect((70...77).contains(samples.count), "1.5 s at 50 Hz: \(samples.count)")
         #expect(samples.allSatisfy { abs($0.rotationRate.z - 0.5) < 0.05 }, "0.5 rad/s about z")
         #expect(zip(samples, samples.dropFirst()).allSatisfy { abs($1.startDate.timeIntervalSince($0.startDate) - 0.02) < 0.002 })
@@ -107,9 +106,7 @@ extension CMMotionManagerDeviceTests {
         #expect(service.record(.pressure, forDuration: 2.2))
         #expect(waitUntil(timeout: 10) { !service.isRecording(.pressure) })
         let list = CMSensorDataList(query: .init(store: store, sensor: .pressure, from: start.timeIntervalSince1970 - 1, to: Date().timeIntervalSince1970))
-        var iterator = NSFastEnumerationIterator(list)
-        var samples: [CMRecordedPressureData] = []
-        while let element = iterator.next() { samples.append(try #require(element as? CMRecordedPressureData)) }
+        let samples = try list.map { try #require($0 as? CMRecordedPressureData) }
         #expect((18...24).contains(samples.count), "2.2 s at 10 Hz: \(samples.count)")
         let kilopascals = samples.map { $0.pressure.converted(to: .kilopascals).value }
         #expect(kilopascals.allSatisfy { (90...110).contains($0) }, "\(kilopascals.prefix(3))")

@@ -53,7 +53,11 @@ import Testing
         #expect(log.maximumDepthMetres == 40, "a 30 bar sensor allows Apple's 40 m")
         log.begin()
         #expect(waitUntil(timeout: 20) { log.allEvents == [.notSubmerged, .submerged, .notSubmerged] }, "\(log.allEvents)")
-        Thread.sleep(forTimeInterval: 1.2)  // one more surface measurement
+        // Two surface measurements after the last under water, for their spacing.
+        #expect(waitUntil(timeout: 5) {
+            let samples = log.allSamples
+            return samples.count - 1 - (samples.lastIndex { $0.depth != nil } ?? 0) >= 2
+        })
         log.end()
 
         let samples = log.allSamples
