@@ -109,12 +109,9 @@ open class CMSensorRecorder: NSObject {
         return (state as NSString).appendingPathComponent("motionbridge/sensor-recorder.sqlite")
     }
 
-    /// The service of the current store, creating the default store's directory when needed; nil when
+    /// The service of the current store (its directory created when the store is first opened); nil when
     /// it cannot be opened.
     static func service() -> SensorRecordingService? {
-        let path = linuxStorePath
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        return try? SensorRecordingService.shared(path: path)
+        try? SensorRecordingService.shared(path: linuxStorePath, creatingDirectory: true)
     }
 }

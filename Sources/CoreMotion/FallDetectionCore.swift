@@ -26,15 +26,9 @@ final class FallDetectionCore: @unchecked Sendable {
         self.source = source
     }
 
-    private func locked<Value>(_ body: () -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
     var responseWindow: Double {
-        get { locked { resolver.responseWindow } }
-        set { locked { resolver.responseWindow = newValue } }
+        get { lock.withLock { resolver.responseWindow } }
+        set { lock.withLock { resolver.responseWindow = newValue } }
     }
 
     func setDelegate(_ delegate: (any CMFallDetectionDelegate)?) {
@@ -47,24 +41,24 @@ final class FallDetectionCore: @unchecked Sendable {
 
     private func start() {
         lifecycle.withLock {
-            guard locked({ subscription == nil }) else { return }
+            guard lock.withLock({ subscription == nil }) else { return }
             let added = MotionSubscription(service: Self.stream, interval: Self.batchInterval, sink: .batch { [weak self] _, samples, _ in
                 if let samples { self?.feed(samples) }
             })
-            locked {
+            lock.withLock {
                 subscription = added
                 detector = FallDetector()
                 resolver = FallResolver(responseWindow: resolver.responseWindow, recoveryHold: detector.settings.recovery)
             }
             if !source.subscribe(added) {
-                locked { if subscription === added { subscription = nil } }
+                lock.withLock { if subscription === added { subscription = nil } }
             }
         }
     }
 
     func stop() {
         lifecycle.withLock {
-            let running = locked { () -> MotionSubscription? in
+            let running = lock.withLock { () -> MotionSubscription? in
                 defer { subscription = nil }
                 return subscription
             }
@@ -81,7 +75,7 @@ final class FallDetectionCore: @unchecked Sendable {
             }
             return
         }
-        let resolutions = locked { () -> [FallResolver.Resolution] in
+        let resolutions = lock.withLock { () -> [FallResolver.Resolution] in
             var resolved: [FallResolver.Resolution] = []
             for case .fused(let sample) in samples {
                 let g = BarometricFormula.standardGravity

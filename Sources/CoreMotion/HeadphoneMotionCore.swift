@@ -38,53 +38,47 @@ final class HeadphoneMotionCore: @unchecked Sendable {
         weak var core: HeadphoneMotionCore?
     }
 
-    private func locked<Value>(_ body: () -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
     var interval: Double {
-        get { locked { storedInterval } }
-        set { locked { storedInterval = newValue } }
+        get { lock.withLock { storedInterval } }
+        set { lock.withLock { storedInterval = newValue } }
     }
 
-    var isAvailable: Bool { locked { source }.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }
-    var isMotionActive: Bool { locked { motion != nil } }
-    var isConnectionActive: Bool { locked { connectionStatusActive } }
-    var latest: CMDeviceMotion? { locked { latestMotion } }
+    var isAvailable: Bool { lock.withLock { source }.hasSensors(for: .deviceMotion(.xArbitraryZVertical)) }
+    var isMotionActive: Bool { lock.withLock { motion != nil } }
+    var isConnectionActive: Bool { lock.withLock { connectionStatusActive } }
+    var latest: CMDeviceMotion? { lock.withLock { latestMotion } }
 
     /// Reads `source` from now on (after stopping everything on the old one).
     func useSource(_ newSource: any MotionSource) {
         stopAll()
-        locked { source = newSource }
+        lock.withLock { source = newSource }
     }
 
     func startMotion(queue: OperationQueue?, handler: QueuedHandler<CMDeviceMotion>?) {
         lifecycle.withLock {
             let frame = MotionStream.deviceMotion(.xArbitraryZVertical)
-            let (source, interval) = locked { (self.source, storedInterval) }
+            let (source, interval) = lock.withLock { (self.source, storedInterval) }
             let subscription = MotionSubscription(service: frame, interval: interval) { [weak self] subscription, sample, fault in
                 let location = HeadphoneDevice.sensorLocation.withLock { $0 }
                 let item = sample.flatMap { makeLogItem($0, of: frame) as? CMDeviceMotion }?.measured(at: location)
                 self?.keep(item, from: subscription)
                 if let queue, let handler { handler.enqueue(on: queue, sample: item, error: fault?.nsError, subscription: subscription) }
             }
-            let previous = locked { () -> MotionSubscription? in
+            let previous = lock.withLock { () -> MotionSubscription? in
                 defer { motion = subscription }
                 return motion
             }
             if let previous { source.unsubscribe(previous) }
             startMonitor(on: source)
             if !source.subscribe(subscription) {
-                locked { if motion === subscription { motion = nil } }
+                lock.withLock { if motion === subscription { motion = nil } }
             }
         }
     }
 
     func stopMotion() {
         lifecycle.withLock {
-            let (source, running) = locked { () -> (any MotionSource, MotionSubscription?) in
+            let (source, running) = lock.withLock { () -> (any MotionSource, MotionSubscription?) in
                 defer { motion = nil }
                 return (self.source, motion)
             }
@@ -95,7 +89,7 @@ final class HeadphoneMotionCore: @unchecked Sendable {
 
     func startConnection() {
         lifecycle.withLock {
-            let source = locked { () -> any MotionSource in
+            let source = lock.withLock { () -> any MotionSource in
                 connectionStatusActive = true
                 return self.source
             }
@@ -106,7 +100,7 @@ final class HeadphoneMotionCore: @unchecked Sendable {
 
     func stopConnection() {
         lifecycle.withLock {
-            locked { connectionStatusActive = false }
+            lock.withLock { connectionStatusActive = false }
             stopMonitorIfIdle()
         }
     }
@@ -119,14 +113,14 @@ final class HeadphoneMotionCore: @unchecked Sendable {
     /// Starts the monitor with a new session for its reports (under `lifecycle`).
     private func startMonitor(on source: any MotionSource) {
         guard !monitor.isRunning else { return }
-        locked { connectionSession = UpdateSession() }
+        lock.withLock { connectionSession = UpdateSession() }
         monitor.start(on: source)
     }
 
     /// Stops the monitor, and its reports, when neither device motion nor connection status runs (under
     /// `lifecycle`).
     private func stopMonitorIfIdle() {
-        let (source, idle, session) = locked { (self.source, motion == nil && !connectionStatusActive, connectionSession) }
+        let (source, idle, session) = lock.withLock { (self.source, motion == nil && !connectionStatusActive, connectionSession) }
         guard idle else { return }
         monitor.stop(on: source)
         session.stop()
@@ -134,11 +128,11 @@ final class HeadphoneMotionCore: @unchecked Sendable {
 
     private func keep(_ item: CMDeviceMotion?, from subscription: MotionSubscription) {
         guard let item else { return }
-        locked { if motion === subscription { latestMotion = item } }
+        lock.withLock { if motion === subscription { latestMotion = item } }
     }
 
     private func tellDelegate(_ change: HeadphoneConnection.Change) {
-        let session = locked { connectionSession }
+        let session = lock.withLock { connectionSession }
         delegation.notify(unlessStopped: session) { manager, delegate in
             switch change {
             case .connected: delegate.headphoneMotionManagerDidConnect(manager)

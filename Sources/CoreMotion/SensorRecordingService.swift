@@ -49,10 +49,15 @@ final class SensorRecordingService: Sendable {
 
     /// The one service of `path` in this process, opening the store on first use (it records nothing
     /// until asked to, or to ``resume()``).
+    /// - Parameter creatingDirectory: whether to create the store's directory when the store is opened.
     /// - Throws: ``SQLiteError`` when the store cannot be opened.
-    static func shared(path: String) throws -> SensorRecordingService {
+    static func shared(path: String, creatingDirectory: Bool = false) throws -> SensorRecordingService {
         try services.withLock { services in
             if let service = services[path] { return service }
+            let directory = (path as NSString).deletingLastPathComponent
+            if creatingDirectory, !directory.isEmpty {
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
             let service = SensorRecordingService(store: try SensorRecordingStore(path: path), source: MotionEngine.shared)
             services[path] = service
             return service

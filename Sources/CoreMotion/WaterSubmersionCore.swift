@@ -32,15 +32,9 @@ final class WaterSubmersionCore: @unchecked Sendable {
         self.sensor = sensor
     }
 
-    private func locked<Value>(_ body: () -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
     var temperatureUncertainty: Double {
-        get { locked { uncertainty } }
-        set { locked { uncertainty = newValue } }
+        get { lock.withLock { uncertainty } }
+        set { lock.withLock { uncertainty = newValue } }
     }
 
     /// The deepest the device may go, m; nil without a sensor.
@@ -65,20 +59,20 @@ final class WaterSubmersionCore: @unchecked Sendable {
 
     private func start() {
         lifecycle.withLock {
-            guard locked({ token == nil }) else { return }
-            locked {
+            guard lock.withLock({ token == nil }) else { return }
+            lock.withLock {
                 monitor = nil
                 reportedState = .unknown
                 faulted = false
             }
             let added = sensor.addListener { [weak self] update in self?.handle(update) }
-            locked { token = added }
+            lock.withLock { token = added }
         }
     }
 
     func stop() {
         lifecycle.withLock {
-            guard let running = locked({ () -> MotionAltimeter.ListenerToken? in
+            guard let running = lock.withLock({ () -> MotionAltimeter.ListenerToken? in
                 defer { token = nil }
                 return token
             }) else { return }
@@ -96,7 +90,7 @@ final class WaterSubmersionCore: @unchecked Sendable {
 
     private func handle(_ update: MotionAltimeter.Update) {
         let range = sensor.deviceInfo.map(Self.range(of:)) ?? 0...Double.greatestFiniteMagnitude
-        let pending = locked { () -> [Call] in
+        let pending = lock.withLock { () -> [Call] in
             switch update {
             case .fault(let message):
                 guard !faulted else { return [] }
