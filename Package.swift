@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "MotionEngine", targets: ["MotionEngine"]),
         .library(name: "MotionHAL", targets: ["MotionHAL"]),
         .library(name: "MotionFusion", targets: ["MotionFusion"]),
+        .library(name: "MotionVibration", targets: ["MotionVibration"]),
         .library(name: "MQTT", targets: ["MQTT"]),
         .library(name: "MotionLog", targets: ["MotionLog"]),
         .library(name: "MotionSupervision", targets: ["MotionSupervision"]),
@@ -42,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Jansson: the strict JSON parser for the configuration and control commands.
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
+        // FFTW 3 in single precision: the vibration service's spectra.
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         // The few Linux I/O calls Swift cannot make (I2C_RDWR and I2C_FUNCS ioctls; closefrom in posix_spawn and
         // pipe2, GNU extensions that the Glibc module leaves out).
         .target(name: "CLinuxIO"),
@@ -60,6 +63,9 @@ let package = Package(
         .target(name: "MotionModel", dependencies: ["MotionMath"]),
         .target(name: "MotionHAL", dependencies: ["CLinuxIO", "MotionMath", "MotionSupervision"]),
         .target(name: "MotionFusion", dependencies: ["MotionMath", "MotionModel"]),
+        // Condition monitoring of machines: Welch spectra through FFTW, peaks and running speed, velocity RMS
+        // in both domains, the time-domain statistics and ISO 20816's severity zones.
+        .target(name: "MotionVibration", dependencies: ["CFFTW", "MotionFusion"]),
         // The contract's wire format over the model: topics, payload encoders and decoders (JSON and CBOR).
         // For publishers and subscribers alike: no HAL, no fusion, no Foundation.
         .target(name: "MotionContract", dependencies: ["MotionMath", "MotionModel", "CJansson", "CCBOR"]),
@@ -115,6 +121,7 @@ let package = Package(
         .testTarget(name: "MotionHALTests", dependencies: ["MotionHAL", "MotionMath", "MotionTestSupport"]),
         .testTarget(name: "MotionCalibrationTests", dependencies: ["MotionCalibration", "MotionFusion", "MotionHAL", "MotionMath"]),
         .testTarget(name: "MotionFusionTests", dependencies: ["FusionReference", "MotionFusion", "MotionHAL", "MotionMath", "MotionTestSupport"]),
+        .testTarget(name: "MotionVibrationTests", dependencies: ["MotionHAL", "MotionTestSupport", "MotionVibration"]),
         .testTarget(
             name: "CoreMotionTests",
             dependencies: ["CoreMotion", "MotionEngine", "MotionHAL", "MotionLog", "MotionMath", "MotionModel", "MotionStorage", "MotionSupervision", "MotionTestSupport"],

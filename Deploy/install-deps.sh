@@ -5,7 +5,7 @@
 # start on a loopback port), mosquitto-clients, pkg-config, openssl (the TLS tests make their certificates),
 # linux-libc-dev (the kernel's <linux/i2c-dev.h> for the I2C shim), libsystemd-dev (sd_notify: readiness and the
 # watchdog of a Type=notify unit), libcbor-dev (the CBOR form of the data
-# topics), python3-jsonschema, python3-cbor2 and python3-jinja2 (the tests validate every payload, JSON and
+# topics), libfftw3-dev (the vibration service's spectra), python3-scipy (the tests compare the spectra with SciPy's welch), python3-jsonschema, python3-cbor2 and python3-jinja2 (the tests validate every payload, JSON and
 # CBOR, against schemas/ and render the Home Assistant templates),
 # prometheus-mqtt-exporter and prometheus (the tests run the exporter of Deploy/prometheus/ on a loopback
 # port and check the alert rules with promtool; their system services are not left running), systemd (the tests
@@ -16,8 +16,8 @@
 # the arm64 agent and tests under emulation). Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
-          python3-jsonschema python3-cbor2 python3-jinja2 prometheus-mqtt-exporter prometheus dpkg-dev lintian rabbitmq-server
+packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libfftw3-dev libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
+          python3-jsonschema python3-cbor2 python3-jinja2 python3-scipy prometheus-mqtt-exporter prometheus dpkg-dev lintian rabbitmq-server
           debootstrap qemu-user-static)
 missing=()
 for package in "${packages[@]}"; do

@@ -2,7 +2,7 @@
 # Deploy/test-trixie.sh: the whole test suite on Debian 13 (trixie), natively, in the chroot of
 # Deploy/cross-sdk.sh: Swift 6.0.3, libmosquitto and mosquitto 2.0.21, OpenSSL 3.5, libcbor 0.10, as a
 # board on Debian 13 or Raspberry Pi OS based on it has them. Adds to the chroot, once, what the tests run
-# besides the compiler (mosquitto, the schema and CBOR validators, systemd-analyze, Prometheus and its MQTT
+# besides the compiler (mosquitto, the schema and CBOR validators, SciPy, systemd-analyze, Prometheus and its MQTT
 # exporter, RabbitMQ), builds with warnings as errors (scratch path .build/trixie; lld links the test
 # bundle: the 6.0.3 test bundle does not link with bfd), and runs every test target. Arguments go to
 # `swift test` (a --filter, say). About 10 minutes from a clean checkout; Deploy/test.sh (CI) runs it last.
@@ -13,7 +13,7 @@ case "${1:-}" in -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;
 cd "$(dirname "$0")/.."
 root=$(Deploy/cross-sdk.sh | tail -n 1)
 stamps="$(dirname "$root")/stamps"
-tools=(mosquitto mosquitto-clients openssl python3-jsonschema python3-cbor2 python3-jinja2 procps systemd
+tools=(mosquitto mosquitto-clients openssl python3-jsonschema python3-cbor2 python3-jinja2 python3-scipy procps systemd
        prometheus prometheus-mqtt-exporter rabbitmq-server)
 stamp="$stamps/test-tools-$(printf '%s\n' "${tools[@]}" | md5sum | cut -c1-12)"
 if [ ! -e "$stamp" ]; then

@@ -8,28 +8,30 @@ import Darwin
 /// direct form II transposed): |H| = 1 / √(1 + (f_c / f)⁴), so the stop band falls off with the square of
 /// the frequency (the input minus a low-pass falls off only in proportion to it, and peaks above the
 /// cut-off). Coefficients follow the sample interval, recomputed when it changes by more than 1 %.
-struct ButterworthHighPass: Sendable {
+public struct ButterworthHighPass: Sendable {
     /// Cut-off frequency, Hz.
-    let cutoff: Double
+    public let cutoff: Double
     private var coefficients = (b0: 0.0, b1: 0.0, b2: 0.0, a1: 0.0, a2: 0.0)
     private var sampleInterval = 0.0
     private var state0 = SIMD3<Double>.zero
     private var state1 = SIMD3<Double>.zero
     private var lastInput: SIMD3<Double>?
 
-    init(cutoff: Double) {
+    /// A filter with its −3 dB point at `cutoff` Hz (below half the sample rate). Pure value: one owner
+    /// feeds it, from any thread.
+    public init(cutoff: Double) {
         self.cutoff = cutoff
     }
 
     /// Starts the filter at rest on `input` (its next outputs are those of a constant input until it changes).
-    mutating func start(at input: SIMD3<Double>) {
+    public mutating func start(at input: SIMD3<Double>) {
         lastInput = input
         sampleInterval = 0
     }
 
     /// Filters one sample taken `deltaTime` seconds after the previous one; returns the output. The first
     /// sample (and a change of interval) starts the filter at rest on it: a constant input gives zero.
-    mutating func update(_ input: SIMD3<Double>, deltaTime: Double) -> SIMD3<Double> {
+    public mutating func update(_ input: SIMD3<Double>, deltaTime: Double) -> SIMD3<Double> {
         if abs(deltaTime - sampleInterval) > 0.01 * sampleInterval || sampleInterval == 0 {
             setCoefficients(sampleInterval: deltaTime)
             let rest = lastInput ?? input

@@ -10,24 +10,26 @@ import Darwin
 ///
 /// The coefficients follow the sample interval; they are recomputed only when it changes by more than
 /// 1 %, so jitter in the timestamps costs nothing.
-struct ButterworthLowPass: Sendable {
+public struct ButterworthLowPass: Sendable {
     /// Time constant, s.
-    let timeConstant: Double
+    public let timeConstant: Double
     private var coefficients = (b0: 0.0, b1: 0.0, b2: 0.0, a1: 0.0, a2: 0.0)
     private var sampleInterval = 0.0
     private var state0 = SIMD3<Double>.zero
     private var state1 = SIMD3<Double>.zero
     /// The last output.
-    private(set) var value = SIMD3<Double>.zero
+    public private(set) var value = SIMD3<Double>.zero
     /// Whether the filter has been started from a first value.
-    private(set) var isStarted = false
+    public private(set) var isStarted = false
 
-    init(timeConstant: Double) {
+    /// A filter of time constant `timeConstant` s (cut-off √2 / (2π·τ) Hz). Pure value: one owner feeds
+    /// it, from any thread.
+    public init(timeConstant: Double) {
         self.timeConstant = timeConstant
     }
 
     /// Starts the filter at rest at `initial` (its output is `initial` until the input changes).
-    mutating func reset(to initial: SIMD3<Double>) {
+    public mutating func reset(to initial: SIMD3<Double>) {
         value = initial
         isStarted = true
         // Steady state of the transposed direct form for a constant input equal to its output.
@@ -37,7 +39,7 @@ struct ButterworthLowPass: Sendable {
 
     /// Filters one sample taken `deltaTime` seconds after the previous one; returns the output.
     @discardableResult @inline(__always)
-    mutating func update(_ input: SIMD3<Double>, deltaTime: Double) -> SIMD3<Double> {
+    public mutating func update(_ input: SIMD3<Double>, deltaTime: Double) -> SIMD3<Double> {
         if abs(deltaTime - sampleInterval) > 0.01 * sampleInterval || sampleInterval == 0 {
             let output = isStarted ? value : input
             setCoefficients(sampleInterval: deltaTime)

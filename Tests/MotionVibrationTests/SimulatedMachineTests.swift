@@ -1,4 +1,4 @@
-import MotionFusion
+import MotionVibration
 import MotionHAL
 import Testing
 

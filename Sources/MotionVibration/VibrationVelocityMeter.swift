@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MotionFusion
 
 /// Vibration velocity RMS from the accelerometer in the time domain: the specific force band-passed to
 /// the measuring band (a second-order Butterworth high-pass at the band's low edge, which also takes out

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MotionFusion
+import MotionVibration
 import Testing
 
 /// The first parts of condition monitoring (issue 34): ISO 20816's severity zones with hysteresis, and the
