@@ -13,7 +13,7 @@ import MotionModel
 ///
 /// `type` is one of ``EventType``'s names; later minor versions may add types, so a subscriber skips a
 /// type it does not know (``type`` keeps the name, ``eventType`` is nil for it).
-public struct MotionEventPayload: Sendable, Equatable {
+public struct MotionEventPayload: FormattedPayload, Sendable, Equatable {
     /// The kinds of event of this contract version (the model's ``MotionEventKind``).
     public typealias EventType = MotionEventKind
 
@@ -65,16 +65,8 @@ public struct MotionEventPayload: Sendable, Equatable {
         self.frame = attitude == nil ? nil : frame
     }
 
-    /// The payload, in `format`.
-    public func encoded(_ format: PayloadFormat = .json) -> [UInt8] {
-        switch format {
-        case .json: write(into: JSONWriter.self)
-        case .cbor: write(into: CBORWriter.self)
-        }
-    }
-
-    private func write<Writer: PayloadWriter>(into _: Writer.Type) -> [UInt8] {
-        var writer = Writer()
+    /// Writes the payload's fields (``FormattedPayload``).
+    public func write<Writer: PayloadWriter>(to writer: inout Writer) {
         writer.field("seq", seq)
         writer.field("type", type)
         writer.field("timestamp", timestamp)
@@ -86,7 +78,6 @@ public struct MotionEventPayload: Sendable, Equatable {
             if let frame { writer.field("frame", frame) }
             writer.attitude(attitude)
         }
-        return writer.finishedBytes()
     }
 
     /// Decodes a `{base}/events` payload, JSON or CBOR (told apart by the first byte).

@@ -23,6 +23,12 @@ public protocol PayloadWriter {
     mutating func object(_ key: String, _ body: (inout Self) -> Void)
     /// `key`: an array of objects, one per element, with the fields `body` writes for it.
     mutating func array<Elements: Collection>(_ key: String, objects elements: Elements, _ body: (Elements.Element, inout Self) -> Void)
+    /// `key`: an array of coarse measurements, each rounded to half precision (``HalfPrecision``: 11
+    /// significant bits from 6.1 × 10⁻⁵ to 65504, smaller magnitudes written as 0): a spectrum's lines,
+    /// where a line's level is worth three digits and the count of lines makes the bytes. CBOR writes 3 bytes
+    /// a value; JSON the shortest decimal that reads back as the same half-precision number (within 0.1 %
+    /// of the value). A NaN or infinite value (or one beyond 65504) is `null`.
+    mutating func coarseMeasurements(_ key: String, _ values: [Double])
     /// The finished object's bytes.
     consuming func finishedBytes() -> [UInt8]
 }
@@ -57,5 +63,40 @@ extension JSONObjectReader {
         return Quaternion(
             w: try quaternion.required("w", quaternion.measurement), x: try quaternion.required("x", quaternion.measurement),
             y: try quaternion.required("y", quaternion.measurement), z: try quaternion.required("z", quaternion.measurement))
+    }
+}
+
+/// The rounding of ``PayloadWriter/coarseMeasurements(_:_:)``, the same for both formats.
+enum HalfPrecision {
+    /// `value` rounded to the nearest half-precision number; magnitudes below the smallest normal one
+    /// (6.1 × 10⁻⁵) are 0, since libcbor 0.8 (Debian 12) encodes subnormal halves wrongly; nil when not
+    /// finite or beyond ±65504.
+    static func rounded(_ value: Double) -> Float16? {
+        let half = Float16(value)
+        guard half.isFinite else { return nil }
+        return half.magnitude < .leastNormalMagnitude ? 0 : half
+    }
+}
+
+/// A payload written field by field in either format: its ``write(to:)`` is the one description of its
+/// map, and ``encoded(_:)`` gives its bytes in JSON or CBOR.
+public protocol FormattedPayload {
+    /// Writes the payload's fields.
+    func write<Writer: PayloadWriter>(to writer: inout Writer)
+}
+
+extension FormattedPayload {
+    /// The payload, in `format`.
+    public func encoded(_ format: PayloadFormat = .json) -> [UInt8] {
+        switch format {
+        case .json: bytes(JSONWriter.self)
+        case .cbor: bytes(CBORWriter.self)
+        }
+    }
+
+    private func bytes<Writer: PayloadWriter>(_: Writer.Type) -> [UInt8] {
+        var writer = Writer()
+        write(to: &writer)
+        return writer.finishedBytes()
     }
 }

@@ -79,6 +79,20 @@ public struct CBORWriter: PayloadWriter, Sendable {
         for element in elements { writeNested { body(element, &$0) } }
     }
 
+    /// `key`: an array of half-precision floats (each rounded by ``HalfPrecision``, so that libcbor's
+    /// conversion from single precision is exact).
+    public mutating func coarseMeasurements(_ key: String, _ values: [Double]) {
+        appendKey(key)
+        appendEncoded { cbor_encode_array_start(values.count, $0, $1) }
+        for value in values {
+            if let half = HalfPrecision.rounded(value) {
+                appendEncoded { cbor_encode_half(Float(half), $0, $1) }
+            } else {
+                appendEncoded { cbor_encode_null($0, $1) }
+            }
+        }
+    }
+
     /// The finished map's bytes: an MQTT payload.
     public consuming func finishedBytes() -> [UInt8] {
         closeHeader()

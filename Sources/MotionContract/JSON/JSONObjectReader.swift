@@ -170,6 +170,27 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
         return readers
     }
 
+    /// Member `key` as an array of numbers (a `null` element, a value the writer could not represent, is
+    /// NaN); nil when absent.
+    /// - Throws: `Failure` naming the element (`key[2]`) that is neither a number nor null, or the member
+    ///   when it is not an array.
+    public func numbers(_ key: String) throws(Failure) -> [Double]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let elements) = value else { throw Failure(fieldPath: fieldPath(key), reason: "must be an array of numbers") }
+        var numbers: [Double] = []
+        numbers.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            if case .null = element {
+                numbers.append(.nan)
+            } else if let number = element.number, number.isFinite {
+                numbers.append(number)
+            } else {
+                throw Failure(fieldPath: "\(fieldPath(key))[\(index)]", reason: "must be a number")
+            }
+        }
+        return numbers
+    }
+
     /// Member `key` as a non-empty array of strings; nil when absent.
     /// - Throws: `Failure` naming the element (`key[2]`) that is not a string, or the member when it is not
     ///   an array or is empty.

@@ -98,6 +98,18 @@ public struct JSONWriter: PayloadWriter, Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// Appends `"key":[…]`: numbers rounded by ``HalfPrecision``, each in the shortest decimal that reads
+    /// back as the same `Float16` (`null` when not finite or beyond its range).
+    public mutating func coarseMeasurements(_ key: String, _ values: [Double]) {
+        appendKey(key)
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if let half = HalfPrecision.rounded(value) { appendShortest(half) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// Appends `"key":["…","…",…]`.
     public mutating func array(_ key: String, strings: [String]) {
         appendKey(key)
