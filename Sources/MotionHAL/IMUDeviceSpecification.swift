@@ -19,7 +19,7 @@ import MotionMath
 /// `/sys/bus/iio/devices`, `dev=DIR` the directory of the nodes `/dev`; each option at most once.
 ///
 /// Simulator options:
-/// - `rate=HZ`: the device's default sample rate (`info.defaultSampleRate`), a number in 1...2000 Hz;
+/// - `rate=HZ`: the device's default sample rate (`info.defaultSampleRate`), a number in 1...8000 Hz;
 ///   default 200.
 /// - `motion=demo|stationary|spin|drop|shake|tap|tilt|walk|run|stairs|vibrate|fall|table_drop|sit|machine`:
 ///   ``SimulatedMotion/demo`` (default); ``SimulatedMotion/stationary(attitude:)`` face up with y towards
@@ -31,7 +31,20 @@ import MotionMath
 ///   every 10 s (``SimulatedDrop/ontoTable``), a person sitting down hard every 24 s (``SimulatedSitDown``), a
 ///   rotating machine with unbalance, misalignment, looseness and a bearing defect (``SimulatedMachine``).
 /// - `rpm=N`, `severity=MM_PER_S`: with `motion=machine`, its running speed (60…60000 rpm; default 1480) and
-///   its velocity RMS (0…100 mm/s; default 2.8).
+///   the velocity RMS of its fault lines (0…100 mm/s; default 2.8), both while it runs steadily.
+/// - `faults=NAME[+NAME…]`: with `motion=machine`, the faults whose lines it has, any of `unbalance`,
+///   `misalignment`, `looseness`, `bearing` joined by `+` (default all four); their shares of the velocity
+///   mean square are scaled up to add up to 1, so the lines still make `severity`.
+/// - `bearing=ORDER`: with `motion=machine`, the bearing defect's order of the running speed (0.5…50; default
+///   3.57).
+/// - `noise=MM_PER_S`: with `motion=machine`, broadband vibration: white velocity noise of this RMS (vector,
+///   0…100 mm/s; default 0) over 10 Hz to 1000 Hz or 0.4 × `rate` if lower (`rate` above 25 Hz), added on
+///   top of `severity` (total √(severity² + noise²)); deterministic from `seed` (see
+///   ``SimulatedMachine/noise``).
+/// - `ramp=SECONDS`, `cycle=SECONDS`: with `motion=machine`, start-up and coast-down: cycles of `cycle` s
+///   (0…86400; default 60, more than 2 × `ramp`; needs `ramp`), each from standstill up to `rpm` in `ramp` s
+///   (0…600; default 0: running steadily), steady, down to standstill in the last `ramp` s of the running
+///   part, then still for `ramp` s (see ``SimulatedMachine``).
 /// - `seed=N`: seed of the noise generator, a decimal or `0x` hexadecimal unsigned 64-bit integer; default 1.
 /// - `batch=SECONDS`: how often the live simulator wakes up and delivers the samples that have come due
 ///   (``SimulatedIMU/Configuration/deliveryInterval``), 0.0005...1 s; default 0.01. Larger values mean fewer
@@ -169,8 +182,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         var faultDuration: Double?
         var faultEvery: Double?
         var faultKind: FaultInjectingIMU.Kind?
-        var rpm: Double?
-        var severity: Double?
+        var machine = MachineOptions()
         let items = options.split(separator: ",", omittingEmptySubsequences: false)
         for (key, value) in try DeviceSpecificationGrammar.options(
             items, driver: "sim", whole: "sim:\(options)", known: simulatorOptionNames, form: "key=value")
@@ -208,22 +220,13 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 faultKind = kind
             case "fault_every":
                 faultEvery = try seconds(value, option: "fault_every", range: 0...maximumFaultSeconds)
-            case "rpm":
-                rpm = try DeviceSpecificationGrammar.number(value, option: key, driver: "sim", unit: "rpm", range: 60...60_000)
-            case "severity":
-                severity = try DeviceSpecificationGrammar.number(value, option: key, driver: "sim", unit: "mm/s", range: 0...100)
+            case _ where MachineOptions.names.contains(String(key)):
+                try machine.read(key: key, value: value)
             default:  // unreachable: `options` refuses keys outside simulatorOptionNames
                 throw DeviceSpecificationSyntaxError("unknown option '\(key)' of driver sim")
             }
         }
-        if rpm != nil || severity != nil {
-            guard case .machine(var machine) = configuration.motion else {
-                throw DeviceSpecificationSyntaxError("option '\(rpm != nil ? "rpm" : "severity")' of driver sim needs 'motion=machine'")
-            }
-            if let rpm { machine.rpm = rpm }
-            if let severity { machine.severity = severity }
-            configuration.motion = .machine(machine)
-        }
+        try machine.apply(to: &configuration)
         if let faultAfter {
             let duration = faultDuration ?? 0
             if let faultEvery, faultEvery <= duration {
@@ -244,8 +247,89 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
 
     /// The options of driver `sim`, in the order the documentation lists them.
     private static let simulatorOptionNames = [
-        "rate", "motion", "seed", "batch", "clock", "fault", "fault_after", "fault_duration", "fault_every", "rpm", "severity",
-    ]
+        "rate", "motion", "seed", "batch", "clock", "fault", "fault_after", "fault_duration", "fault_every",
+    ] + MachineOptions.names
+
+    /// The options of `motion=machine`, read in any order and applied once the motion, the rate and the seed
+    /// are known.
+    private struct MachineOptions {
+        /// Their names, in the order the documentation lists them.
+        static let names = ["rpm", "severity", "faults", "bearing", "noise", "ramp", "cycle"]
+
+        /// The first one given, for the error without `motion=machine`.
+        var first: Substring?
+        var rpm: Double?
+        var severity: Double?
+        var faults: Set<SimulatedMachine.Fault>?
+        var bearing: Double?
+        var noise: Double?
+        var ramp: Double?
+        var cycle: Double?
+
+        /// Reads option `key` (one of ``names``).
+        mutating func read(key: Substring, value: Substring) throws(DeviceSpecificationSyntaxError) {
+            if first == nil { first = key }
+            func number(_ unit: String, _ range: ClosedRange<Double>) throws(DeviceSpecificationSyntaxError) -> Double {
+                try DeviceSpecificationGrammar.number(value, option: key, driver: "sim", unit: unit, range: range)
+            }
+            switch key {
+            case "rpm": rpm = try number("rpm", 60...60_000)
+            case "severity": severity = try number("mm/s", 0...100)
+            case "bearing": bearing = try number("orders", 0.5...50)
+            case "noise": noise = try number("mm/s", 0...100)
+            case "ramp": ramp = try IMUDeviceSpecification.seconds(value, option: "ramp", range: 0...600)
+            case "cycle": cycle = try IMUDeviceSpecification.seconds(value, option: "cycle", range: 0...86_400)
+            default:  // "faults"
+                var faults = Set<SimulatedMachine.Fault>()
+                for name in value.split(separator: "+", omittingEmptySubsequences: false) {
+                    guard let fault = SimulatedMachine.Fault(rawValue: String(name.trimmingBlanks())) else {
+                        throw DeviceSpecificationSyntaxError(
+                            "option 'faults' of driver sim: '\(name)' is not one of \(SimulatedMachine.Fault.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    faults.insert(fault)
+                }
+                self.faults = faults
+            }
+        }
+
+        /// Sets the machine of `configuration` up with the options given.
+        /// - Throws: without `motion=machine`, for `cycle` without `ramp` or not above 2 × `ramp`, and for
+        ///   `noise` at a rate that leaves no band (25 Hz or less).
+        func apply(to configuration: inout SimulatedIMU.Configuration) throws(DeviceSpecificationSyntaxError) {
+            guard let first else { return }
+            guard case .machine(var machine) = configuration.motion else {
+                throw DeviceSpecificationSyntaxError("option '\(first)' of driver sim needs 'motion=machine'")
+            }
+            if let rpm { machine.rpm = rpm }
+            if let severity { machine.severity = severity }
+            if let faults { machine.faults = faults }
+            if let bearing { machine.bearingOrder = bearing }
+            if let ramp { machine.ramp = ramp }
+            if let cycle {
+                guard let ramp else { throw DeviceSpecificationSyntaxError("option 'cycle' of driver sim needs 'ramp'") }
+                guard cycle > 2 * ramp else {
+                    throw DeviceSpecificationSyntaxError("option 'cycle' of driver sim: \(cycle) s must exceed twice ramp (2 × \(ramp) s)")
+                }
+                machine.cycle = cycle
+            } else if let ramp, machine.cycle <= 2 * ramp {
+                throw DeviceSpecificationSyntaxError(
+                    "option 'ramp' of driver sim: \(ramp) s needs a cycle longer than twice it (cycle=SECONDS, default \(machine.cycle) s)")
+            }
+            if let noise, noise > 0 {
+                // The band, like an accelerometer's anti-aliasing filter's, ends at 0.4 × the rate.
+                let top = min(1000, 0.4 * configuration.sampleRate)
+                guard top > 10 else {
+                    throw DeviceSpecificationSyntaxError(
+                        "option 'noise' of driver sim needs a rate above 25 Hz (its band is 10 Hz to 0.4 × rate), not \(configuration.sampleRate) Hz")
+                }
+                // Seed and band only with noise, so that a machine without it equals its plain description.
+                machine.noiseBand = 10...top
+                machine.noiseSeed = configuration.seed
+                machine.noise = noise
+            }
+            configuration.motion = .machine(machine)
+        }
+    }
 
     /// `value` as a finite number of seconds inside `range`.
     private static func seconds(_ value: Substring, option: String, range: ClosedRange<Double>)

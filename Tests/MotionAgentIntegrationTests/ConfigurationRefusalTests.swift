@@ -43,7 +43,7 @@ import Testing
         (#"{"devise":"sim"}"#, "devise", "unknown field"),
         (#"{"device":5}"#, "device", "must be a string"),
         (#"{"device":""}"#, "device", "must name a device"),
-        (#"{"device":"sim:rate=0"}"#, "device", "outside 1...2000 Hz"),
+        (#"{"device":"sim:rate=0"}"#, "device", "outside 1...8000 Hz"),
         (#"{"device":"bogus"}"#, "device", "unknown driver"),
         (#"{"barometer":5}"#, "barometer", "must be a string"),
         (#"{"barometer":"altimeter"}"#, "barometer", "invalid barometer specification"),

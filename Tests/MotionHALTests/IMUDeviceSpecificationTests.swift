@@ -71,7 +71,7 @@ import Testing
         ("sim:speed=3", "'speed'"),
         ("sim:rate", "'rate'"),
         ("sim:rate=fast", "'rate'"),
-        ("sim:rate=5000", "'rate'"),
+        ("sim:rate=9000", "'rate'"),
         ("sim:rate=nan", "'rate'"),
         ("sim:seed=-1", "'seed'"),
         ("sim:seed=0xZZ", "'seed'"),

@@ -22,12 +22,12 @@ import Synchronization
 /// readings the live device would deliver, without a clock.
 public final class SimulatedIMU: IMUDevice {
     /// The rates the simulator supports, Hz.
-    public static let supportedSampleRates: ClosedRange<Double> = 1...2000
+    public static let supportedSampleRates: ClosedRange<Double> = 1...8000
 
     /// The configuration the device was created with.
     public let configuration: Configuration
 
-    /// Driver `sim`, chip `simulated 9-axis IMU`, all sensors, 1...2000 Hz, default
+    /// Driver `sim`, chip `simulated 9-axis IMU`, all sensors, 1...8000 Hz, default
     /// ``Configuration/sampleRate``.
     public let info: IMUDeviceInfo
 
@@ -144,7 +144,7 @@ public final class SimulatedIMU: IMUDevice {
 
     /// Starts delivering samples at `sampleRate` Hz on the device's own serial queue, from trajectory
     /// time 0.
-    /// - Throws: ``IMUDeviceError/unsupportedSampleRate(_:)`` outside 1...2000 Hz,
+    /// - Throws: ``IMUDeviceError/unsupportedSampleRate(_:)`` outside 1...8000 Hz,
     ///   ``IMUDeviceError/alreadyRunning`` if running.
     public func start(sampleRate: Double, handler: @escaping @Sendable (IMUDeviceEvent) -> Void) throws {
         guard sampleRate.isFinite, Self.supportedSampleRates.contains(sampleRate) else {

@@ -4,7 +4,7 @@ extension SimulatedIMU {
     /// The defaults describe a typical consumer MEMS 9-axis IMU lying in a mid-latitude magnetic field.
     public struct Configuration: Sendable, Equatable {
         /// Rate the device runs at when none is requested, Hz (default 200); must lie in
-        /// ``SimulatedIMU/supportedSampleRates`` (1...2000 Hz). Becomes `info.defaultSampleRate`.
+        /// ``SimulatedIMU/supportedSampleRates`` (1...8000 Hz). Becomes `info.defaultSampleRate`.
         public var sampleRate: Double = 200
         /// The trajectory the device follows (default ``SimulatedMotion/demo``).
         public var motion: SimulatedMotion = .demo
