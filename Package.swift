@@ -84,8 +84,8 @@ let package = Package(
         .target(
             name: "MotionAgent",
             dependencies: [
-                "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionLog", "MotionMath", "MotionSupervision", "MQTT",
-                "CJansson", "CCrypto", "CSystemd",
+                "MotionEngine", "MotionContract", "MotionCommandLine", "MotionFusion", "MotionHAL", "MotionLog", "MotionMath", "MotionSupervision",
+                "MotionVibration", "MQTT", "CJansson", "CCrypto", "CSystemd",
             ]),
         .executableTarget(name: "motion-agent", dependencies: ["MotionAgent", "MotionCommandLine", "MotionLog"]),
         .executableTarget(name: "motionctl", dependencies: ["MotionAgent", "MotionCalibration", "MotionFleet", "MotionCommandLine", "MotionContract", "MotionEngine", "MQTT", "MotionFusion", "MotionHAL", "MotionLog", "MotionMath", "CCrypto"]),

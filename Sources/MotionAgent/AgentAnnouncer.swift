@@ -61,7 +61,7 @@ final class AgentAnnouncer: Sendable {
 
     /// With Home Assistant discovery on: the retained discovery messages of `service`'s sensors while it
     /// is active, empty retained messages (which remove them) while it is stopped or disabled, or publishes
-    /// CBOR (Home Assistant's templates read JSON only).
+    /// CBOR (Home Assistant's templates read JSON only); for vibration also a device trigger per zone.
     private func publishDiscovery(_ service: MotionService, active: Bool, on client: any MessageTransport) throws {
         let configuration = core.configuration
         let settings = configuration.homeAssistant
@@ -70,7 +70,8 @@ final class AgentAnnouncer: Sendable {
         let discovery = HomeAssistantDiscovery(
             discoveryPrefix: settings.discoveryPrefix, topics: topics, model: core.engine.deviceInfo?.chip ?? configuration.device,
             version: core.version)
-        for sensor in discovery.sensors(of: service) {
+        let triggers = service == .vibration ? discovery.vibrationZoneTriggers() : []
+        for sensor in discovery.sensors(of: service) + triggers {
             try client.publish(MQTTMessage(
                 topic: sensor.topic, payload: active ? Array(sensor.payload.utf8) : [], qos: .atLeastOnce, retain: true,
                 contentType: active ? PayloadFormat.json.contentType : nil))
@@ -120,10 +121,13 @@ final class AgentAnnouncer: Sendable {
                 specification: configuration.device, driver: info?.driver, chip: info?.chip,
                 sampleRateHz: info?.defaultSampleRate),
             services: MotionService.allCases.map { service in
-                InfoPayload.Service(
+                let settings = configuration.settings(for: service)
+                return InfoPayload.Service(
                     service: service, topic: topics.data(service), units: InfoPayload.units(of: service),
-                    mode: configuration.settings(for: service).sampling.mode.rawValue,
-                    format: configuration.settings(for: service).format)
+                    mode: settings.vibration == nil ? settings.sampling.mode.rawValue : "summary", format: settings.format,
+                    band: settings.vibration.flatMap { vibration in
+                        info.map { vibration.band.lowerBound...max(min(vibration.band.upperBound, $0.defaultSampleRate / 2.56), vibration.band.lowerBound) }
+                    })
             },
             started: UTCDateTime(unixTime: core.startUnixTime).iso8601()
         ).json()

@@ -80,7 +80,7 @@ final class AgentCore: Sendable {
         // Device motion in its 6-axis frame needs the least: an accelerometer and a gyroscope; so do the
         // steps and the activity, made from it.
         switch service {
-        case .accelerometer: engine.hasSensors(for: .accelerometer)
+        case .accelerometer, .vibration: engine.hasSensors(for: .accelerometer)
         case .gyro: engine.hasSensors(for: .gyroscope)
         case .magnetometer: engine.hasSensors(for: .magnetometer)
         case .deviceMotion, .steps, .activity: engine.hasSensors(for: .deviceMotion(.xArbitraryZVertical))
@@ -91,7 +91,7 @@ final class AgentCore: Sendable {
     /// The sensors `service` needs, as a status names them when they are missing.
     static func sensorName(_ service: MotionService) -> String {
         switch service {
-        case .accelerometer: "accelerometer"
+        case .accelerometer, .vibration: "accelerometer"
         case .gyro: "gyroscope"
         case .magnetometer: "magnetometer"
         case .deviceMotion, .steps, .activity: "accelerometer and gyroscope"

@@ -75,14 +75,23 @@ final class ControlPlane: Sendable {
         }
         guard isAnswerable(message, service: service) else { return }
         let next: ServiceState
+        let command: ControlCommand
         do {
-            let command = try ControlCommand.parse(message.payload, for: service)
+            command = try ControlCommand.parse(message.payload, for: service)
             let status = announcer.status(of: service)
             next = try core.state.withLock { $0.services[service] }.applying(
                 command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
                 availableFrames: core.engine.deviceInfo == nil ? nil : Set(core.engine.availableFrames))
         } catch {
             answerError(error.description, service: service, command: message)
+            return
+        }
+        if command.requestsSpectrum {
+            // A request, not a change: the service runs on undisturbed.
+            guard publisher.publishRequestedSpectrum() else {
+                return answerError("no spectrum yet: the first segment is not complete", service: service, command: message)
+            }
+            if message.responseTopic != nil { respond(to: message, with: CommandAnswer.accepted.json()) }
             return
         }
         core.state.withLock { $0.services[service] = next }

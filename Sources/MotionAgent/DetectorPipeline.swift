@@ -101,7 +101,7 @@ struct DetectorPipeline: Sendable {
             }
         }
         if let vibration = states[.vibration], sample.timestamp - levelsPublished >= Self.levelInterval,
-            case .vibration(let running, _) = vibration.value
+            case .vibration(let running?, _, _) = vibration.value
         {
             // The same state since the same time, with the levels now.
             record(payload(.vibrating(running, level: 0), at: vibration.timestamp, bank: bank), at: sample.timestamp)
@@ -131,7 +131,8 @@ struct DetectorPipeline: Sendable {
         case .tilted(let tilted, let angle): value = .tilt(tilted: tilted, angle: angle * 180 / .pi)
         case .vibrating(let running, _):
             let levels = bank.vibration?.levels ?? []
-            value = .vibration(running: running, bands: zip(bands, levels).map { .init(low: $0.lowerBound, high: $0.upperBound, rms: $1) })
+            value = .vibration(
+                running: running, bands: zip(bands, levels).map { .init(low: $0.lowerBound, high: $0.upperBound, rms: $1) }, severity: nil)
         case .activity(let estimate): value = .activity(estimate.activity.rawValue, confidence: estimate.confidence.name)
         }
         // An activity holds since its own start, the others since the sample that changed them.

@@ -75,6 +75,8 @@ final class DetectorService: Sendable {
     /// The `seq` of the last `{base}/events` message, kept while the detectors are stopped.
     private let lastEventSequence = Atomic<UInt64>(0)
     /// Events published since the start, by type (for `health`; every type from 0).
+    /// `{base}/state/vibration`'s two parts (the vibration service writes the other).
+    private let vibrationState: VibrationStateBoard
     private let counts = Mutex(Dictionary(uniqueKeysWithValues: MotionEventPayload.EventType.allCases.map { ($0.rawValue, UInt64(0)) }))
 
     /// The detectors of an agent.
@@ -83,8 +85,9 @@ final class DetectorService: Sendable {
     ///   - topics: the agent's topics.
     ///   - wallClockOffset: Unix time minus seconds since boot, s (the events' `ts`).
     ///   - version: the agent's version, for Home Assistant's device.
-    init(engine: MotionEngine, topics: TopicLayout, wallClockOffset: Double, version: String) {
+    init(engine: MotionEngine, topics: TopicLayout, wallClockOffset: Double, version: String, vibrationState: VibrationStateBoard) {
         self.engine = engine
+        self.vibrationState = vibrationState
         self.topics = topics
         self.wallClockOffset = wallClockOffset
         self.version = version
@@ -178,6 +181,9 @@ final class DetectorService: Sendable {
             for name in MotionStateName.allCases {
                 if published.contains(name) {
                     if let state = inForce[name] { publishState(state, on: client) }
+                } else if name == .vibration {
+                    // Cleared, unless the vibration service's zone is there.
+                    vibrationState.update(on: client) { $0.detector = nil }
                 } else {
                     _ = try? client.publish(MQTTMessage(topic: topics.state(name), payload: [], qos: .atLeastOnce, retain: true))
                 }
@@ -192,6 +198,7 @@ final class DetectorService: Sendable {
     }
 
     private func publishState(_ state: MotionStatePayload, on client: any MessageTransport) {
+        guard state.name != .vibration else { return vibrationState.update(on: client) { $0.detector = state } }
         _ = try? client.publish(MQTTMessage(
             topic: topics.state(state.name), string: state.json(), qos: .atLeastOnce, retain: true, contentType: PayloadFormat.json.contentType))
     }

@@ -25,6 +25,8 @@ struct HealthReport: Sendable {
     var services: [ServiceHealth] = []
     /// The motion detectors' state and event counts.
     var detectors: HealthPayload.Detectors?
+    /// The vibration service's last judgement, while it runs.
+    var vibration: HealthPayload.Vibration?
     /// Whether the offline buffer has a file (configured): its others' messages are then counted.
     var hasBufferFile = false
     /// Why remote configuration is kept in memory only, while it is.
@@ -74,6 +76,7 @@ struct HealthReport: Sendable {
         payload.mqtt.queueOthers = hasBufferFile ? broker.offlineBufferOthersMessages : nil
         payload.mqtt.queueProblem = broker.offlineBufferProblem
         payload.stateFileProblem = stateFileProblem
+        payload.vibration = vibration
         return payload
     }
 

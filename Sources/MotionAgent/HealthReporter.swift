@@ -85,6 +85,7 @@ final class HealthReporter: Sendable {
         report.hasBufferFile = hasBufferFile
         report.stateFileProblem = store.problem.map(RemoteConfigurationStore.memoryOnly)
         report.detectors = HealthPayload.Detectors(running: detectors.isRunning, events: detectors.eventCounts)
+        report.vibration = publisher.vibration.withLock { $0.pipeline == nil ? nil : $0.latest }
         _ = try? client.publish(MQTTMessage(
             topic: topics.health, string: report.json(), qos: .atMostOnce, retain: true, contentType: PayloadFormat.json.contentType))
     }

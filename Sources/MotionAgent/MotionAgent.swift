@@ -73,9 +73,11 @@ public final class MotionAgent: Sendable {
                 services: ServiceStates { ServiceState(settings: effective.settings(for: $0)) }))
         let encoder = SamplePayloadEncoder(wallClockOffset: WallClock.unixTime() - Double(MonotonicClock.now()) / 1e9)
         let intake = CommandIntake()
-        detectors = DetectorService(engine: engine, topics: core.topics, wallClockOffset: encoder.wallClockOffset, version: version)
+        let vibrationState = VibrationStateBoard(topics: core.topics, wallClockOffset: encoder.wallClockOffset)
+        detectors = DetectorService(
+            engine: engine, topics: core.topics, wallClockOffset: encoder.wallClockOffset, version: version, vibrationState: vibrationState)
         announcer = AgentAnnouncer(core: core, detectors: detectors)
-        publisher = try ServicePublisher(core: core, announcer: announcer, encoder: encoder)
+        publisher = try ServicePublisher(core: core, announcer: announcer, encoder: encoder, vibrationState: vibrationState)
         health = HealthReporter(core: core, publisher: publisher, detectors: detectors, intake: intake)
         devices = AgentDevices(core: core, announcer: announcer, publisher: publisher, detectors: detectors)
         control = ControlPlane(

@@ -124,7 +124,7 @@ extension AgentConfiguration {
 
     /// The run-time part in force, in the configuration file's form with every setting written out:
     /// `services` (each with `enabled`, `interval`, `qos`, `mode`, `batch`, `format` and, when set, `deadband`,
-    /// `heartbeat`, `message_expiry`, `frame`), `health_interval`, `detectors` (every detector with every
+    /// `heartbeat`, `message_expiry`, `frame`; vibration with its own keys instead of `mode` … `heartbeat`), `health_interval`, `detectors` (every detector with every
     /// threshold) and, when set, `mount_matrix`.
     public var runtimeSettings: [String: JSONValue] {
         var entries: [String: JSONValue] = [:]
@@ -132,11 +132,16 @@ extension AgentConfiguration {
             let settings = settings(for: service)
             var entry: [String: JSONValue] = [
                 "enabled": .bool(settings.enabled), "interval": .real(settings.sampling.interval),
-                "qos": .integer(Int64(settings.qos)), "mode": .string(settings.sampling.mode.rawValue),
-                "batch": .integer(Int64(settings.sampling.batchSize)), "format": .string(settings.format.rawValue),
+                "qos": .integer(Int64(settings.qos)), "format": .string(settings.format.rawValue),
             ]
-            entry["deadband"] = settings.sampling.deadband.map(JSONValue.real)
-            entry["heartbeat"] = settings.sampling.heartbeat.map(JSONValue.real)
+            if let vibration = settings.vibration {
+                entry.merge(vibration.runtimeEntries) { _, new in new }
+            } else {
+                entry["mode"] = .string(settings.sampling.mode.rawValue)
+                entry["batch"] = .integer(Int64(settings.sampling.batchSize))
+                entry["deadband"] = settings.sampling.deadband.map(JSONValue.real)
+                entry["heartbeat"] = settings.sampling.heartbeat.map(JSONValue.real)
+            }
             entry["message_expiry"] = settings.messageExpiry.map { .integer(Int64($0)) }
             if service == .deviceMotion { entry["frame"] = settings.referenceFrame.map { JSONValue.string($0.rawValue) } }
             entries[service.topicName] = .object(entry)

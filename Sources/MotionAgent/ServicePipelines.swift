@@ -35,7 +35,7 @@ struct ServicePipelines: Sendable {
         case .accelerometer: try body(&accelerometer)
         case .gyro: try body(&gyro)
         case .magnetometer: try body(&magnetometer)
-        case .deviceMotion, .steps, .activity, .altitude: preconditionFailure("\(service.topicName) has its own pipeline")
+        case .deviceMotion, .steps, .activity, .altitude, .vibration: preconditionFailure("\(service.topicName) has its own pipeline")
         }
     }
 
@@ -46,6 +46,7 @@ struct ServicePipelines: Sendable {
         case .steps: return (steps.sequence, steps.samplesIn)
         case .activity: return (activity.sequence, activity.samplesIn)
         case .altitude: return (altitude.sequence, altitude.samplesIn)
+        case .vibration: preconditionFailure("the vibration service counts in its own pipeline")
         case .accelerometer, .gyro, .magnetometer:
             var pipelines = self  // a read: the copy shares the pipelines' storage
             return pipelines.withVectorPipeline(service) { ($0.sequence, $0.samplesIn) }
@@ -72,6 +73,7 @@ struct ServicePipelines: Sendable {
             try activity.reconfigure(settings)
             activityStart = nil
         case .altitude: try altitude.reconfigure(settings)
+        case .vibration: break  // its pipeline is made afresh when it starts
         case .accelerometer, .gyro, .magnetometer:
             try withVectorPipeline(service) { (pipeline) throws(ConfigurationError) in try pipeline.reconfigure(settings) }
         }

@@ -28,13 +28,18 @@ final class ServicePublisher: Sendable {
     let subscriptions = Mutex<[MotionService: MotionSubscription]>([:])
     /// What the running `steps`, `activity` and `altitude` services hold on the detector host and the altimeter.
     let activityListeners = Mutex(ActivityListeners())
+    /// The running vibration service's pipeline, and what goes on across its restarts.
+    let vibration = Mutex(VibrationServiceState())
+    /// `{base}/state/vibration`'s two parts (the detectors write the other).
+    let vibrationState: VibrationStateBoard
 
     /// The data path of `core`'s services.
     /// - Throws: ``ConfigurationError`` when a service's sampling settings are unusable.
-    init(core: AgentCore, announcer: AgentAnnouncer, encoder: SamplePayloadEncoder)
+    init(core: AgentCore, announcer: AgentAnnouncer, encoder: SamplePayloadEncoder, vibrationState: VibrationStateBoard)
         throws(ConfigurationError)
     {
         self.core = core
+        self.vibrationState = vibrationState
         self.announcer = announcer
         self.encoder = encoder
         let configuration = core.configuration
@@ -59,6 +64,7 @@ final class ServicePublisher: Sendable {
         switch service {
         case .steps, .activity: return startActivityUpdates(service, interval: sampling.interval)
         case .altitude: return startAltitudeUpdates()
+        case .vibration: return startVibrationUpdates()
         case .accelerometer: stream = .accelerometer
         case .gyro: stream = .gyroscope
         case .magnetometer: stream = .magnetometer
@@ -90,6 +96,7 @@ final class ServicePublisher: Sendable {
             core.engine.unsubscribe(subscription)
         }
         stopActivityUpdates(service)
+        if service == .vibration { stopVibrationUpdates() }
     }
 
     /// Stops `service` and starts it again with its current settings if it is active; publishes its status.
@@ -112,9 +119,10 @@ final class ServicePublisher: Sendable {
 
     /// The pipelines' counters now.
     func counters() -> PipelineCounters {
-        let counts = pipelines.withLock { pipelines in
-            Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, pipelines.counters($0)) })
+        var counts = pipelines.withLock { pipelines in
+            Dictionary(uniqueKeysWithValues: MotionService.allCases.filter { $0 != .vibration }.map { ($0, pipelines.counters($0)) })
         }
+        counts[.vibration] = vibration.withLock { ($0.summaries, $0.samples) }
         return PipelineCounters(uptime: core.uptime, counts: counts, samplesAnalysed: detectorHost.samplesAnalysed)
     }
 

@@ -4,6 +4,9 @@ import MotionFusion
 // Reading and checking a service's settings: the `services.<name>` entries of the configuration file and of
 // remote documents.
 extension ServiceSettings {
+    /// The shortest interval of the vibration service's summaries, s.
+    static let shortestVibrationInterval = 1.0
+
     /// What an interval out of ``intervalRange`` is told.
     static let intervalRangeText = "must be 0.001…86400 seconds"
 
@@ -13,9 +16,13 @@ extension ServiceSettings {
     static func parse(
         _ service: MotionService, from entry: ConfigurationReader, base: ServiceSettings
     ) throws(ConfigurationError) -> ServiceSettings {
-        var known: Set<String> = [
-            "enabled", "rate_hz", "interval", "qos", "mode", "batch", "deadband", "heartbeat", "message_expiry", "format",
-        ]
+        var known: Set<String> = ["enabled", "rate_hz", "interval", "qos", "message_expiry", "format"]
+        // The vibration service summarises an interval: it has no sampling mode, batches or deadband.
+        if service == .vibration {
+            known.formUnion(VibrationServiceSettings.keys)
+        } else {
+            known.formUnion(["mode", "batch", "deadband", "heartbeat"])
+        }
         if service == .deviceMotion { known.insert("frame") }
         try entry.rejectUnknownKeys(known)
         var settings = base
@@ -61,6 +68,9 @@ extension ServiceSettings {
             }
             settings.format = known
         }
+        if service == .vibration {
+            settings.vibration = try VibrationServiceSettings.parse(from: entry, base: settings.vibration ?? VibrationServiceSettings())
+        }
         if let expiry = try entry.integer("message_expiry") {
             guard (0...4_294_967_295).contains(expiry) else {
                 throw ConfigurationError(fieldPath: entry.fieldPath("message_expiry"), reason: "must be 0…4294967295 seconds")
@@ -76,6 +86,9 @@ extension ServiceSettings {
     func validate(fieldPath path: String) throws(ConfigurationError) {
         if !Self.intervalRange.contains(sampling.interval) {
             throw ConfigurationError(fieldPath: "\(path).interval", reason: Self.intervalRangeText)
+        }
+        if vibration != nil, sampling.interval < Self.shortestVibrationInterval {
+            throw ConfigurationError(fieldPath: "\(path).interval", reason: "must be 1…86400 seconds (a summary of the vibration)")
         }
         try sampling.validate(fieldPrefix: "\(path).")
         if !(0...2).contains(qos) {

@@ -15,6 +15,8 @@ public struct ServiceSettings: Sendable, Equatable {
     public var messageExpiry: UInt32?
     /// How the data topic's payloads are written: JSON (the default) or CBOR.
     public var format: PayloadFormat = .json
+    /// The vibration service only: what it measures (nil for the other services).
+    public var vibration: VibrationServiceSettings?
 
     /// Creates settings.
     /// - Parameters:
@@ -48,7 +50,8 @@ public struct ServiceSettings: Sendable, Equatable {
 
     /// The defaults of each service, all `latest` at QoS 0: 50 Hz for the motion topics, 20 Hz for the
     /// magnetometer; steps and activity looked at every second but published only when they change, and at
-    /// least once a minute (deadband 0, heartbeat 60 s); altitude at 1 Hz.
+    /// least once a minute (deadband 0, heartbeat 60 s); altitude at 1 Hz; vibration off (it reads the
+    /// accelerometer at its full rate), a summary every 10 s when on.
     public static func defaults(for service: MotionService) -> ServiceSettings {
         switch service {
         case .accelerometer, .gyro: ServiceSettings(rateHz: 50)
@@ -56,6 +59,12 @@ public struct ServiceSettings: Sendable, Equatable {
         case .deviceMotion: ServiceSettings(rateHz: 50, referenceFrame: .defaultFrame)
         case .steps, .activity: ServiceSettings(sampling: TopicSamplingSettings(interval: 1, deadband: 0, heartbeat: 60))
         case .altitude: ServiceSettings(rateHz: 1)
+        case .vibration:
+            {
+                var settings = ServiceSettings(enabled: false, sampling: TopicSamplingSettings(interval: 10))
+                settings.vibration = VibrationServiceSettings()
+                return settings
+            }()
         }
     }
 }

@@ -29,6 +29,12 @@ extension ServiceState {
         if command.active == true, let unavailableReason, !frameWasTheProblem {
             throw ControlCommandError("\(service.topicName) is unavailable: \(unavailableReason)")
         }
+        if command.requestsSpectrum, !active {
+            throw ControlCommandError("\(service.topicName) is not running: start it first")
+        }
+        if let interval = command.interval, service == .vibration, interval < ServiceSettings.shortestVibrationInterval {
+            throw ControlCommandError("interval: must be 1…3600 seconds for the vibration service (a summary)")
+        }
         var next = self
         if let interval = command.interval { next.settings.sampling.interval = interval }
         if let frame = command.referenceFrame { next.settings.referenceFrame = frame }

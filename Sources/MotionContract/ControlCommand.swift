@@ -2,7 +2,9 @@ import MotionMath
 import MotionModel
 
 /// A command received on `{base}/{service}/set`: `start`, `stop`, or a JSON object
-/// `{"active":bool,"interval":seconds,"frame":name}` (every field optional, `frame` for device motion only).
+/// `{"active":bool,"interval":seconds,"frame":name}` (every field optional, `frame` for device motion only);
+/// for the vibration service also `spectrum` (or `{"spectrum":true}`): publish the spectrum now, a request
+/// of its own that changes nothing.
 public struct ControlCommand: Sendable, Equatable {
     /// Start (`true`) or stop (`false`) the service; `nil` leaves it as it is.
     public var active: Bool?
@@ -10,6 +12,8 @@ public struct ControlCommand: Sendable, Equatable {
     public var interval: Double?
     /// Device motion only: the new reference frame (written as Apple's case name); `nil` leaves it as it is.
     public var referenceFrame: AttitudeReferenceFrame?
+    /// Vibration only: publish the spectrum now (alone: it is never combined with a change).
+    public var requestsSpectrum = false
 
     /// Creates a command.
     public init(active: Bool? = nil, interval: Double? = nil, referenceFrame: AttitudeReferenceFrame? = nil) {
@@ -17,6 +21,13 @@ public struct ControlCommand: Sendable, Equatable {
         self.interval = interval
         self.referenceFrame = referenceFrame
     }
+
+    /// The vibration service's request for its spectrum now.
+    public static let spectrumRequest = {
+        var command = ControlCommand()
+        command.requestsSpectrum = true
+        return command
+    }()
 
     /// The largest payload accepted, bytes; a longer one is refused unread.
     public static let maximumPayloadSize = 4_096
@@ -35,6 +46,9 @@ public struct ControlCommand: Sendable, Equatable {
         switch text.trimmingBlanks() {
         case "start": return ControlCommand(active: true)
         case "stop": return ControlCommand(active: false)
+        case "spectrum":
+            guard service == .vibration else { throw ControlCommandError("spectrum is a command of the vibration service") }
+            return spectrumRequest
         default: break
         }
         let fields: JSONObjectReader<PayloadError>
@@ -46,7 +60,14 @@ public struct ControlCommand: Sendable, Equatable {
         do throws(PayloadError) {
             var known: Set<String> = ["active", "interval"]
             if service == .deviceMotion { known.insert("frame") }
+            if service == .vibration { known.insert("spectrum") }
             try fields.rejectUnknownKeys(known)
+            if let spectrum = try fields.bool("spectrum") {
+                guard spectrum, fields.members.count == 1 else {
+                    throw PayloadError(fieldPath: "spectrum", reason: "must be true, alone (a request of its own)")
+                }
+                return spectrumRequest
+            }
             let active = try fields.bool("active")
             let interval = try fields.number("interval")
             let frameName = try fields.string("frame")
@@ -72,6 +93,7 @@ public struct ControlCommand: Sendable, Equatable {
     /// The payload that carries this command: `start` or `stop` for a bare start or stop, otherwise the
     /// JSON object with the fields that are set (`{"active":…,"interval":…,"frame":…}`).
     public func payload() -> [UInt8] {
+        if requestsSpectrum { return Array("spectrum".utf8) }
         if interval == nil, referenceFrame == nil, let active { return Array((active ? "start" : "stop").utf8) }
         var writer = JSONWriter()
         if let active { writer.field("active", active) }

@@ -138,6 +138,27 @@ public struct HealthPayload: Sendable, Equatable {
     /// written), while that is so (since contract 1.6).
     public var stateFileProblem: String? = nil
 
+    /// The vibration service's last judgement (since contract 1.8), while it runs and has one.
+    public var vibration: Vibration? = nil
+
+    /// The vibration service's last summary, for monitoring: Prometheus reads numbers, so the zone is also
+    /// a level (A 1 … D 4).
+    public struct Vibration: Sendable, Equatable {
+        /// The last interval's velocity RMS, mm/s.
+        public var velocityRMS: Double
+        /// ISO 20816's zone, `A`…`D`.
+        public var zone: String
+
+        /// The zone as a number: A 1, B 2, C 3, D 4.
+        public var zoneLevel: Int { (VibrationPayload.zones.firstIndex(of: zone) ?? -1) + 1 }
+
+        /// Creates the entry.
+        public init(velocityRMS: Double, zone: String) {
+            self.velocityRMS = velocityRMS
+            self.zone = zone
+        }
+    }
+
     /// The motion detectors' counters.
     public struct Detectors: Sendable, Equatable {
         /// Whether the detectors run now.
@@ -247,6 +268,13 @@ public struct HealthPayload: Sendable, Equatable {
         if let stateFileProblem {
             writer.field("state_file_problem", ContractText.sanitized(stateFileProblem, limit: ContractText.maximumReasonLength))
         }
+        if let vibration {
+            writer.object("vibration") { entry in
+                entry.measurement("velocity_rms", vibration.velocityRMS)
+                entry.field("zone", vibration.zone)
+                entry.field("zone_level", vibration.zoneLevel)
+            }
+        }
         if let detectors {
             writer.object("detectors") { entry in
                 entry.field("running", detectors.running)
@@ -314,5 +342,8 @@ public struct HealthPayload: Sendable, Equatable {
             services: serviceEntries, fusion: fusionEntries, magneticDisturbance: try root.bool("magnetic_disturbance"),
             detectors: detectors)
         stateFileProblem = try root.string("state_file_problem")
+        if let entry = try root.object("vibration") {
+            vibration = Vibration(velocityRMS: try entry.required("velocity_rms", entry.measurement), zone: try entry.required("zone", entry.string))
+        }
     }
 }

@@ -19,6 +19,24 @@ extension HomeAssistantDiscovery {
         }
     }
 
+    /// The device triggers of the vibration service, one per zone:
+    /// `{prefix}/device_automation/{device id}/vibration_zone_{a…d}/config`, firing on the `{base}/vibration`
+    /// message whose interval moved the machine into that zone (the one with a `previousZone`; Home
+    /// Assistant shows "vibration zone C entered").
+    public func vibrationZoneTriggers() -> [Sensor] {
+        VibrationPayload.zones.map { zone in
+            var writer = JSONWriter()
+            writer.field("automation_type", "trigger")
+            writer.field("topic", topics.data(.vibration))
+            writer.field("value_template", "{{ value_json.zone if value_json.previousZone is defined else '' }}")
+            writer.field("payload", zone)
+            writer.field("type", "entered")
+            writer.field("subtype", "vibration zone \(zone)")
+            writeDevice(into: &writer, origin: false)
+            return Sensor(topic: "\(discoveryPrefix)/device_automation/\(deviceID)/vibration_zone_\(zone.lowercased())/config", payload: writer.finished())
+        }
+    }
+
     /// The entities of the states: binary sensors for moving (device class `moving`), tilted and vibration
     /// (`vibration`); a vibration level sensor (g); enum sensors for the orientation and the activity. Each
     /// carries its state message's fields as attributes and is available while the device is online.

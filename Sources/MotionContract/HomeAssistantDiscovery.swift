@@ -35,7 +35,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// The sensors of `service`: its values (three axes; for device motion roll, pitch and heading; steps,
     /// distance and cadence; the activity; relative altitude and pressure) and its measured message rate
-    /// (from `health`).
+    /// (from `health`); for vibration the velocity RMS, the zone and the running speed.
     public func sensors(of service: MotionService) -> [Sensor] {
         let latest = "{% set m = value_json.samples[-1] if value_json.samples is defined else value_json %}"
         var sensors: [Sensor] = []
@@ -84,6 +84,16 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
             sensors.append(sensor(
                 service, objectID: "pressure", name: "Pressure", stateTopic: topics.data(service),
                 template: "\(latest){{ m.pressure | round(3) }}", unit: "kPa", deviceClass: "atmospheric_pressure"))
+        case .vibration:
+            sensors.append(sensor(
+                service, objectID: "vibration_velocity", name: "Vibration velocity", stateTopic: topics.data(service),
+                template: "{{ value_json.velocityRMS | round(2) }}", unit: "mm/s", deviceClass: "speed"))
+            sensors.append(sensor(
+                service, objectID: "vibration_zone", name: "Vibration zone", stateTopic: topics.data(service),
+                template: "{{ value_json.zone }}", unit: nil, deviceClass: "enum", stateClass: nil, options: VibrationPayload.zones))
+            sensors.append(sensor(
+                service, objectID: "running_speed", name: "Running speed", stateTopic: topics.data(service),
+                template: "{{ value_json.runningSpeed.rpm | round(0) if value_json.runningSpeed is defined else None }}", unit: "rpm"))
         }
         sensors.append(sensor(
             service, objectID: "\(service.topicName)_rate", name: "\(service.topicName) rate", stateTopic: topics.health,
@@ -94,7 +104,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     private func sensor(
         _ service: MotionService, objectID: String, name: String, stateTopic: String, template: String, unit: String?,
-        deviceClass: String? = nil, stateClass: String? = "measurement", diagnostic: Bool = false
+        deviceClass: String? = nil, stateClass: String? = "measurement", options: [String]? = nil, diagnostic: Bool = false
     ) -> Sensor {
         var writer = JSONWriter()
         writer.field("name", name)
@@ -104,6 +114,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         if let unit { writer.field("unit_of_measurement", unit) }
         if let stateClass { writer.field("state_class", stateClass) }
         if let deviceClass { writer.field("device_class", deviceClass) }
+        if let options { writer.array("options", strings: options) }
         if diagnostic { writer.field("entity_category", "diagnostic") }
         writer.array("availability", objects: [topics.status, topics.status(service)]) { topic, entry in
             entry.field("topic", topic)

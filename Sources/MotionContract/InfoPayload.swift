@@ -49,14 +49,21 @@ public struct InfoPayload: Sendable, Equatable {
         public var mode: String
         /// How its payloads are written (since contract 1.2; older agents write JSON and do not say).
         public var format: PayloadFormat
+        /// The vibration service only (since 1.8): the band it can measure at the device's rate, Hz — the
+        /// configured band with its top clipped to the spectrum's last line, rate ÷ 2.56 (below the 0.4 ×
+        /// rate an accelerometer's anti-aliasing filter passes); nil before the device's rate is known.
+        public var band: ClosedRange<Double>?
 
         /// Creates a service entry.
-        public init(service: MotionService, topic: String, units: String, mode: String, format: PayloadFormat = .json) {
+        public init(
+            service: MotionService, topic: String, units: String, mode: String, format: PayloadFormat = .json, band: ClosedRange<Double>? = nil
+        ) {
             self.service = service
             self.topic = topic
             self.units = units
             self.mode = mode
             self.format = format
+            self.band = band
         }
     }
 
@@ -87,6 +94,7 @@ public struct InfoPayload: Sendable, Equatable {
         case .steps: "steps, floorsAscended, floorsDescended: counts; distance: m; cadence: steps/s; pace: s/m"
         case .activity: "activity, confidence: names; since: s"
         case .altitude: "relativeAltitude, absoluteAltitude: m; pressure: kPa"
+        case .vibration: "velocity: mm/s RMS; acceleration, peak, peak amplitude: g; frequency, band, rate: Hz; spectrum lines: mg RMS"
         }
     }
 
@@ -110,6 +118,12 @@ public struct InfoPayload: Sendable, Equatable {
                     entry.field("units", service.units)
                     entry.field("mode", service.mode)
                     entry.field("format", service.format.rawValue)
+                    if let band = service.band {
+                        entry.object("band") { edges in
+                            edges.field("low", band.lowerBound)
+                            edges.field("high", band.upperBound)
+                        }
+                    }
                 }
             }
         }
@@ -130,9 +144,15 @@ public struct InfoPayload: Sendable, Equatable {
             guard let format = PayloadFormat(rawValue: formatName) else {
                 throw PayloadError(fieldPath: entry.fieldPath("format"), reason: "unknown format \"\(formatName)\"")
             }
+            var band: ClosedRange<Double>?
+            if let edges = try entry.object("band") {
+                let low = try edges.required("low", edges.number), high = try edges.required("high", edges.number)
+                guard low < high else { throw PayloadError(fieldPath: entry.fieldPath("band"), reason: "must have low < high") }
+                band = low...high
+            }
             entries.append(Service(
                 service: service, topic: try entry.required("topic", entry.string),
-                units: try entry.required("units", entry.string), mode: try entry.required("mode", entry.string), format: format))
+                units: try entry.required("units", entry.string), mode: try entry.required("mode", entry.string), format: format, band: band))
         }
         self.init(
             agent: try root.required("agent", root.string), version: try root.required("version", root.string),

@@ -18,8 +18,14 @@ extension MotionStateKind {
 /// {"timestamp":3521.125,"ts":1795986011.402,"orientation":"face_up"}
 /// {"timestamp":3521.125,"ts":1795986011.402,"tilted":true,"angle":34.2}
 /// {"timestamp":3521.125,"ts":1795986011.402,"running":true,"level":0.42,"bands":[{"low":20,"high":100,"rms":0.42}]}
+/// {"timestamp":3521.125,"ts":1795986011.402,"running":true,"level":0.42,"bands":[…],"zone":"C","velocityRMS":5.02}
+/// {"timestamp":3521.125,"ts":1795986011.402,"zone":"C","velocityRMS":5.02}
 /// {"timestamp":3521.125,"ts":1795986011.402,"activity":"walking","confidence":"high"}
 /// ```
+///
+/// `vibration` has two sources: the vibration detector (`running`, `level`, `bands`) and, since 1.8, the
+/// vibration service (`zone` and the `velocityRMS` that put the machine there); each part is present while
+/// its source runs.
 public struct MotionStatePayload: Sendable, Equatable {
     /// A state's values.
     public enum Value: Sendable, Equatable {
@@ -29,8 +35,10 @@ public struct MotionStatePayload: Sendable, Equatable {
         case orientation(String)
         /// `tilt`: whether tilted beyond the threshold, and the angle from the reference, degrees.
         case tilt(tilted: Bool, angle: Double)
-        /// `vibration`: whether the machine runs, and each band's RMS, g, with the band's edges, Hz.
-        case vibration(running: Bool, bands: [Band])
+        /// `vibration`: whether the machine runs and each band's RMS, g, with the band's edges, Hz (nil and
+        /// empty while the detector is off), and the vibration service's severity (nil while it is off);
+        /// never both absent.
+        case vibration(running: Bool?, bands: [Band], severity: Severity?)
         /// `activity`: the activity's name and confidence (`low`, `medium`, `high`).
         case activity(String, confidence: String)
 
@@ -43,6 +51,21 @@ public struct MotionStatePayload: Sendable, Equatable {
             case .vibration: .vibration
             case .activity: .activity
             }
+        }
+    }
+
+    /// The vibration service's part of the `vibration` state: ISO 20816's zone and the velocity RMS that
+    /// put the machine there.
+    public struct Severity: Sendable, Equatable {
+        /// `A`, `B`, `C` or `D`.
+        public var zone: String
+        /// The velocity RMS of the interval that set or kept the zone, mm/s.
+        public var velocityRMS: Double
+
+        /// Creates the part.
+        public init(zone: String, velocityRMS: Double) {
+            self.zone = zone
+            self.velocityRMS = velocityRMS
         }
     }
 
@@ -101,13 +124,19 @@ public struct MotionStatePayload: Sendable, Equatable {
         case .tilt(let tilted, let angle):
             writer.field("tilted", tilted)
             writer.measurement("angle", angle)
-        case .vibration(let running, let bands):
-            writer.field("running", running)
-            writer.measurement("level", bands.first?.rms ?? 0)
-            writer.array("bands", objects: bands) { band, entry in
-                entry.field("low", band.low)
-                entry.field("high", band.high)
-                entry.measurement("rms", band.rms)
+        case .vibration(let running, let bands, let severity):
+            if let running {
+                writer.field("running", running)
+                writer.measurement("level", bands.first?.rms ?? 0)
+                writer.array("bands", objects: bands) { band, entry in
+                    entry.field("low", band.low)
+                    entry.field("high", band.high)
+                    entry.measurement("rms", band.rms)
+                }
+            }
+            if let severity {
+                writer.field("zone", severity.zone)
+                writer.measurement("velocityRMS", severity.velocityRMS)
             }
         case .activity(let activity, let confidence):
             writer.field("activity", activity)
@@ -133,13 +162,22 @@ public struct MotionStatePayload: Sendable, Equatable {
         case .tilt:
             value = .tilt(tilted: try root.required("tilted", root.bool), angle: try root.required("angle", root.measurement))
         case .vibration:
+            let running = try root.bool("running")
             var bands: [Band] = []
-            for entry in try root.required("bands", root.objects) {
-                bands.append(Band(
-                    low: try entry.required("low", entry.number), high: try entry.required("high", entry.number),
-                    rms: try entry.required("rms", entry.measurement)))
+            if running != nil {
+                for entry in try root.required("bands", root.objects) {
+                    bands.append(Band(
+                        low: try entry.required("low", entry.number), high: try entry.required("high", entry.number),
+                        rms: try entry.required("rms", entry.measurement)))
+                }
             }
-            value = .vibration(running: try root.required("running", root.bool), bands: bands)
+            var severity: Severity?
+            if let zone = try root.string("zone") {
+                guard VibrationPayload.zones.contains(zone) else { throw PayloadError(fieldPath: "zone", reason: "must be A, B, C or D") }
+                severity = Severity(zone: zone, velocityRMS: try root.required("velocityRMS", root.measurement))
+            }
+            guard running != nil || severity != nil else { throw PayloadError(fieldPath: "running", reason: "is required (or zone)") }
+            value = .vibration(running: running, bands: bands, severity: severity)
         case .activity:
             value = .activity(try root.required("activity", root.string), confidence: try root.required("confidence", root.string))
         }

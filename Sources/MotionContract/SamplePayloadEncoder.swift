@@ -24,7 +24,7 @@ public struct SamplePayloadEncoder: Sendable {
         case .accelerometer: "acceleration"
         case .gyro: "rotationRate"
         case .magnetometer: "magneticField"
-        case .deviceMotion, .steps, .activity, .altitude: nil
+        case .deviceMotion, .steps, .activity, .altitude, .vibration: nil
         }
     }
 

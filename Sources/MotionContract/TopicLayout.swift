@@ -19,6 +19,7 @@ public struct TopicLayout: Sendable, Equatable {
         stepsTopic = "\(base)/\(MotionService.steps.topicName)"
         activityTopic = "\(base)/\(MotionService.activity.topicName)"
         altitudeTopic = "\(base)/\(MotionService.altitude.topicName)"
+        vibrationTopic = "\(base)/\(MotionService.vibration.topicName)"
     }
 
     // The data topics, built once: they are used for every message.
@@ -29,6 +30,7 @@ public struct TopicLayout: Sendable, Equatable {
     private let stepsTopic: String
     private let activityTopic: String
     private let altitudeTopic: String
+    private let vibrationTopic: String
 
     /// Retained `online` / `offline`; the last will.
     public var status: String { "\(base)/status" }
@@ -59,8 +61,12 @@ public struct TopicLayout: Sendable, Equatable {
         case .steps: stepsTopic
         case .activity: activityTopic
         case .altitude: altitudeTopic
+        case .vibration: vibrationTopic
         }
     }
+
+    /// The vibration service's spectra (``VibrationSpectrumPayload``; since 1.8).
+    public var vibrationSpectrum: String { "\(vibrationTopic)/spectrum" }
     /// The retained status topic of a service.
     public func status(_ service: MotionService) -> String { "\(base)/\(service.topicName)/status" }
     /// The control topic of a service.
@@ -114,6 +120,7 @@ public struct TopicLayout: Sendable, Equatable {
         case 2:
             if levels[0] == "config" { return levels[1] == "set" ? .configurationControl : nil }
             if levels[0] == "state" { return MotionStateName(rawValue: String(levels[1])).map(TopicKind.state) }
+            if levels[0] == MotionService.vibration.topicName, levels[1] == "spectrum" { return .vibrationSpectrum }
             guard let service = MotionService(topicName: String(levels[0])) else { return nil }
             switch levels[1] {
             case "status": return .status(service)
@@ -150,4 +157,6 @@ public enum TopicKind: Sendable, Equatable {
     case events
     /// `{base}/state/{name}`: ``MotionStatePayload`` (retained; since 1.4).
     case state(MotionStateName)
+    /// `{base}/vibration/spectrum`: ``VibrationSpectrumPayload`` (since 1.8).
+    case vibrationSpectrum
 }

@@ -6,14 +6,16 @@
 ///  "band":{"low":10.0,"high":640.0},"velocityRMS":5.02,"velocity":{"x":4.21,"y":1.12,"z":2.5},
 ///  "accelerationRMS":0.112,"acceleration":{"x":0.07,"y":0.06,"z":0.05},"peakVector":0.31,
 ///  "peak":{"x":0.2,"y":0.17,"z":0.13},"crestFactorVector":2.8,"crestFactor":{"x":2.8,"y":2.9,"z":2.6},
-///  "kurtosis":{"x":1.9,"y":2.1,"z":1.5},"zone":"C","machineClass":2,
+///  "kurtosis":{"x":1.9,"y":2.1,"z":1.5},"zone":"C","previousZone":"B","machineClass":2,
 ///  "limits":{"ab":1.12,"bc":2.8,"cd":7.1},"runningSpeed":{"frequency":24.67,"rpm":1480.2,"source":"estimated"},
 ///  "peaks":[{"frequency":24.67,"amplitude":0.0768,"velocity":4.18,"order":1.0,"axis":"x"}]}
 /// ```
 ///
 /// Units: velocities in mm/s RMS over `band` (integrated in the frequency domain), accelerations in g
 /// (RMS, peak) of the band-passed signal, frequencies in Hz. `zone` is ISO 20816-1's A–D for `limits`
-/// (`machineClass` 1–4 when they are ISO 10816-1's class boundaries; absent for explicit limits).
+/// (`machineClass` 1–4 when they are ISO 10816-1's class boundaries; absent for explicit limits);
+/// `previousZone` is present only in the message whose interval changed the zone (the first message of a
+/// service's run has none: there was no zone before).
 /// `runningSpeed` is absent when none is configured and none could be estimated; a peak's `order` is
 /// absent then too.
 public struct VibrationPayload: FormattedPayload, Sendable, Equatable {
@@ -103,6 +105,9 @@ public struct VibrationPayload: FormattedPayload, Sendable, Equatable {
         }
     }
 
+    /// ISO 20816-1's zone names, A (newly commissioned) to D (damage).
+    public static let zones = ["A", "B", "C", "D"]
+
     /// Counts the topic's messages from 1 for the life of the agent.
     public var seq: UInt64
     /// The end of the interval, seconds since boot (as `CMLogItem`).
@@ -123,6 +128,8 @@ public struct VibrationPayload: FormattedPayload, Sendable, Equatable {
     public var levels: Levels
     /// ISO 20816-1's zone: `A`, `B`, `C` or `D`.
     public var zone: String
+    /// The zone before this interval, when this interval changed it; nil otherwise.
+    public var previousZone: String?
     /// The zone boundaries.
     public var limits: Limits
     /// ISO 10816-1's machine class (1–4) of ``limits``; nil for explicit limits.
@@ -135,7 +142,8 @@ public struct VibrationPayload: FormattedPayload, Sendable, Equatable {
     /// Creates a message; see the properties for units.
     public init(
         seq: UInt64, timestamp: Double, ts: Double, duration: Double, rate: Double, band: ClosedRange<Double>, velocity: SIMD3<Double>,
-        velocityRMS: Double, levels: Levels, zone: String, limits: Limits, machineClass: Int?, runningSpeed: RunningSpeed?, peaks: [Peak]
+        velocityRMS: Double, levels: Levels, zone: String, previousZone: String? = nil, limits: Limits, machineClass: Int?,
+        runningSpeed: RunningSpeed?, peaks: [Peak]
     ) {
         self.seq = seq
         self.timestamp = timestamp
@@ -147,6 +155,7 @@ public struct VibrationPayload: FormattedPayload, Sendable, Equatable {
         self.velocityRMS = velocityRMS
         self.levels = levels
         self.zone = zone
+        self.previousZone = previousZone
         self.limits = limits
         self.machineClass = machineClass
         self.runningSpeed = runningSpeed
@@ -171,6 +180,7 @@ public struct VibrationPayload: FormattedPayload, Sendable, Equatable {
         writer.vector("crestFactor", levels.crestFactor)
         writer.vector("kurtosis", levels.kurtosis)
         writer.field("zone", zone)
+        if let previousZone { writer.field("previousZone", previousZone) }
         if let machineClass { writer.field("machineClass", UInt64(machineClass)) }
         writer.object("limits") { entry in
             entry.measurement("ab", limits.ab)
@@ -198,7 +208,10 @@ public struct VibrationPayload: FormattedPayload, Sendable, Equatable {
             peak: try root.required("peak", root.vector), peakVector: try root.required("peakVector", root.measurement),
             kurtosis: try root.required("kurtosis", root.vector))
         zone = try root.required("zone", root.string)
-        guard ["A", "B", "C", "D"].contains(zone) else { throw PayloadError(fieldPath: "zone", reason: "must be A, B, C or D") }
+        previousZone = try root.string("previousZone")
+        for (key, value) in [("zone", zone), ("previousZone", previousZone)] where value.map(Self.zones.contains) == false {
+            throw PayloadError(fieldPath: key, reason: "must be A, B, C or D")
+        }
         let limits = try root.required("limits", root.object)
         self.limits = Limits(
             ab: try limits.required("ab", limits.measurement), bc: try limits.required("bc", limits.measurement),

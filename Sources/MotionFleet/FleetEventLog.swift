@@ -88,7 +88,11 @@ public struct FleetEventLog: Sendable {
         case .moving(let moving): moving ? "moving" : "still"
         case .orientation(let orientation): DeviceText.text(orientation, limit: 32)
         case .tilt(let tilted, let angle): "\(tilted ? "tilted" : "level") \(angle.fixedDecimal(places: 1))°"
-        case .vibration(let running, let bands): "\(running ? "running" : "stopped") \((bands.first?.rms ?? 0).fixedDecimal(places: 3)) g"
+        case .vibration(let running, let bands, let severity):
+            [
+                running.map { "\($0 ? "running" : "stopped") \((bands.first?.rms ?? 0).fixedDecimal(places: 3)) g" },
+                severity.map { "zone \(DeviceText.text($0.zone, limit: 1)) \($0.velocityRMS.fixedDecimal(places: 2)) mm/s" },
+            ].compactMap { $0 }.joined(separator: ", ")
         case .activity(let activity, let confidence): "\(DeviceText.text(activity, limit: 32)) (\(DeviceText.text(confidence, limit: 32)) confidence)"
         }
     }

@@ -71,6 +71,8 @@ public struct FleetLedger: Sendable {
             if let sequence = try? SamplePayloadDecoder.sequence(payload) { record.sequence.record(sequence) }
             device.data[service] = record
             device.lastLiveData = arrival
+        case .vibrationSpectrum:
+            if !retained { device.lastLiveData = arrival }  // a sign of life, not a data topic with its own rate
         case .error, .control, .configuration, .configurationControl, .events, .state:
             break
         }

@@ -14,6 +14,9 @@ public enum MotionService: String, CaseIterable, Sendable, Codable {
     case activity
     /// Relative altitude and pressure from the barometer (`CMAltitudeData`).
     case altitude
+    /// A machine's vibration from the accelerometer at its full rate: velocity RMS, levels, the ISO 20816
+    /// zone, spectra and peaks (condition monitoring; no CoreMotion counterpart).
+    case vibration
 
     /// The services that publish sensor readings or their fusion (the others publish what the on-board
     /// detectors and the barometer make of them).
@@ -30,6 +33,7 @@ public enum MotionService: String, CaseIterable, Sendable, Codable {
         case .steps: 4
         case .activity: 5
         case .altitude: 6
+        case .vibration: 7
         }
         hasher.combine(ordinal)
     }

@@ -188,7 +188,7 @@ public final class RemoteMotionSource: MotionSource {
             if !status.available { fault([service], "The remote \(service.topicName) is not available: \(status.error ?? "unknown reason").") }
         case .data(let service):
             deliver(message.payload, of: service)
-        case .health, .error, .control, .configuration, .configurationControl, .events, .state:
+        case .health, .error, .control, .configuration, .configurationControl, .events, .state, .vibrationSpectrum:
             break
         }
     }

@@ -41,6 +41,7 @@ final class ChartBoard: Sendable {
         case .steps: [("steps", ""), ("distance", "m"), ("cadence", "steps/s")]
         case .activity: [("activity", "0 stationary, 1 walking, 2 running"), ("confidence", "0 low, 1 medium, 2 high"), ("held for", "s")]
         case .altitude: [("relative altitude", "m"), ("pressure", "kPa"), ("standard-atmosphere altitude", "m")]
+        case .vibration: [("velocity RMS", "mm/s"), ("acceleration RMS", "g"), ("running speed", "rpm")]
         }
     }
 
@@ -131,6 +132,10 @@ final class ChartBoard: Sendable {
         case .altitude:
             guard let message = try? SamplePayloadDecoder.altitude(payload) else { return nil }
             return (message.sequence, message.samples.map { ($0.timestamp, SIMD3($0.relativeAltitude, $0.pressure, $0.absoluteAltitude)) }, nil)
+        case .vibration:
+            guard let message = try? VibrationPayload(payload: payload) else { return nil }
+            let values = SIMD3(message.velocityRMS, message.levels.accelerationRMS, message.runningSpeed?.rpm ?? .nan)
+            return (message.seq, [(message.timestamp, values)], nil)
         default:
             guard let message = try? SamplePayloadDecoder.vectors(payload, service: service) else { return nil }
             return (message.sequence, message.samples.map { ($0.timestamp, $0.value) }, nil)

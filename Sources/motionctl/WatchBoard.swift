@@ -74,7 +74,7 @@ public final class WatchBoard: Sendable {
             case .events:
                 // The contract: a subscriber skips an event type it does not know.
                 if let event = try? MotionEventPayload(payload: payload), event.eventType != nil { device.lastEvent = (event, arrival) }
-            case .health, .error, .control, .configuration, .configurationControl:
+            case .health, .error, .control, .configuration, .configurationControl, .vibrationSpectrum:
                 break
             }
             devices[deviceID] = device
@@ -147,6 +147,11 @@ public final class WatchBoard: Sendable {
         case .altitude:
             guard let message = try? SamplePayloadDecoder.altitude(payload), let sample = message.samples.last else { return nil }
             return (message.sequence, String(format: "%+.2f m  %.3f kPa  (%.0f m standard atmosphere)", sample.relativeAltitude, sample.pressure, sample.absoluteAltitude))
+        case .vibration:
+            guard let message = try? VibrationPayload(payload: payload) else { return nil }
+            var text = String(format: "%.2f mm/s  zone %@  %.3f g RMS", message.velocityRMS, DeviceText.text(message.zone, limit: 1), message.levels.accelerationRMS)
+            if let speed = message.runningSpeed { text += String(format: "  %.0f rpm", speed.rpm) }
+            return (message.seq, text)
         default:
             break
         }

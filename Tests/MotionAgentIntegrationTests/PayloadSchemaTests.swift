@@ -40,7 +40,8 @@ import Testing
             subscriber: { broker, topics in try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#"]) })
         defer { running.cleanUp() }
         let topics = running.topics
-        for service in MotionService.allCases {
+        // The vibration service (off by default) has its own tests of CBOR (VibrationServiceIntegrationTests).
+        for service in MotionService.allCases where service != .vibration {
             #expect(running.subscriber.waitForCount(on: topics.data(service), count: 5, timeout: .seconds(10)), "\(service)")
             let messages = running.subscriber.messages(on: topics.data(service))
             #expect(messages.allSatisfy { $0.contentType == "application/cbor" && PayloadFormat.of($0.payload) == .cbor })
@@ -48,7 +49,7 @@ import Testing
             #expect(result.status == 0, "\(service.topicName): \(result.output)")
         }
         let info = try #require(running.subscriber.messages(on: topics.info).last)
-        #expect(try InfoPayload(payload: info.payload).services.allSatisfy { $0.format == .cbor })
+        #expect(try InfoPayload(payload: info.payload).services.allSatisfy { $0.format == .cbor || $0.service == .vibration })
         #expect(try Self.validate([info.payload], against: "info").status == 0)
         let batch = try SamplePayloadDecoder.vectors(
             try #require(running.subscriber.messages(on: topics.data(.accelerometer)).last).payload, service: .accelerometer)
@@ -65,7 +66,8 @@ import Testing
                               "magnetometer": {"rate_hz": 10, "mode": "mean"},
                               "device-motion": {"rate_hz": 20, "frame": "xTrueNorthZVertical"},
                               "steps": {"rate_hz": 5, "heartbeat": 0.2, "batch": 2}, "activity": {"rate_hz": 5, "heartbeat": 0.2},
-                              "altitude": {"rate_hz": 5}}}
+                              "altitude": {"rate_hz": 5},
+                              "vibration": {"enabled": true, "interval": 1, "lines": 100, "spectrum_interval": 1}}}
                 """,
             subscriber: { broker, topics in
                 try RecordingSubscriber(broker: broker.address, topicFilters: ["\(topics.base)/#", replies])
@@ -91,13 +93,18 @@ import Testing
 
         func payloads(_ topic: String) -> [[UInt8]] { running.subscriber.messages(on: topic).map(\.payload) }
         var checks: [(schema: String, payloads: [[UInt8]])] = MotionService.allCases.map { ($0.topicName, payloads(topics.data($0))) }
+        checks.append(("vibration-spectrum", payloads(topics.vibrationSpectrum)))
+        checks.append(("state", payloads(topics.state(.vibration)).filter { !$0.isEmpty }))
         checks.append(("service-status", MotionService.allCases.flatMap { payloads(topics.status($0)) }))
         checks.append(("info", payloads(topics.info)))
         checks.append(("health", payloads(topics.health)))
         checks.append(("answer", payloads(replies) + payloads(topics.error)))
         checks.append(("config", payloads(topics.configuration)))
         checks.append(("config-set", [Array(document.utf8), Array(#"{"services":{"gyro":null},"health_interval":30}"#.utf8)]))
-        checks.append(("command", [ControlCommand(active: true, interval: 0.5).payload(), Array(#"{"frame":"xArbitraryZVertical"}"#.utf8)]))
+        checks.append((
+            "command",
+            [ControlCommand(active: true, interval: 0.5).payload(), Array(#"{"frame":"xArbitraryZVertical"}"#.utf8), Array(#"{"spectrum":true}"#.utf8)]
+        ))
         for check in checks {
             #expect(!check.payloads.isEmpty, "\(check.schema): nothing to validate")
             let result = try Self.validate(check.payloads, against: check.schema)

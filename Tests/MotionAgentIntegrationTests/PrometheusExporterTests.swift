@@ -12,7 +12,8 @@ import Testing
     @Test("the exporter turns a real agent's health into metrics")
     func theExporterServesTheFleetsHealth() throws {
         let running = try RunningAgent.start(
-            configuration: #"{"health_interval": 1, "services": {"device-motion": {"frame": "xMagneticNorthZVertical"}}}"#)
+            configuration: #"{"health_interval": 1, "services": {"device-motion": {"frame": "xMagneticNorthZVertical"}, "vibration": {"enabled": true, "interval": 1, "lines": 100}}}"#,
+            device: "sim:rate=1000")
         defer { running.cleanUp() }
         #expect(running.subscriber.waitForCount(on: running.topics.health, count: 2, timeout: .seconds(10)))
 
@@ -34,6 +35,7 @@ import Testing
         _ = eventually(within: .seconds(15)) {
             metrics = Self.scrape(port: port, label: label)
             return metrics["motion_health_interval_seconds"] != nil && metrics["motion_gyro_message_rate_hz"] != nil
+                && metrics["motion_vibration_zone"] != nil
         }
         #expect(metrics["motion_health_interval_seconds"] == 1, "\(metrics)")
         #expect(metrics["motion_broker_connected"] == 1 && metrics["motion_device_running"] == 1)
@@ -45,13 +47,15 @@ import Testing
         #expect((metrics["motion_mqtt_published_total"] ?? 0) > 0 && metrics["motion_mqtt_reconnects_total"] == 0)
         #expect(metrics["motion_detectors_running"] == 1 && metrics["motion_free_falls_total"] == 0 && metrics["motion_taps_total"] == 0,
                 "the detectors' counters are exported from the first report")
+        #expect((1...4).contains(metrics["motion_vibration_zone"] ?? 0) && (metrics["motion_vibration_velocity_rms_mm_per_second"] ?? -1) >= 0,
+                "the vibration service's zone and velocity, contract 1.8")
     }
 
     @Test("the alert rules pass promtool check rules and their unit tests")
     func alertRules() throws {
         let rules = Self.directory.appendingPathComponent("motionbridge-alerts.yml").path
         let check = try CommandLineTool.run("/usr/bin/promtool", ["check", "rules", rules])
-        #expect(check.status == 0 && check.output.contains("SUCCESS: 5 rules found"), "\(check.output)")
+        #expect(check.status == 0 && check.output.contains("SUCCESS: 7 rules found"), "\(check.output)")
         let unit = try CommandLineTool.run(
             "/usr/bin/promtool", ["test", "rules", Self.directory.appendingPathComponent("motionbridge-alerts.test.yml").path])
         #expect(unit.status == 0 && unit.output.contains("SUCCESS"), "\(unit.output)")

@@ -42,8 +42,11 @@ import Testing
         #expect(info.deviceID == "unit" && info.device.driver == "sim" && info.services.count == MotionService.allCases.count)
         for service in MotionService.allCases {
             let retained = try #require(transport.messages(on: topics.status(service)).first)
-            // No barometer: the altitude service is active but unavailable, with the reason.
-            #expect(retained.retain && status(retained)?.available == (service != .altitude) && status(retained)?.active == true, "\(service)")
+            // No barometer: the altitude service is active but unavailable, with the reason; vibration is off
+            // by default.
+            #expect(
+                retained.retain && status(retained)?.available == (service != .altitude) && status(retained)?.active == (service != .vibration),
+                "\(service)")
         }
         let altitude = try #require(transport.messages(on: topics.status(.altitude)).first)
         #expect(status(altitude)?.error == "the device has no barometer")

@@ -124,7 +124,7 @@ import Testing
         }
         // Stopped at the start, running after 2 s, the same with new levels at 12 and 22 s.
         #expect(vibration.count == 4, "\(vibration.map(\.timestamp))")
-        guard case .vibration(true, let bands)? = vibration.last?.value else { Issue.record("not running: \(vibration)"); return }
+        guard case .vibration(true?, let bands, nil)? = vibration.last?.value else { Issue.record("not running: \(vibration)"); return }
         #expect(bands.count == 1 && bands[0].low == 20 && bands[0].high == 90, "the band kept below 0.45 of 200 Hz")
         #expect(abs(bands[0].rms - 0.3 / 2.squareRoot()) < 0.05)
         let since = vibration.dropFirst(2).map(\.timestamp)

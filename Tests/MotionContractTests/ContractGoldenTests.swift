@@ -17,7 +17,7 @@ import Testing
         let recorded = #"{"agent":"motion-agent","version":"0.1.0","device_id":"golden","device":{"spec":"sim","driver":"sim","chip":"simulated 9-axis IMU","sample_rate_hz":200.0},"services":{"accelerometer":{"topic":"motion/golden/accelerometer","units":"acceleration: g","mode":"latest","format":"json"},"gyro":{"topic":"motion/golden/gyro","units":"rotationRate: rad/s","mode":"latest","format":"json"},"magnetometer":{"topic":"motion/golden/magnetometer","units":"magneticField: µT","mode":"latest","format":"json"},"device-motion":{"topic":"motion/golden/device-motion","units":"attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees","mode":"latest","format":"json"}},"started":"2026-12-01T12:52:16Z"}"#
         // Since 1.7 the agent says which contract it speaks, after its version; an agent before said
         // nothing, and its info reads back without a contract.
-        let current = recorded.replacing(#""version":"0.1.0","#, with: #""version":"0.1.0","contract":"1.7","#)
+        let current = recorded.replacing(#""version":"0.1.0","#, with: #""version":"0.1.0","contract":"1.8","#)
         #expect(Self.info.json() == current)
         #expect(try InfoPayload(payload: Array(current.utf8)) == Self.info)
         var older = Self.info
@@ -207,7 +207,7 @@ import Testing
         #expect(topics.kind(ofTopic: "motion/pi-5/gyro") == nil)
         #expect(TopicLayout.deviceID(inTopic: "motion/pi-4/gyro", prefix: "motion") == "pi-4")
         #expect(TopicLayout.deviceID(inTopic: "other/pi-4/gyro", prefix: "motion") == nil)
-        #expect(ContractVersion.text == "1.7")
+        #expect(ContractVersion.text == "1.8")
     }
 }
 

@@ -49,7 +49,7 @@ import Testing
             (.moving(true), #""moving":true"#),
             (.orientation("face_up"), #""orientation":"face_up""#),
             (.tilt(tilted: true, angle: 34.25), #""tilted":true,"angle":34.25"#),
-            (.vibration(running: true, bands: [.init(low: 20, high: 100, rms: 0.42)]),
+            (.vibration(running: true, bands: [.init(low: 20, high: 100, rms: 0.42)], severity: nil),
              #""running":true,"level":0.42,"bands":[{"low":20.0,"high":100.0,"rms":0.42}]"#),
             (.activity("walking", confidence: "high"), #""activity":"walking","confidence":"high""#),
         ]

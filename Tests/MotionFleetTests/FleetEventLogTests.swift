@@ -30,7 +30,7 @@ import Testing
         let states: [(MotionStatePayload.Value, String)] = [
             (.moving(false), "moving       still"), (.orientation("face_up"), "orientation  face_up"),
             (.tilt(tilted: true, angle: 34.25), "tilt         tilted 34.3°"),
-            (.vibration(running: true, bands: [.init(low: 20, high: 100, rms: 0.4212)]), "vibration    running 0.421 g"),
+            (.vibration(running: true, bands: [.init(low: 20, high: 100, rms: 0.4212)], severity: nil), "vibration    running 0.421 g"),
             (.activity("walking", confidence: "high"), "activity     walking (high confidence)"),
         ]
         let log = FleetEventLog(prefix: "motion", includesStates: true)

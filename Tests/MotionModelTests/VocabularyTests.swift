@@ -28,7 +28,7 @@ import Testing
     @Test("services are named as their topics and configuration keys; their hashes do not depend on the name")
     func services() {
         #expect(MotionService.allCases.map(\.rawValue) == [
-            "accelerometer", "gyro", "magnetometer", "device-motion", "steps", "activity", "altitude",
+            "accelerometer", "gyro", "magnetometer", "device-motion", "steps", "activity", "altitude", "vibration",
         ])
         #expect(MotionService.sensorServices == [.accelerometer, .gyro, .magnetometer, .deviceMotion])
         #expect(Set(MotionService.allCases).count == MotionService.allCases.count)
