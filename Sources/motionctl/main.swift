@@ -8,6 +8,7 @@ let commands: [(name: String, summary: String, usage: String, run: ([String]) ->
     ("devices", "list the devices under a prefix: online, offline or stale", DevicesCommand.usage, DevicesCommand.run),
     ("watch", "live table of the devices under a prefix", WatchCommand.usage, WatchCommand.run),
     ("events", "follow the motion events (and states) of the matching devices", EventsCommand.usage, EventsCommand.run),
+    ("vibration", "follow one machine's vibration: zone, levels, spectrum and peaks", VibrationCommand.usage, VibrationCommand.run),
     ("start", "start a service on the matching devices and wait for their answers", StartCommand.usage, StartCommand.run),
     ("stop", "stop a service on the matching devices and wait for their answers", StopCommand.usage, StopCommand.run),
     ("set", "send a control command to the matching devices and wait for their answers", SetCommand.usage, SetCommand.run),

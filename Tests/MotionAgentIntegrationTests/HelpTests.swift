@@ -4,7 +4,7 @@ import Testing
 /// `--help` and `-h` work everywhere and exit 0, printing that program's or command's usage; a usage
 /// error exits 64 naming what is wrong.
 @Suite struct HelpTests {
-    static let motionctlCommands = ["devices", "watch", "events", "start", "stop", "set", "hardware", "record", "calibrate", "fuse", "provision", "simulate", "config"]
+    static let motionctlCommands = ["devices", "watch", "events", "start", "stop", "set", "hardware", "record", "calibrate", "fuse", "provision", "simulate", "config", "vibration"]
 
     @Test(arguments: ["--help", "-h"])
     func everyProgramAndCommandPrintsItsUsage(flag: String) throws {
