@@ -44,9 +44,12 @@ func runAgent(_ options: BenchCommandLine, broker: MQTTBrokerAddress, brokerPID:
         throw BenchError("\(agent) not found: build it with `swift build -c release` or pass --agent")
     }
     let deviceID = "bench"
-    // The four sensor topics the C floor publishes too; the others off.
+    // The four sensor topics the C floor publishes too; the others off (without a rate: the vibration
+    // service refuses a summary interval under 1 s even when off).
     let services = MotionService.allCases.map { service in
-        "\"\(service.topicName)\": {\"enabled\": \(MotionService.sensorServices.contains(service)), \"rate_hz\": 100, \"qos\": 0}"
+        MotionService.sensorServices.contains(service)
+            ? "\"\(service.topicName)\": {\"enabled\": true, \"rate_hz\": 100, \"qos\": 0}"
+            : "\"\(service.topicName)\": {\"enabled\": false}"
     }
     let configuration = """
         {"device_id": "\(deviceID)", "topic_prefix": "motion", "device": "\(options.device)",
@@ -163,11 +166,16 @@ case "broad-variants":
 case "payloads":
     // The data topics' payload formats.
     runStandalone(Array(arguments.dropFirst()), valued: ["--device", "--samples"], usage: PayloadBenchmark.usage, PayloadBenchmark.run)
+case "vibration":
+    // The vibration service's CPU cost beside the reading alone and the C floor (starts its own broker).
+    runStandalone(
+        Array(arguments.dropFirst()), valued: ["--agent", "--floor", "--rates", "--seconds", "--warmup", "--broker"],
+        usage: VibrationBenchmark.usage, VibrationBenchmark.run)
 default:
     break
 }
 if arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
-    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage + "\n" + BroadVariants.usage + "\n" + PayloadBenchmark.usage)
+    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage + "\n" + BroadVariants.usage + "\n" + PayloadBenchmark.usage + "\n" + VibrationBenchmark.usage)
     exit(0)
 }
 let options: BenchCommandLine
