@@ -125,9 +125,7 @@ final class AgentAnnouncer: Sendable {
                 return InfoPayload.Service(
                     service: service, topic: topics.data(service), units: InfoPayload.units(of: service),
                     mode: settings.vibration == nil ? settings.sampling.mode.rawValue : "summary", format: settings.format,
-                    band: settings.vibration.flatMap { vibration in
-                        info.map { vibration.band.lowerBound...max(min(vibration.band.upperBound, $0.defaultSampleRate / 2.56), vibration.band.lowerBound) }
-                    })
+                    band: info.flatMap { settings.vibration?.measurableBand(atRate: $0.defaultSampleRate) })
             },
             started: UTCDateTime(unixTime: core.startUnixTime).iso8601()
         ).json()

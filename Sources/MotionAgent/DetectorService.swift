@@ -180,7 +180,11 @@ final class DetectorService: Sendable {
             let inForce = running?.channel.withProcessor { $0.pipeline.states } ?? [:]
             for name in MotionStateName.allCases {
                 if published.contains(name) {
-                    if let state = inForce[name] { publishState(state, on: client) }
+                    if let state = inForce[name] {
+                        publishState(state, on: client)
+                    } else if name == .vibration {
+                        vibrationState.republish(on: client)  // the service's zone, before the detector has a state
+                    }
                 } else if name == .vibration {
                     // Cleared, unless the vibration service's zone is there.
                     vibrationState.update(on: client) { $0.detector = nil }

@@ -54,12 +54,14 @@ extension ServicePublisher {
         guard let rate = core.engine.sampleRate, rate > 0 else {
             return report(reason: "the device's sample rate is unknown", for: .vibration)
         }
-        // The spectrum's top line is rate ÷ 2.56; the band needs at least two octaves above its low edge.
-        let needed = 4 * 2.56 * measured.band.lowerBound
-        guard rate >= needed else {
+        // The spectrum's top line is rate ÷ 2.56; the band needs two octaves above its low edge, and lines in it.
+        guard measured.measurableBand(atRate: rate) != nil else {
+            let needed = VibrationServiceSettings.rateFactor * measured.band.lowerBound
             core.state.withLock {
                 $0.services[.vibration].error =
-                    "the device samples at \(rate.fixedDecimal(places: 0)) Hz; a band from \(measured.band.lowerBound.fixedDecimal(places: 1)) Hz needs \(needed.fixedDecimal(places: 1)) Hz or more"
+                    rate < needed
+                    ? "the device samples at \(rate.fixedDecimal(places: 0)) Hz; a band from \(measured.band.lowerBound.fixedDecimal(places: 1)) Hz needs \(needed.fixedDecimal(places: 1)) Hz or more"
+                    : "the band holds fewer than three of the spectrum's lines at \(rate.fixedDecimal(places: 0)) Hz: widen it or use more lines"
             }
             return
         }
@@ -82,42 +84,48 @@ extension ServicePublisher {
     /// Stops the service's pipeline (its subscription is cancelled by ``stopUpdates(_:)``) and takes its
     /// zone out of `{base}/state/vibration`.
     func stopVibrationUpdates() {
-        let wasRunning = vibration.withLock { state in
-            defer { state.pipeline = nil }
-            return state.pipeline != nil
+        let client = core.liveClient
+        // Under the service's lock (then the board's, always in that order): a delivery still under way
+        // cannot put the zone back after it is taken out.
+        vibration.withLock { state in
+            guard state.pipeline != nil else { return }
+            state.pipeline = nil
+            vibrationState.update(on: client) { $0.severity = nil }
         }
-        guard wasRunning else { return }
-        vibrationState.update(on: core.liveClient) { $0.severity = nil }
     }
 
     /// Publishes the spectrum now (the `spectrum` command; control queue).
     /// - Returns: false when there is none yet (the first segment is not complete).
     func publishRequestedSpectrum() -> Bool {
-        guard let (client, qos, expiry, format) = readyToPublish(.vibration),
-            let spectrum = vibration.withLock({ $0.requestedSpectrum() })
-        else { return false }
-        client.publishData(spectrum.encoded(format), to: core.topics.vibrationSpectrum, qos: qos, expiry: expiry, format: format)
-        return true
+        guard let (client, qos, expiry, format) = readyToPublish(.vibration) else { return false }
+        // Published under the lock that numbers it, so `seq` reaches the broker in order.
+        return vibration.withLock { state in
+            guard let spectrum = state.requestedSpectrum() else { return false }
+            client.publishData(spectrum.encoded(format), to: core.topics.vibrationSpectrum, qos: qos, expiry: expiry, format: format)
+            return true
+        }
     }
 
     /// One delivery (the device's thread).
     private func receiveVibration(_ samples: [MotionSample]?, fault: MotionEngineFault?) {
         guard let samples else { return report(fault, for: .vibration) }
         let vectors = samples.compactMap { if case .vector(let reading) = $0 { reading } else { nil } }
-        guard let (client, qos, expiry, format) = readyToPublish(.vibration), let output = vibration.withLock({ $0.add(vectors) }) else {
-            return
-        }
-        for summary in output.summaries {
-            client.publishData(summary.encoded(format), to: core.topics.data(.vibration), qos: qos, expiry: expiry, format: format)
-        }
-        for spectrum in output.spectra {
-            client.publishData(spectrum.encoded(format), to: core.topics.vibrationSpectrum, qos: qos, expiry: expiry, format: format)
-        }
-        if let severity = output.severity, let since = output.summaries.last?.timestamp {
-            if let previous = output.summaries.last?.previousZone {
-                Logger.agent.notice("vibration: zone \(previous) → \(severity.zone) at \(severity.velocityRMS.fixedDecimal(places: 2)) mm/s")
+        guard let (client, qos, expiry, format) = readyToPublish(.vibration) else { return }
+        // Published under the service's lock: in `seq` order, and never after a stop took the zone out.
+        vibration.withLock { state in
+            guard let output = state.add(vectors) else { return }
+            for summary in output.summaries {
+                client.publishData(summary.encoded(format), to: core.topics.data(.vibration), qos: qos, expiry: expiry, format: format)
             }
-            vibrationState.update(on: client) { $0.severity = (severity, since) }
+            for spectrum in output.spectra {
+                client.publishData(spectrum.encoded(format), to: core.topics.vibrationSpectrum, qos: qos, expiry: expiry, format: format)
+            }
+            if let severity = output.severity, let since = output.summaries.last?.timestamp {
+                if let previous = output.summaries.last?.previousZone {
+                    Logger.agent.notice("vibration: zone \(previous) → \(severity.zone) at \(severity.velocityRMS.fixedDecimal(places: 2)) mm/s")
+                }
+                vibrationState.update(on: client) { $0.severity = (severity, since) }
+            }
         }
     }
 }

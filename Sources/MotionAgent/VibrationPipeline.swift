@@ -65,7 +65,7 @@ struct VibrationPipeline: Sendable {
                 nextSummary = due + interval * ((time - due) / interval + 1).rounded(.down)
             }
             if let due = nextSpectrum, time >= due {
-                if let spectrum = spectrumPayload(at: lastTimestamp ?? time) { output.spectra.append(spectrum) }
+                if let spectrum = spectrumPayload() { output.spectra.append(spectrum) }
                 nextSpectrum = due + settings.spectrumInterval * ((time - due) / settings.spectrumInterval + 1).rounded(.down)
             }
             analyzer.add(specificForce: sample.value * Self.standardGravity, timestamp: time)
@@ -77,7 +77,7 @@ struct VibrationPipeline: Sendable {
 
     /// The spectrum now, as the `spectrum` command asks (nil before the first segment).
     mutating func requestedSpectrum() -> VibrationSpectrumPayload? {
-        spectrumPayload(at: lastTimestamp ?? 0)
+        spectrumPayload()
     }
 
     private mutating func summarise(at time: Double, into output: inout Output) {
@@ -99,8 +99,9 @@ struct VibrationPipeline: Sendable {
         if summary.zoneChanged { output.severity = .init(zone: summary.zone.rawValue, velocityRMS: summary.velocityRMS) }
     }
 
-    private mutating func spectrumPayload(at time: Double) -> VibrationSpectrumPayload? {
-        guard let spectrum = analyzer.currentSpectrum else { return nil }
+    /// The current spectrum, stamped with the time of its last sample.
+    private mutating func spectrumPayload() -> VibrationSpectrumPayload? {
+        guard let spectrum = analyzer.currentSpectrum, let time = analyzer.currentSpectrumTime else { return nil }
         spectrumSequence += 1
         let (peaks, speed) = analyzer.analysePeaks(of: spectrum)
         // Each line's RMS in mg: √(density × resolution) / g × 1000.

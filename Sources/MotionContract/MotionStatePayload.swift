@@ -59,7 +59,7 @@ public struct MotionStatePayload: Sendable, Equatable {
     public struct Severity: Sendable, Equatable {
         /// `A`, `B`, `C` or `D`.
         public var zone: String
-        /// The velocity RMS of the interval that set or kept the zone, mm/s.
+        /// The velocity RMS of the interval that set the zone, mm/s.
         public var velocityRMS: Double
 
         /// Creates the part.

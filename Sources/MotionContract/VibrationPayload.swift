@@ -3,7 +3,7 @@
 ///
 /// ```json
 /// {"seq":7,"timestamp":3521.125,"ts":1795986011.402,"duration":10.0,"rate":1600.0,
-///  "band":{"low":10.0,"high":640.0},"velocityRMS":5.02,"velocity":{"x":4.21,"y":1.12,"z":2.5},
+///  "band":{"low":10.0,"high":625.0},"velocityRMS":5.02,"velocity":{"x":4.21,"y":1.12,"z":2.5},
 ///  "accelerationRMS":0.112,"acceleration":{"x":0.07,"y":0.06,"z":0.05},"peakVector":0.31,
 ///  "peak":{"x":0.2,"y":0.17,"z":0.13},"crestFactorVector":2.8,"crestFactor":{"x":2.8,"y":2.9,"z":2.6},
 ///  "kurtosis":{"x":1.9,"y":2.1,"z":1.5},"zone":"C","previousZone":"B","machineClass":2,
@@ -118,7 +118,7 @@ public struct VibrationPayload: FormattedPayload, Sendable, Equatable {
     public var duration: Double
     /// The accelerometer's sample rate, Hz.
     public var rate: Double
-    /// The measuring band, Hz (its top clipped to 0.4 × ``rate``).
+    /// The measuring band, Hz (its top clipped to ``rate`` ÷ 2.56).
     public var band: ClosedRange<Double>
     /// Velocity RMS per axis, mm/s.
     public var velocity: SIMD3<Double>

@@ -5,7 +5,7 @@
 ///
 /// ```json
 /// {"seq":2,"timestamp":3521.125,"ts":1795986011.402,"rate":1600.0,"resolution":0.3906,"lines":1600,
-///  "averages":8,"unit":"mg","band":{"low":10.0,"high":640.0},"x":[0.0,0.01,…],"y":[…],"z":[…],
+///  "averages":8,"unit":"mg","band":{"low":10.0,"high":625.0},"x":[0.0,0.01,…],"y":[…],"z":[…],
 ///  "runningSpeed":{"frequency":24.67,"rpm":1480.2,"source":"estimated"},
 ///  "peaks":[{"frequency":24.67,"amplitude":0.0768,"velocity":4.18,"order":1.0,"axis":"x"}]}
 /// ```

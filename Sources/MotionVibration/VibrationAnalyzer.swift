@@ -62,6 +62,8 @@ public struct VibrationAnalyzer: Sendable {
     private var intervalStart: Double?
     /// The last complete average of ``Settings/averages`` segments.
     public private(set) var spectrum: AccelerationSpectrum?
+    /// When ``spectrum`` was completed: the time of the last sample of its last segment, s.
+    public private(set) var spectrumTime: Double?
     /// The zone now; nil before the first summary.
     public var zone: VibrationSeverity.Zone? { severity.zone }
 
@@ -100,6 +102,7 @@ public struct VibrationAnalyzer: Sendable {
         spectrumAverage.add(segmenter.segmentDensity)
         if spectrumAverage.count == settings.averages {
             spectrum = spectrumAverage.spectrum(sampleRate: sampleRate, segmentLength: settings.segmentLength)
+            spectrumTime = timestamp
             spectrumAverage.reset()
         }
     }
@@ -109,6 +112,10 @@ public struct VibrationAnalyzer: Sendable {
     public var currentSpectrum: AccelerationSpectrum? {
         spectrum ?? spectrumAverage.spectrum(sampleRate: sampleRate, segmentLength: settings.segmentLength)
     }
+
+    /// The time of ``currentSpectrum``'s last sample, s: ``spectrumTime``, or the newest sample's for the
+    /// segments so far.
+    public var currentSpectrumTime: Double? { spectrum == nil ? lastTimestamp : spectrumTime }
 
     /// Closes the interval that ends now and starts the next.
     /// - Returns: its summary, or nil when no segment has completed yet (the first N samples); an interval
@@ -125,17 +132,21 @@ public struct VibrationAnalyzer: Sendable {
         let velocity = spectrum.velocityRMS(in: effectiveBand)
         let previous = severity.zone
         _ = severity.update(velocity: velocity.vector)
+        guard let zone = severity.zone else { return nil }  // a level that is not a number judges nothing
         let (peaks, speed) = analysePeaks(of: spectrum)
         return VibrationSummary(
             duration: (lastTimestamp ?? 0) - (intervalStart ?? 0), band: effectiveBand, velocity: velocity.axes, velocityRMS: velocity.vector,
-            levels: levels, zone: severity.zone!, zoneChanged: severity.zone != previous, runningSpeed: speed, peaks: peaks,
+            levels: levels, zone: zone, zoneChanged: zone != previous, runningSpeed: speed, peaks: peaks,
             segments: spectrum.averages)
     }
 
     /// The largest peaks of `spectrum` (from three bins up to the band's top) with their orders, and the
     /// running speed they were ordered by.
     public func analysePeaks(of spectrum: AccelerationSpectrum) -> (peaks: [OrderedPeak], runningSpeed: VibrationSummary.RunningSpeed?) {
-        let peaks = spectrum.peaks(count: settings.peakCount, in: (3 * spectrum.resolution)...effectiveBand.upperBound)
+        // From the third line up (the lowest hold what is left of the segment's mean); a band too narrow
+        // for that has no peaks.
+        let lowest = 3 * spectrum.resolution
+        let peaks = lowest < effectiveBand.upperBound ? spectrum.peaks(count: settings.peakCount, in: lowest...effectiveBand.upperBound) : []
         let speed: VibrationSummary.RunningSpeed? =
             if let configured = settings.runningSpeed {
                 .init(frequency: configured, isConfigured: true)

@@ -49,10 +49,11 @@ public struct WelchSegmenter: Sendable {
 
     /// Appends one sample (m/s², device axes); returns true when it completed a segment, whose density is
     /// then in ``segmentDensity``. A non-finite sample is taken as zero, so one bad reading spoils one
-    /// segment's level rather than every later spectrum.
+    /// segment's level rather than every later spectrum (so does one beyond single precision's range).
     public mutating func append(_ sample: SIMD3<Double>) -> Bool {
-        let finite = sample.x.isFinite && sample.y.isFinite && sample.z.isFinite
-        samples[filled] = finite ? SIMD3<Float>(sample) : .zero
+        // Checked after the conversion: a value beyond single precision's range is as bad as an infinite one.
+        let single = SIMD3<Float>(sample)
+        samples[filled] = single.x.isFinite && single.y.isFinite && single.z.isFinite ? single : .zero
         filled += 1
         guard filled == segmentLength else { return false }
         analyseSegment()

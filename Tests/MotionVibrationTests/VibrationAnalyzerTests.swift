@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MotionHAL
 import MotionTestSupport
 import MotionVibration
@@ -76,6 +79,24 @@ import Testing
         for index in 1023..<(1024 + 3 * 512) { analyzer.add(specificForce: SIMD3(0, 0, 9.8), timestamp: Double(index) / 1000) }
         #expect(analyzer.spectrum?.averages == 4)
         #expect(analyzer.finishInterval()?.velocityRMS == 0, "a still machine")
+    }
+
+    @Test func aBandNarrowerThanThreeLinesOrAValueBeyondSinglePrecisionJudgesWithoutTrapping() throws {
+        // 1–2 Hz with 0.98 Hz lines: no peak can be looked for (the third line is above the band's top).
+        var narrow = VibrationAnalyzer(settings: .init(band: 1...2, lines: 800), sampleRate: 2000)
+        for index in 0..<4096 { narrow.add(specificForce: SIMD3(sin(Double(index) / 100), 0, 9.8), timestamp: Double(index) / 2000) }
+        let finished = narrow.finishInterval()
+        let summary = try #require(finished)
+        #expect(summary.peaks.isEmpty && summary.velocityRMS.isFinite)
+        // A reading beyond Float's range spoils one segment as an infinite one does; the zone is still judged.
+        var analyzer = VibrationAnalyzer(settings: .init(lines: 100, averages: 1), sampleRate: 1000)
+        for index in 0..<2000 {
+            analyzer.add(specificForce: index == 10 ? SIMD3(1e39, 0, 0) : SIMD3(0, 0, 9.8), timestamp: Double(index) / 1000)
+        }
+        let judged = analyzer.finishInterval()
+        #expect(judged?.velocityRMS.isFinite == true)
+        // Stamped with the last sample of its last segment (segments of 256 end at 0.255, 0.383, … s).
+        #expect(analyzer.spectrumTime.map { $0 <= 1.999 && $0 > 1.8 } == true, "\(String(describing: analyzer.spectrumTime))")
     }
 
     @Test func aGapDropsTheUnfinishedSegment() {
