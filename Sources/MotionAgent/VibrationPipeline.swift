@@ -1,4 +1,5 @@
 import MotionContract
+import MotionMath
 import MotionVibration
 
 /// The vibration service's pure core: the accelerometer's samples (g, as the engine delivers them) through
@@ -15,9 +16,6 @@ struct VibrationPipeline: Sendable {
         /// The zone's new state, when a summary changed it.
         var severity: MotionStatePayload.Severity?
     }
-
-    /// Standard gravity, m/s² per g: the engine's accelerations are in g, the analyser's in m/s².
-    static let standardGravity = 9.80665
 
     /// The settings.
     let settings: VibrationServiceSettings
@@ -68,7 +66,7 @@ struct VibrationPipeline: Sendable {
                 if let spectrum = spectrumPayload() { output.spectra.append(spectrum) }
                 nextSpectrum = due + settings.spectrumInterval * ((time - due) / settings.spectrumInterval + 1).rounded(.down)
             }
-            analyzer.add(specificForce: sample.value * Self.standardGravity, timestamp: time)
+            analyzer.add(specificForce: sample.value * standardGravity, timestamp: time)
             samplesIn += 1
             lastTimestamp = time
         }
@@ -84,7 +82,7 @@ struct VibrationPipeline: Sendable {
         let previous = analyzer.zone
         guard let summary = analyzer.finishInterval() else { return }
         summarySequence += 1
-        let g = Self.standardGravity
+        let g = standardGravity  // the engine's accelerations are in g, the analyser's in m/s²
         let levels = summary.levels
         let payload = VibrationPayload(
             seq: summarySequence, timestamp: time, ts: time + wallClockOffset, duration: summary.duration, rate: analyzer.sampleRate,
@@ -105,7 +103,7 @@ struct VibrationPipeline: Sendable {
         spectrumSequence += 1
         let (peaks, speed) = analyzer.analysePeaks(of: spectrum)
         // Each line's RMS in mg: √(density × resolution) / g × 1000.
-        let scale = 1000 / Self.standardGravity
+        let scale = 1000 / standardGravity
         let lines = spectrum.density.prefix(spectrum.lines).map { ($0 * spectrum.resolution).squareRoot() * scale }
         return VibrationSpectrumPayload(
             seq: spectrumSequence, timestamp: time, ts: time + wallClockOffset, rate: spectrum.sampleRate, resolution: spectrum.resolution,

@@ -28,6 +28,12 @@ public struct ButterworthLowPass: Sendable {
         self.timeConstant = timeConstant
     }
 
+    /// A filter with its −3 dB point at `cutoff` Hz (below half the sample rate): the time constant
+    /// √2 / (2π·f_c).
+    public init(cutoff: Double) {
+        self.init(timeConstant: 2.squareRoot() / (2 * .pi * cutoff))
+    }
+
     /// Starts the filter at rest at `initial` (its output is `initial` until the input changes).
     public mutating func reset(to initial: SIMD3<Double>) {
         value = initial

@@ -58,7 +58,7 @@ public struct VibrationStatistics: Sendable {
         guard deltaTime > 0, deltaTime.isFinite, specificForce.x.isFinite, specificForce.y.isFinite, specificForce.z.isFinite else { return }
         if lowPass == nil {
             let high = max(min(band.upperBound, 0.4 / deltaTime), band.lowerBound)
-            lowPass = ButterworthLowPass(timeConstant: 2.0.squareRoot() / (2 * .pi * high))
+            lowPass = ButterworthLowPass(cutoff: high)
         }
         let value = lowPass!.update(highPass.update(specificForce, deltaTime: deltaTime), deltaTime: deltaTime)
         let square = value * value

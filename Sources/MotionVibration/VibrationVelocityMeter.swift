@@ -64,7 +64,7 @@ public struct VibrationVelocityMeter: Sendable {
         if bandLow == nil {
             let high = min(band.upperBound, 0.4 / deltaTime)
             effectiveBand = band.lowerBound...max(high, band.lowerBound)
-            bandLow = ButterworthLowPass(timeConstant: 2.0.squareRoot() / (2 * .pi * high))
+            bandLow = ButterworthLowPass(cutoff: high)
         }
         let acceleration = bandLow!.update(bandHigh.update(specificForce, deltaTime: deltaTime), deltaTime: deltaTime)
         if let last = lastAcceleration { velocity += (7 * acceleration + last) / 8 * deltaTime }

@@ -48,9 +48,9 @@ public struct VibrationMeter: Sendable {
         self.confirmTime = confirmTime
         self.stopTime = stopTime
         state = DebouncedState(onTime: confirmTime, offTime: stopTime)
-        // f_c = √2 / (2π·τ) for the filter's time-constant form.
-        func filter(_ frequency: Double) -> ButterworthLowPass { ButterworthLowPass(timeConstant: 2.squareRoot() / (2 * .pi * frequency)) }
-        filters = bands.map { (ButterworthHighPass(cutoff: $0.lowerBound), filter($0.upperBound), PowerWindow(length: averagingTime)) }
+        filters = bands.map {
+            (ButterworthHighPass(cutoff: $0.lowerBound), ButterworthLowPass(cutoff: $0.upperBound), PowerWindow(length: averagingTime))
+        }
         levels = Array(repeating: 0, count: bands.count)
     }
 

@@ -71,7 +71,7 @@ extension VibrationCommand {
         private func draw(_ view: VibrationView, finished isFinished: inout Bool) {
             let text: String
             if interactive {
-                let size = Self.terminalSize()
+                let size = WatchCommand.terminalSize()
                 text = "\u{1B}[H\u{1B}[2J" + view.render(width: size.columns, height: size.rows - 1)
             } else {
                 text = view.render() + "----\n"
@@ -82,13 +82,6 @@ extension VibrationCommand {
                 isFinished = true
                 finished.signal()
             }
-        }
-
-        /// The terminal's size, 80 × 24 when it cannot be read.
-        private static func terminalSize() -> (columns: Int, rows: Int) {
-            var size = winsize()
-            guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24) }
-            return (Int(size.ws_col), Int(size.ws_row))
         }
     }
 

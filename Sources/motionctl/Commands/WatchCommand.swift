@@ -84,8 +84,8 @@ enum WatchCommand {
         return true
     }
 
-    /// The terminal's size, 80 × 24 when it cannot be read.
-    private static func terminalSize() -> (columns: Int, rows: Int) {
+    /// The terminal's size, 80 × 24 when it cannot be read (also `vibration`'s live view).
+    static func terminalSize() -> (columns: Int, rows: Int) {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24) }
         return (Int(size.ws_col), Int(size.ws_row))
