@@ -119,13 +119,15 @@ final class AgentAnnouncer: Sendable {
             agent: "motion-agent", version: core.version, deviceID: configuration.resolvedDeviceID,
             device: InfoPayload.Device(
                 specification: configuration.device, driver: info?.driver, chip: info?.chip,
-                sampleRateHz: info?.defaultSampleRate),
+                sampleRateHz: info?.defaultSampleRate, accelerometerBandwidthHz: info?.accelerometerBandwidth),
             services: MotionService.allCases.map { service in
                 let settings = configuration.settings(for: service)
                 return InfoPayload.Service(
                     service: service, topic: topics.data(service), units: InfoPayload.units(of: service),
                     mode: settings.vibration == nil ? settings.sampling.mode.rawValue : "summary", format: settings.format,
-                    band: info.flatMap { settings.vibration?.measurableBand(atRate: $0.defaultSampleRate) })
+                    band: info.flatMap {
+                        settings.vibration?.measurableBand(atRate: $0.defaultSampleRate, filterBandwidth: $0.accelerometerBandwidth)
+                    })
             },
             started: UTCDateTime(unixTime: core.startUnixTime).iso8601()
         ).json()

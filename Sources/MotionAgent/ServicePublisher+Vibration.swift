@@ -50,21 +50,27 @@ extension ServicePublisher {
     /// them. Refused with a reason (the service's error) when the device's rate leaves no room for the band.
     func startVibrationUpdates() {
         let settings = core.state.withLock { $0.services[.vibration].settings }
-        guard let measured = settings.vibration else { return }
+        guard let configured = settings.vibration else { return }
         guard let rate = core.engine.sampleRate, rate > 0 else {
             return report(reason: "the device's sample rate is unknown", for: .vibration)
         }
-        // The spectrum's top line is rate ÷ 2.56; the band needs two octaves above its low edge, and lines in it.
-        guard measured.measurableBand(atRate: rate) != nil else {
-            let needed = VibrationServiceSettings.rateFactor * measured.band.lowerBound
+        // The spectrum's top line is rate ÷ 2.56 (and no higher than the chip's filter passes); the band needs
+        // two octaves above its low edge, and lines in it.
+        let filter = core.engine.deviceInfo?.accelerometerBandwidth
+        guard let band = configured.measurableBand(atRate: rate, filterBandwidth: filter) else {
+            let needed = VibrationServiceSettings.rateFactor * configured.band.lowerBound
             core.state.withLock {
                 $0.services[.vibration].error =
                     rate < needed
-                    ? "the device samples at \(rate.fixedDecimal(places: 0)) Hz; a band from \(measured.band.lowerBound.fixedDecimal(places: 1)) Hz needs \(needed.fixedDecimal(places: 1)) Hz or more"
-                    : "the band holds fewer than three of the spectrum's lines at \(rate.fixedDecimal(places: 0)) Hz: widen it or use more lines"
+                    ? "the device samples at \(rate.fixedDecimal(places: 0)) Hz; a band from \(configured.band.lowerBound.fixedDecimal(places: 1)) Hz needs \(needed.fixedDecimal(places: 1)) Hz or more"
+                    : "the band holds fewer than three of the spectrum's lines at \(rate.fixedDecimal(places: 0)) Hz"
+                        + (filter.map { " below the accelerometer's \($0.fixedDecimal(places: 0)) Hz filter" } ?? "")
+                        + ": widen it or use more lines"
             }
             return
         }
+        var measured = configured
+        measured.band = band
         vibration.withLock { state in
             state.pipeline = VibrationPipeline(
                 settings: measured, interval: settings.sampling.interval, sampleRate: rate, wallClockOffset: encoder.wallClockOffset,

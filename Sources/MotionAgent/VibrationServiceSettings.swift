@@ -35,12 +35,16 @@ public struct VibrationServiceSettings: Sendable, Equatable {
     /// The keys of `services.vibration` beyond the common ones.
     static let keys: Set<String> = ["band", "lines", "averages", "peaks", "machine_class", "limits", "hysteresis", "rpm", "spectrum_interval"]
 
-    /// The band the service measures at `rate` Hz: ``band`` with its top clipped to rate ÷ 2.56; nil when
-    /// the rate leaves no room (below 10.24 × the low edge, two octaves under the spectrum's top) or the
-    /// band holds fewer than three of the spectrum's lines above the lowest two.
-    func measurableBand(atRate rate: Double) -> ClosedRange<Double>? {
+    /// The band the service measures at `rate` Hz: ``band`` with its top clipped to rate ÷ 2.56 and to the
+    /// accelerometer filter's −3 dB bandwidth; nil when the rate leaves no room (below 10.24 × the low edge,
+    /// two octaves under the spectrum's top) or the band holds fewer than three of the spectrum's lines
+    /// above the lowest two.
+    /// - Parameters:
+    ///   - rate: the device's rate, Hz.
+    ///   - filterBandwidth: the chip's accelerometer bandwidth, Hz (`nil`: unknown, not clipped).
+    func measurableBand(atRate rate: Double, filterBandwidth: Double? = nil) -> ClosedRange<Double>? {
         guard rate.isFinite, rate >= Self.rateFactor * band.lowerBound else { return nil }
-        let top = min(band.upperBound, rate / 2.56)
+        let top = min(band.upperBound, rate / 2.56, filterBandwidth ?? .infinity)
         let resolution = rate / Double(analyzerSettings.segmentLength)
         guard top - max(band.lowerBound, 3 * resolution) >= 2 * resolution else { return nil }
         return band.lowerBound...top

@@ -27,13 +27,26 @@ public struct InfoPayload: Sendable, Equatable {
         public var chip: String?
         /// The rate the device runs at, Hz.
         public var sampleRateHz: Double?
+        /// The −3 dB bandwidth of the accelerometer's own filter at that rate, Hz, when the driver knows it
+        /// (since 1.8).
+        public var accelerometerBandwidthHz: Double?
 
         /// Creates a device description.
-        public init(specification: String, driver: String? = nil, chip: String? = nil, sampleRateHz: Double? = nil) {
+        /// - Parameters:
+        ///   - specification: the device string configured.
+        ///   - driver: the driver's name.
+        ///   - chip: the chip, for people.
+        ///   - sampleRateHz: the rate the device runs at, Hz.
+        ///   - accelerometerBandwidthHz: the accelerometer filter's −3 dB bandwidth, Hz.
+        public init(
+            specification: String, driver: String? = nil, chip: String? = nil, sampleRateHz: Double? = nil,
+            accelerometerBandwidthHz: Double? = nil
+        ) {
             self.specification = specification
             self.driver = driver
             self.chip = chip
             self.sampleRateHz = sampleRateHz
+            self.accelerometerBandwidthHz = accelerometerBandwidthHz
         }
     }
 
@@ -110,6 +123,7 @@ public struct InfoPayload: Sendable, Equatable {
             if let driver = device.driver { entry.field("driver", driver) }
             if let chip = device.chip { entry.field("chip", chip) }
             if let rate = device.sampleRateHz { entry.field("sample_rate_hz", rate) }
+            if let bandwidth = device.accelerometerBandwidthHz { entry.field("accelerometer_bandwidth_hz", bandwidth) }
         }
         writer.object("services") { entries in
             for service in services {
@@ -159,7 +173,8 @@ public struct InfoPayload: Sendable, Equatable {
             deviceID: try root.required("device_id", root.string),
             device: Device(
                 specification: try device.required("spec", device.string), driver: try device.string("driver"),
-                chip: try device.string("chip"), sampleRateHz: try device.number("sample_rate_hz")),
+                chip: try device.string("chip"), sampleRateHz: try device.number("sample_rate_hz"),
+                accelerometerBandwidthHz: try device.number("accelerometer_bandwidth_hz")),
             services: entries, started: try root.required("started", root.string), contract: try root.string("contract"))
     }
 }

@@ -17,6 +17,11 @@ public struct IMUDeviceInfo: Sendable, Equatable {
     public var gyroscopeRange: Double?
     /// The magnetometer's full scale, µT, as ``accelerometerRange``.
     public var magnetometerRange: Double?
+    /// The −3 dB bandwidth of the accelerometer's own filter (analog and digital) at
+    /// ``defaultSampleRate``, Hz: no measurement above it is to be trusted whatever the rate. `nil` when
+    /// the driver does not know it (simulator, replay, an IIO device without
+    /// `in_accel_filter_low_pass_3db_frequency`).
+    public var accelerometerBandwidth: Double?
 
     /// Creates a description.
     /// - Parameters:
@@ -28,11 +33,15 @@ public struct IMUDeviceInfo: Sendable, Equatable {
     ///   - accelerometerRange: accelerometer full scale, m/s² (`nil`: unknown).
     ///   - gyroscopeRange: gyroscope full scale, rad/s (`nil`: unknown).
     ///   - magnetometerRange: magnetometer full scale, µT (`nil`: unknown).
+    ///   - accelerometerBandwidth: the accelerometer filter's −3 dB bandwidth at `defaultSampleRate`, Hz
+    ///     (`nil`: unknown).
     public init(
         driver: String, chip: String, sensors: IMUSensors,
         supportedSampleRates: ClosedRange<Double>, defaultSampleRate: Double,
-        accelerometerRange: Double? = nil, gyroscopeRange: Double? = nil, magnetometerRange: Double? = nil
+        accelerometerRange: Double? = nil, gyroscopeRange: Double? = nil, magnetometerRange: Double? = nil,
+        accelerometerBandwidth: Double? = nil
     ) {
+        self.accelerometerBandwidth = accelerometerBandwidth
         self.accelerometerRange = accelerometerRange
         self.gyroscopeRange = gyroscopeRange
         self.magnetometerRange = magnetometerRange

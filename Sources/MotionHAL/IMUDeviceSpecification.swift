@@ -10,8 +10,14 @@ import MotionMath
 /// | `sim` | ``SimulatedIMU`` with its default configuration (demo motion, 200 Hz, seed 1) |
 /// | `sim:OPTIONS` | ``SimulatedIMU``; `OPTIONS` is a comma-separated list of `key=value`, each key at most once |
 /// | `replay:PATH[,loop][,fast]` | a recording (``IMURecording``'s CSV) played back at its own rate (`fast`: without waiting), `loop` to start over at its end |
-/// | `iio:DEVICE[+MAGNETOMETER][,sysfs=DIR][,dev=DIR]` | a Linux IIO device streamed from its buffer (``IIOIMU``), e.g. `iio:mpu6050`, `iio:iio:device0`, `iio:mpu6050+ak8975` |
-/// | `i2c:BUS@ADDRESS` | a chip on an I²C bus, e.g. `i2c:/dev/i2c-1@0x68`, identified by its WHO_AM_I (``I2CIMU``) |
+/// | `iio:DEVICE[+MAGNETOMETER][,sysfs=DIR][,dev=DIR][,rate=…][,sensors=…]` | a Linux IIO device streamed from its buffer (``IIOIMU``), e.g. `iio:mpu6050`, `iio:iio:device0`, `iio:mpu6050+ak8975` |
+/// | `i2c:BUS@ADDRESS[,rate=…][,sensors=…]` | a chip on an I²C bus, e.g. `i2c:/dev/i2c-1@0x68`, identified by its WHO_AM_I (``I2CIMU``) |
+///
+/// Hardware devices (`iio:`, `i2c:`) also take ``IMUSamplingRequest``'s options: `rate=HZ` (the nearest
+/// rate the chip runs at; refused outside its rates) or `rate=max` (its highest), and `sensors=accelerometer`
+/// to read the accelerometer alone (the FIFO or buffer then carries nothing else, so the chip can run
+/// faster: the vibration service's mode, e.g. `i2c:/dev/i2c-1@0x6a,sensors=accelerometer,rate=max`) or
+/// `sensors=all` (the default).
 ///
 /// IIO devices: `DEVICE` is `iio:deviceN` for that sysfs directory, or else the device's `name` attribute
 /// (the lowest-numbered device of that name). `+MAGNETOMETER` (same form) adds a separate magnetometer
@@ -76,9 +82,10 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     /// (`iio:deviceN` or a name), a separate magnetometer's selector, the sysfs root and the node directory.
     case iio(
         name: String, magnetometer: String? = nil, sysfsRoot: String = IIODeviceDiscovery.defaultSysfsRoot,
-        deviceDirectory: String = IIODeviceDiscovery.defaultDeviceDirectory)
-    /// A chip on an I²C bus (`i2c:BUS@ADDRESS`): bus device path and 7-bit address.
-    case i2c(bus: String, address: UInt8)
+        deviceDirectory: String = IIODeviceDiscovery.defaultDeviceDirectory, sampling: IMUSamplingRequest = .deviceDefault)
+    /// A chip on an I²C bus (`i2c:BUS@ADDRESS[,rate=HZ|max][,sensors=accelerometer]`): bus device path,
+    /// 7-bit address and how it samples.
+    case i2c(bus: String, address: UInt8, sampling: IMUSamplingRequest = .deviceDefault)
 
     /// The driver names ``parse(_:)`` understands.
     public static let driverNames = drivers.names
@@ -105,8 +112,11 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 try iioTarget(target ?? "")
             },
             .init(name: "i2c", argument: .required(example: "i2c:/dev/i2c-1@0x68")) { target throws(DeviceSpecificationSyntaxError) in
-                let (bus, address) = try DeviceSpecificationGrammar.busAndAddress(target ?? "", example: "/dev/i2c-1@0x68")
-                return .i2c(bus: bus, address: address)
+                let (busAndAddress, options) = try DeviceSpecificationGrammar.targetAndOptions(
+                    target ?? "", driver: "i2c", known: IMUSamplingRequest.optionNames,
+                    form: "rate=HZ, rate=max or sensors=accelerometer")
+                let (bus, address) = try DeviceSpecificationGrammar.busAndAddress(busAndAddress, example: "/dev/i2c-1@0x68")
+                return .i2c(bus: bus, address: address, sampling: try IMUSamplingRequest.read(options, driver: "i2c"))
             },
         ])
 
@@ -162,12 +172,12 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
                 script: .init(kind: injection.kind, after: injection.after, duration: injection.duration, every: injection.every))
         case .replay(let path, let loop, let fast):
             return try ReplayIMU(path: path, loop: loop, asFastAsPossible: fast)
-        case .iio(let name, let magnetometer, let sysfsRoot, let deviceDirectory):
+        case .iio(let name, let magnetometer, let sysfsRoot, let deviceDirectory, let sampling):
             return try IIOIMU(
                 device: name, magnetometer: magnetometer,
-                discovery: IIODeviceDiscovery(sysfsRoot: sysfsRoot, deviceDirectory: deviceDirectory))
-        case .i2c(let bus, let address):
-            return try I2CIMU(bus: bus, address: address)
+                discovery: IIODeviceDiscovery(sysfsRoot: sysfsRoot, deviceDirectory: deviceDirectory), sampling: sampling)
+        case .i2c(let bus, let address, let sampling):
+            return try I2CIMU(bus: bus, address: address, sampling: sampling)
         }
     }
 
@@ -342,7 +352,8 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
     /// `DEVICE[+MAGNETOMETER][,sysfs=DIR][,dev=DIR]`.
     private static func iioTarget(_ target: Substring) throws(DeviceSpecificationSyntaxError) -> IMUDeviceSpecification {
         let (device, options) = try DeviceSpecificationGrammar.targetAndOptions(
-            target, driver: "iio", known: ["sysfs", "dev"], form: "sysfs=DIR or dev=DIR")
+            target, driver: "iio", known: ["sysfs", "dev"] + IMUSamplingRequest.optionNames,
+            form: "sysfs=DIR, dev=DIR, rate=HZ, rate=max or sensors=accelerometer")
         let devices = device.split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
         guard devices.count <= 2, !devices.contains(where: \.isEmpty) else {
             throw DeviceSpecificationSyntaxError(
@@ -352,6 +363,7 @@ public enum IMUDeviceSpecification: Sendable, Equatable {
         return .iio(
             name: String(devices[0]), magnetometer: devices.count == 2 ? String(devices[1]) : nil,
             sysfsRoot: option("sysfs") ?? IIODeviceDiscovery.defaultSysfsRoot,
-            deviceDirectory: option("dev") ?? IIODeviceDiscovery.defaultDeviceDirectory)
+            deviceDirectory: option("dev") ?? IIODeviceDiscovery.defaultDeviceDirectory,
+            sampling: try IMUSamplingRequest.read(options, driver: "iio"))
     }
 }

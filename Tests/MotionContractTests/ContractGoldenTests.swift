@@ -38,6 +38,13 @@ import Testing
         var closed = Self.info
         closed.device = .init(specification: "i2c:/dev/i2c-1@0x68")
         #expect(try InfoPayload(payload: Array(closed.json().utf8)) == closed)
+        // Since 1.8 a driver that knows its accelerometer's filter states it after the rate.
+        var filtered = Self.info
+        filtered.device = .init(
+            specification: "i2c:/dev/i2c-1@0x6a,sensors=accelerometer,rate=max", driver: "lsm6dsox",
+            chip: "ST LSM6DSOX at 0x6a, accelerometer only", sampleRateHz: 6667, accelerometerBandwidthHz: 3333.5)
+        #expect(filtered.json().contains(#""sample_rate_hz":6667.0,"accelerometer_bandwidth_hz":3333.5}"#))
+        #expect(try InfoPayload(payload: Array(filtered.json().utf8)) == filtered)
     }
 
     @Test func answersAreByteIdentical() throws {

@@ -80,6 +80,11 @@ import Testing
         ("sim:rate=100,,seed=2", "empty option"),
         ("i2c:/dev/i2c-1@0x99", "'0x99'"),
         ("i2c:/dev/i2c-1", "BUS@ADDRESS"),
+        ("i2c:/dev/i2c-1@0x6a,sensors=gyroscope", "'sensors'"),
+        ("i2c:/dev/i2c-1@0x6a,rate=fast", "'rate'"),
+        ("i2c:/dev/i2c-1@0x6a,rate=0", "'rate'"),
+        ("i2c:/dev/i2c-1@0x6a,speed=1", "known options: rate, sensors"),
+        ("iio:mpu6050,rate=-5", "'rate'"),
         ("replay", "replay"),
         ("sim:batch=0", "'batch'"),
         ("sim:batch=2", "'batch'"),
@@ -102,6 +107,12 @@ import Testing
             == .replay(path: "/a b/run.csv", loop: true, asFastAsPossible: true))
         #expect(try IMUDeviceSpecification.parse("iio:mpu6050") == .iio(name: "mpu6050"))
         #expect(try IMUDeviceSpecification.parse("i2c:/dev/i2c-1@0x68") == .i2c(bus: "/dev/i2c-1", address: 0x68))
+        #expect(try IMUDeviceSpecification.parse("i2c:/dev/i2c-1@0x6a, sensors=accelerometer, rate=max")
+            == .i2c(bus: "/dev/i2c-1", address: 0x6A, sampling: .init(rate: .highest, accelerometerOnly: true)))
+        #expect(try IMUDeviceSpecification.parse("i2c:/dev/i2c-1@0x68,rate=500")
+            == .i2c(bus: "/dev/i2c-1", address: 0x68, sampling: .init(rate: .hertz(500))))
+        #expect(try IMUDeviceSpecification.parse("iio:lsm6dsox_accel,sensors=accelerometer,rate=max,sysfs=/tmp/iio")
+            == .iio(name: "lsm6dsox_accel", sysfsRoot: "/tmp/iio", sampling: .init(rate: .highest, accelerometerOnly: true)))
         // No such bus or IIO tree here: the reason names what is missing.
         let reasons = [
             ("i2c:/dev/i2c-97@0x68", "cannot open I2C bus /dev/i2c-97"),

@@ -10,6 +10,11 @@ import Synchronization
 ///   again: a chip that was replaced or removed since is reported there.
 /// - The poll thread reads the FIFO every ``pollInterval(sampleRate:)`` (10 ms at 200 Hz and above, at
 ///   most 0.1 s) and delivers what it read as one batch on the shared ``IMUDeliveryQueue``.
+/// - Sampling: ``IMUSamplingRequest`` (`rate=`, `sensors=accelerometer`) decides the mode and rate when
+///   the device is created, so ``info`` describes the run to come: with `sensors=accelerometer` its sensors
+///   are the accelerometer alone and its rates the driver's ``I2CChipDriver/accelerometerOnlySampleRates``;
+///   ``IMUDeviceInfo/defaultSampleRate`` is the chip's output data rate nearest the request and
+///   ``IMUDeviceInfo/accelerometerBandwidth`` its filter's there.
 /// - Faults: a failed read is delivered as `.fault` and polling goes on; a chip that stops answering is
 ///   delivered as `.fault(.unavailable)` and polling ends (the consumer stops and starts the device again
 ///   to reopen it, as CoreMotion's hub does with back-off); no samples for ``stallTimeout`` is a
@@ -23,6 +28,10 @@ public final class I2CIMU: IMUDevice {
     public let address: UInt8
     /// The chip model found at the address.
     public let model: I2CChipModel
+    /// How the chip was asked to sample.
+    public let sampling: IMUSamplingRequest
+    /// The sensors the chip has with everything on (``info`` may list fewer).
+    private let chipSensors: IMUSensors
     /// Maps the chip's axes to the board's.
     public let mountMatrix: MountMatrix
     /// How long without a single sample counts as a stall, s (default 0.5 s plus ten sample periods).
@@ -41,16 +50,18 @@ public final class I2CIMU: IMUDevice {
     ///   - address: the chip's 7-bit address, e.g. `0x68`.
     ///   - chip: a model name to accept only that chip (`nil`: any known chip).
     ///   - mountMatrix: chip axes → board axes.
+    ///   - sampling: the mode and rate (default: every sensor at the driver's default rate).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the bus cannot be opened, nothing answers at the
     ///   address or the chip is none the driver knows; ``IMUDeviceError/invalidSpecification(_:)`` for an
-    ///   unknown `chip` name.
+    ///   unknown `chip` name or a sampling request the chip cannot meet.
     public convenience init(
-        bus: String, address: UInt8, chip: String? = nil, mountMatrix: MountMatrix = .identity
+        bus: String, address: UInt8, chip: String? = nil, mountMatrix: MountMatrix = .identity,
+        sampling: IMUSamplingRequest = .deviceDefault
     ) throws(IMUDeviceError) {
         #if canImport(Glibc)
         try self.init(
             openingBus: { () throws(I2CBusError) -> any I2CBus in try LinuxI2CBus(path: bus) }, busName: bus,
-            address: address, models: try Self.models(named: chip), mountMatrix: mountMatrix)
+            address: address, models: try Self.models(named: chip), mountMatrix: mountMatrix, sampling: sampling)
         #else
         throw .unavailable("I2C buses need Linux")
         #endif
@@ -64,12 +75,14 @@ public final class I2CIMU: IMUDevice {
     ///   - models: the chip models to try, in order.
     ///   - mountMatrix: chip axes → board axes.
     ///   - time: what stamps the reads and runs the poll (the monotonic clock and a thread on a board).
+    ///   - sampling: the mode and rate (default: every sensor at the driver's default rate).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when the bus cannot be opened, nothing answers or no
-    ///   model recognises the chip.
+    ///   model recognises the chip; ``IMUDeviceError/invalidSpecification(_:)`` for a sampling request the
+    ///   chip cannot meet (no accelerometer-only mode, a rate outside its rates).
     public init(
         openingBus openBus: @escaping @Sendable () throws(I2CBusError) -> any I2CBus, busName: String,
         address: UInt8, models: [I2CChipModel] = I2CChipModel.all, mountMatrix: MountMatrix = .identity,
-        time: DeviceTime = .monotonic
+        time: DeviceTime = .monotonic, sampling: IMUSamplingRequest = .deviceDefault
     ) throws(IMUDeviceError) {
         self.openBus = openBus
         self.time = time
@@ -78,9 +91,34 @@ public final class I2CIMU: IMUDevice {
         self.mountMatrix = mountMatrix
         let (model, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: models, time: time)
         self.model = model
-        var info = driver.info
+        self.sampling = sampling
+        chipSensors = driver.info.sensors
+        var info = try Self.runInfo(driver, model: model, sampling: sampling)
         if mountMatrix != .identity { info.chip += " (mount matrix \(mountMatrix))" }
         self.info = info
+    }
+
+    /// The driver's description for the run `sampling` asks for.
+    private static func runInfo(
+        _ driver: any I2CChipDriver, model: I2CChipModel, sampling: IMUSamplingRequest
+    ) throws(IMUDeviceError) -> IMUDeviceInfo {
+        var info = driver.info
+        if sampling.accelerometerOnly {
+            guard let rates = driver.accelerometerOnlySampleRates else {
+                throw .invalidSpecification("sensors=accelerometer: the \(model.name) has no accelerometer-only mode")
+            }
+            info.sensors = [.accelerometer]
+            info.supportedSampleRates = rates
+            info.gyroscopeRange = nil
+            info.magnetometerRange = nil
+            info.chip += ", accelerometer only"
+        }
+        let requested = try sampling.resolvedRate(
+            in: info.supportedSampleRates, defaultRate: driver.info.defaultSampleRate, device: "the \(model.name)")
+        let chip = driver.sampling(near: requested, accelerometerOnly: sampling.accelerometerOnly)
+        info.defaultSampleRate = chip.rate
+        info.accelerometerBandwidth = chip.accelerometerBandwidth
+        return info
     }
 
     /// The models a `chip=` option allows.
@@ -118,15 +156,16 @@ public final class I2CIMU: IMUDevice {
         try runs.start { () throws(IMUDeviceError) in
             let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model], time: time)
             // A chip pair that lost a member (a magnetometer gone from the bus) is not the device opened.
-            guard driver.info.sensors == info.sensors else {
+            guard driver.info.sensors == chipSensors else {
                 throw .unavailable(
-                    "the \(model.name) at \(I2CBusError.hex(address)) on \(busName) now has \(Self.describe(driver.info.sensors)) instead of \(Self.describe(info.sensors))")
+                    "the \(model.name) at \(I2CBusError.hex(address)) on \(busName) now has \(Self.describe(driver.info.sensors)) instead of \(Self.describe(chipSensors))")
             }
-            try driver.start(sampleRate: sampleRate)
+            let accelerometerOnly = sampling.accelerometerOnly
+            try driver.start(sampleRate: sampleRate, accelerometerOnly: accelerometerOnly)
             let chip = ChipPoll(
                 driver: driver, mountMatrix: mountMatrix, screen: IMUSampleScreen(info: info),
                 silence: SilenceWatch(timeout: stallTimeout + 10 / sampleRate, start: time.now()), sampleRate: sampleRate,
-                time: time)
+                accelerometerOnly: accelerometerOnly, time: time)
             return DevicePoller(
                 interval: Self.pollInterval(sampleRate: sampleRate), time: time, queue: queue, handler: handler,
                 poll: { chip.poll() }, finish: { chip.driver.stop() })
@@ -147,12 +186,14 @@ public final class I2CIMU: IMUDevice {
         var screen: IMUSampleScreen
         var silence: SilenceWatch
         let sampleRate: Double
+        let accelerometerOnly: Bool
         let time: DeviceTime
 
         init(
             driver: any I2CChipDriver, mountMatrix: MountMatrix, screen: IMUSampleScreen, silence: SilenceWatch,
-            sampleRate: Double, time: DeviceTime
+            sampleRate: Double, accelerometerOnly: Bool, time: DeviceTime
         ) {
+            self.accelerometerOnly = accelerometerOnly
             self.driver = driver
             self.mountMatrix = mountMatrix
             self.screen = screen
@@ -170,7 +211,7 @@ public final class I2CIMU: IMUDevice {
                 if samples.isEmpty {
                     if let silent = silence.stall(at: now) {
                         events.append(.fault(.readFailed("no samples from the chip for \(silent) ms; configuring it again")))
-                        try driver.start(sampleRate: sampleRate)
+                        try driver.start(sampleRate: sampleRate, accelerometerOnly: accelerometerOnly)
                     }
                 } else {
                     silence.dataArrived(at: now)

@@ -17,6 +17,12 @@ import Synchronization
 /// - A separate magnetometer device (`iio:mpu6050+ak8975`) is streamed alongside: each of its readings
 ///   rides on the next accelerometer/gyroscope sample (the first one measured at or after it), so
 ///   ``IMUSample/magneticField`` is set only on those samples.
+/// - Sampling (``IMUSamplingRequest``): `sensors=accelerometer` buffers the accelerometer's channels alone
+///   (a chip whose kernel driver serves both sensors from one device then moves fewer bytes per sample);
+///   `rate=max` asks for the highest rate `*sampling_frequency_available` lists, `rate=HZ` for the slowest
+///   at least HZ. ``IMUDeviceInfo/accelerometerBandwidth`` is the kernel's
+///   `in_accel_filter_low_pass_3db_frequency` (or the device's `filter_low_pass_3db_frequency`) as read
+///   when the IMU is created, when the driver offers one.
 /// - Faults: a failed read is delivered as `.fault(.readFailed)` and reading goes on; a device that
 ///   disappears (node at its end or `ENODEV`, sysfs directory gone) is delivered once as
 ///   `.fault(.unavailable)` and the reader ends: the consumer stops and starts the device again to reopen
@@ -32,6 +38,8 @@ public final class IIOIMU: IMUDevice {
     public let selector: String
     /// The separate magnetometer device's selector, if any.
     public let magnetometerSelector: String?
+    /// How the device was asked to sample.
+    public let sampling: IMUSamplingRequest
     /// A chip → board matrix that replaces every mount matrix the kernel gives, if set.
     public let mountMatrixOverride: MountMatrix?
     /// The devices as found when the IMU was created: the main one, then the magnetometer.
@@ -54,14 +62,19 @@ public final class IIOIMU: IMUDevice {
     ///   - magnetometer: a separate magnetometer device's selector (e.g. `ak8975`).
     ///   - discovery: where to look (the kernel's directories by default).
     ///   - mountMatrix: chip → board axes for every sensor, replacing the kernel's `mount_matrix`.
+    ///   - sampling: the sensors and rate (default: every buffered sensor at the device's current rate).
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when a device is missing, has no buffered
     ///   accelerometer, gyroscope or magnetometer axes or no sampling frequency, or an attribute is
-    ///   missing or malformed (the message names the file and quotes the text).
+    ///   missing or malformed (the message names the file and quotes the text);
+    ///   ``IMUDeviceError/invalidSpecification(_:)`` for a sampling request the device cannot meet.
     public init(
         device selector: String, magnetometer: String? = nil, discovery: IIODeviceDiscovery = IIODeviceDiscovery(),
-        mountMatrix: MountMatrix? = nil
+        mountMatrix: MountMatrix? = nil, sampling: IMUSamplingRequest = .deviceDefault
     ) throws(IMUDeviceError) {
         let device = try discovery.device(selector)
+        if sampling.accelerometerOnly, magnetometer != nil {
+            throw .invalidSpecification("sensors=accelerometer reads no magnetometer: leave out +\(magnetometer!)")
+        }
         var magnetometerDevice: IIODeviceInfo?
         if let magnetometer {
             let found = try discovery.device(magnetometer)
@@ -70,7 +83,13 @@ public final class IIOIMU: IMUDevice {
             }
             magnetometerDevice = found
         }
-        let primarySensors = device.bufferedSensors.filter { magnetometer == nil || $0 != .magneticField }
+        var primarySensors = device.bufferedSensors.filter { magnetometer == nil || $0 != .magneticField }
+        if sampling.accelerometerOnly {
+            guard primarySensors.contains(.acceleration) else {
+                throw .invalidSpecification("sensors=accelerometer: \(device.label) cannot buffer in_accel_x, _y and _z")
+            }
+            primarySensors = [.acceleration]
+        }
         guard !primarySensors.isEmpty else {
             throw .unavailable(
                 "\(device.label) cannot buffer the x, y and z axes of an accelerometer, gyroscope or magnetometer")
@@ -78,8 +97,17 @@ public final class IIOIMU: IMUDevice {
         guard let frequency = device.samplingFrequency(for: primarySensors) else {
             throw .unavailable("\(device.label) has no sampling_frequency attribute")
         }
-        let current = try IIOSysfsDevice(path: device.sysfsPath).readNumber(frequency.attribute)
+        let attributes = IIOSysfsDevice(path: device.sysfsPath)
+        let current = try attributes.readNumber(frequency.attribute)
         let rates = frequency.supportedRange
+        let rate: Double
+        switch sampling.rate {
+        case .deviceDefault: rate = rates.contains(current) ? current : frequency.rate(atLeast: current)
+        case .highest: rate = rates.upperBound
+        case .hertz: rate = frequency.rate(atLeast: try sampling.resolvedRate(in: rates, defaultRate: current, device: device.label))
+        }
+        var bandwidth = try attributes.readNumberIfPresent("in_accel_filter_low_pass_3db_frequency")
+        if bandwidth == nil { bandwidth = try attributes.readNumberIfPresent("filter_low_pass_3db_frequency") }
 
         var sensors: IMUSensors = []
         if primarySensors.contains(.acceleration) { sensors.insert(.accelerometer) }
@@ -91,12 +119,15 @@ public final class IIOIMU: IMUDevice {
         var chip = "\(device.name) (\(device.directoryName))"
         if let magnetometerDevice { chip += " + \(magnetometerDevice.name) (\(magnetometerDevice.directoryName))" }
         if let mountMatrix { chip += " (mount matrix \(mountMatrix))" }
+        if sampling.accelerometerOnly { chip += ", accelerometer only" }
+        let accelerometerOnly = sampling.accelerometerOnly
         info = IMUDeviceInfo(
-            driver: "iio", chip: chip, sensors: sensors, supportedSampleRates: rates,
-            defaultSampleRate: rates.contains(current) ? current : frequency.rate(atLeast: current),
+            driver: "iio", chip: chip, sensors: sensors, supportedSampleRates: rates, defaultSampleRate: rate,
             accelerometerRange: fullScale(.acceleration, of: device),
-            gyroscopeRange: fullScale(.angularVelocity, of: device),
-            magnetometerRange: fullScale(.magneticField, of: magnetometerDevice ?? device))
+            gyroscopeRange: accelerometerOnly ? nil : fullScale(.angularVelocity, of: device),
+            magnetometerRange: accelerometerOnly ? nil : fullScale(.magneticField, of: magnetometerDevice ?? device),
+            accelerometerBandwidth: bandwidth.flatMap { $0 > 0 ? $0 : nil })
+        self.sampling = sampling
         self.discovery = discovery
         self.selector = selector
         magnetometerSelector = magnetometer

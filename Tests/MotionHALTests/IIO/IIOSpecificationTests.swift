@@ -16,8 +16,8 @@ import Testing
         ("iio:", "driver iio needs an argument, e.g. 'iio:mpu6050'"),
         ("iio:a+b+c", "iio device 'a+b+c' needs the form DEVICE or DEVICE+MAGNETOMETER, e.g. 'mpu6050+ak8975'"),
         ("iio:+ak8975", "iio device '+ak8975' needs the form DEVICE or DEVICE+MAGNETOMETER, e.g. 'mpu6050+ak8975'"),
-        ("iio:mpu6050,speed=3", "unknown option 'speed' of driver iio (known options: sysfs, dev)"),
-        ("iio:mpu6050,sysfs=", "option 'sysfs=' of driver iio needs the form sysfs=DIR or dev=DIR"),
+        ("iio:mpu6050,speed=3", "unknown option 'speed' of driver iio (known options: sysfs, dev, rate, sensors)"),
+        ("iio:mpu6050,sysfs=", "option 'sysfs=' of driver iio needs the form sysfs=DIR, dev=DIR, rate=HZ, rate=max or sensors=accelerometer"),
         ("iio:mpu6050,sysfs=/a,sysfs=/b", "option 'sysfs' given twice in 'iio:mpu6050,sysfs=/a,sysfs=/b'"),
     ])
     func badStringsAreRejectedNamingThePart(text: String, message: String) {

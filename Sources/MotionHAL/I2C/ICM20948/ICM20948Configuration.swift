@@ -82,6 +82,31 @@ public struct ICM20948Configuration: Sendable, Equatable {
         baseSampleRate / Double(1 + divider)
     }
 
+    /// The accelerometer's output data rate with its filter bypassed (ACCEL_FCHOICE = 0), Hz (Table 18).
+    public static let unfilteredAccelerometerRate = 4500.0
+    /// Its 3-dB bandwidth then, Hz (Table 18, ACCEL_FCHOICE = 0).
+    public static let unfilteredAccelerometerBandwidth = 1209.0
+    /// Rates with the accelerometer alone, Hz: the dividers' (4.39 … 1125 Hz) and, with the filter
+    /// bypassed, 4500 Hz.
+    public static let accelerometerOnlySampleRates = supportedSampleRates.lowerBound...unfilteredAccelerometerRate
+
+    /// The accelerometer's rate and bandwidth nearest `rate` (in proportion): a divider's rate with the
+    /// filter for it, or, with the accelerometer alone and a request above 2250 Hz (the geometric middle of
+    /// 1125 and 4500 Hz), the unfiltered 4500 Hz.
+    /// - Parameters:
+    ///   - rate: Hz.
+    ///   - accelerometerOnly: whether the unfiltered rate may be chosen (the gyroscope then stays off: it
+    ///     cannot share a FIFO frame rate with it).
+    public static func accelerometerSampling(near rate: Double, accelerometerOnly: Bool) -> I2CChipSampling {
+        if accelerometerOnly, rate > (baseSampleRate * unfilteredAccelerometerRate).squareRoot() {
+            return I2CChipSampling(rate: unfilteredAccelerometerRate, accelerometerBandwidth: unfilteredAccelerometerBandwidth)
+        }
+        let filtered = sampleRate(divider: sampleRateDivider(for: min(rate, baseSampleRate)))
+        let setting = lowPassSetting(for: filtered, from: accelerometerBandwidths)
+        let bandwidth = accelerometerBandwidths.first { $0.setting == setting }!.hertz
+        return I2CChipSampling(rate: filtered, accelerometerBandwidth: bandwidth)
+    }
+
     /// 3-dB bandwidths, Hz, of the gyroscope's GYRO_DLPFCFG settings 1...6 (Table 16). Settings 0 and 7 are
     /// left out: the GYRO_SMPLRT_DIV description applies the divider only for 0 < DLPF_CFG < 7.
     static let gyroscopeBandwidths: [(setting: UInt8, hertz: Double)] = [
@@ -105,8 +130,12 @@ public struct ICM20948Configuration: Sendable, Equatable {
             | ICM20948RegisterMap.filterChoice
     }
 
-    /// ACCEL_CONFIG for a rate: low-pass setting, full scale, FCHOICE on.
+    /// ACCEL_CONFIG for a rate: low-pass setting, full scale, FCHOICE on; at
+    /// ``unfilteredAccelerometerRate`` the full scale alone (FCHOICE off, the filter bypassed).
     func accelerometerConfiguration(rate: Double) -> UInt8 {
+        if rate == Self.unfilteredAccelerometerRate {
+            return accelerometerRange.rawValue << ICM20948RegisterMap.fullScaleShift
+        }
         let lowPass = Self.lowPassSetting(for: rate, from: Self.accelerometerBandwidths)
         return lowPass << ICM20948RegisterMap.lowPassShift
             | accelerometerRange.rawValue << ICM20948RegisterMap.fullScaleShift | ICM20948RegisterMap.filterChoice

@@ -7,6 +7,10 @@
 /// - Accelerometer and gyroscope go through the 512-byte FIFO, 12-byte frames, read in one burst of FIFO_R_W
 ///   per poll and timestamped by a ``FIFOTimestamper`` at the rate the divider gives. An overflow
 ///   (INT_STATUS_2) resets the FIFO and is reported as ``IMUDeviceError/readFailed(_:)``.
+/// - Accelerometer only (`sensors=accelerometer`): the gyroscope off (PWR_MGMT_2), the magnetometer not
+///   started, 6-byte accelerometer frames; above 2250 Hz the accelerometer's filter is bypassed
+///   (ACCEL_FCHOICE 0: 4500 Hz, 1209 Hz bandwidth), which gives the 512-byte FIFO 19 ms, about twice the
+///   poll interval.
 /// - The magnetometer is read directly through the bypass, once per poll before the FIFO. Its newest
 ///   measurement rides on the newest sample of the first batch read after it; the other samples carry
 ///   `nil` (it measures at 100 Hz, so roughly every second sample at 225 Hz has a field).
@@ -26,6 +30,11 @@ final class ICM20948Driver: I2CChipDriver {
     private var timestamper = FIFOTimestamper(sampleRate: ICM20948Configuration.baseSampleRate)
     /// A magnetometer measurement waiting for the next FIFO sample, µT.
     private var pendingField: SIMD3<Double>?
+    /// Whether the current run reads the accelerometer alone.
+    private var accelerometerOnly = false
+
+    /// The rates with the accelerometer alone (``ICM20948Configuration/accelerometerOnlySampleRates``).
+    var accelerometerOnlySampleRates: ClosedRange<Double>? { ICM20948Configuration.accelerometerOnlySampleRates }
 
     /// The rate the driver runs at when asked for none, Hz: divider 4.
     static let defaultSampleRate = 225.0
@@ -68,15 +77,23 @@ final class ICM20948Driver: I2CChipDriver {
         return ICM20948Driver(bus: bus, address: address, configuration: configuration, selectedBank: 0, time: time)
     }
 
-    func start(sampleRate: Double) throws(IMUDeviceError) {
-        let divider = ICM20948Configuration.sampleRateDivider(for: sampleRate)
-        let rate = ICM20948Configuration.sampleRate(divider: divider)
+    /// The rate and accelerometer bandwidth for a request
+    /// (``ICM20948Configuration/accelerometerSampling(near:accelerometerOnly:)``).
+    func sampling(near sampleRate: Double, accelerometerOnly: Bool) -> I2CChipSampling {
+        ICM20948Configuration.accelerometerSampling(near: sampleRate, accelerometerOnly: accelerometerOnly)
+    }
+
+    func start(sampleRate: Double, accelerometerOnly: Bool) throws(IMUDeviceError) {
+        let rate = sampling(near: sampleRate, accelerometerOnly: accelerometerOnly).rate
+        let divider = ICM20948Configuration.sampleRateDivider(for: min(rate, ICM20948Configuration.baseSampleRate))
+        self.accelerometerOnly = accelerometerOnly
 
         try write(Map.powerManagement1, [Map.deviceReset])
         selectedBank = 0  // DEVICE_RESET also returns REG_BANK_SEL to bank 0
         try waitForReset()
         try write(Map.powerManagement1, [Map.clockAuto])  // awake, best clock
-        try write(Map.powerManagement2, [0])  // every accelerometer and gyroscope axis on
+        // Every axis on, or the accelerometer's alone.
+        try write(Map.powerManagement2, [accelerometerOnly ? Map.gyroscopeOff : 0])
 
         // Bank 2: the same divider for both sensors, filters for the rate, full scales. FCHOICE = 1 enables
         // the filters and with them the dividers.
@@ -91,12 +108,15 @@ final class ICM20948Driver: I2CChipDriver {
         try verify(Map.accelerometerConfiguration, accelerometerSetting)
 
         // Bank 0: the bypass to the magnetometer (the I²C master stays off, as the reset left it).
-        try write(Map.interruptPinConfiguration, [Map.bypassEnable])
-        try magnetometer.start()
+        if !accelerometerOnly {
+            try write(Map.interruptPinConfiguration, [Map.bypassEnable])
+            try magnetometer.start()
+        }
 
-        // FIFO: accelerometer and gyroscope frames, held in reset while stream mode is set, then released
+        // FIFO: accelerometer (and gyroscope) frames, held in reset while stream mode is set, then released
         // and enabled, so nothing measured before now is read.
-        try write(Map.fifoEnable2, [Map.fifoAccelerometerAndGyroscope, Map.fifoResetAll, 0])
+        let selection = accelerometerOnly ? Map.fifoAccelerometer : Map.fifoAccelerometerAndGyroscope
+        try write(Map.fifoEnable2, [selection, Map.fifoResetAll, 0])
         try write(Map.fifoReset, [0])
         try write(Map.userControl, [Map.userControlFIFOEnable])
         _ = try read(Map.interruptStatus2)  // clears an overflow flag left from before
@@ -105,14 +125,15 @@ final class ICM20948Driver: I2CChipDriver {
     }
 
     func readSamples() throws(IMUDeviceError) -> [IMUSample] {
-        if let field = try magnetometer.read() { pendingField = field }
+        if !accelerometerOnly, let field = try magnetometer.read() { pendingField = field }
+        let frameSize = accelerometerOnly ? Map.accelerometerFrameSize : Map.fifoFrameSize
 
         let readTime = time.now()
         let countBytes = try read(Map.fifoCountHigh, count: 2)
         let count = Int(countBytes[0] & Map.fifoCountHighMask) << 8 | Int(countBytes[1])
         // A burst is at most 4096 bytes; a real count never comes near (the FIFO holds 512).
-        let frames = min(count, 4096) / Map.fifoFrameSize
-        let data = frames > 0 ? try read(Map.fifoReadWrite, count: frames * Map.fifoFrameSize) : []
+        let frames = min(count, 4096) / frameSize
+        let data = frames > 0 ? try read(Map.fifoReadWrite, count: frames * frameSize) : []
 
         // Read after the data: an overflow while the data was read makes it unusable too (in stream mode a
         // full FIFO drops its oldest bytes, so the frames no longer start where they should).
@@ -129,7 +150,7 @@ final class ICM20948Driver: I2CChipDriver {
 
         let timestamps = timestamper.timestamps(count: frames, readTime: readTime)
         var samples = (0..<frames).map { frame in
-            sample(from: data, at: frame * Map.fifoFrameSize, timestamp: timestamps[frame])
+            sample(from: data, at: frame * frameSize, timestamp: timestamps[frame])
         }
         if let field = pendingField {
             samples[frames - 1].magneticField = field
@@ -143,7 +164,7 @@ final class ICM20948Driver: I2CChipDriver {
         try? write(Map.powerManagement1, [Map.sleep | Map.clockAuto])
     }
 
-    /// One FIFO frame: accelerometer then gyroscope, x, y, z each, big-endian int16.
+    /// One FIFO frame: accelerometer then (unless it is read alone) gyroscope, x, y, z each, big-endian int16.
     private func sample(from data: [UInt8], at offset: Int, timestamp: UInt64) -> IMUSample {
         func axes(_ start: Int) -> SIMD3<Double> {
             func count(_ index: Int) -> Double {
@@ -154,7 +175,7 @@ final class ICM20948Driver: I2CChipDriver {
         return IMUSample(
             timestamp: timestamp,
             acceleration: axes(offset) * configuration.accelerometerRange.resolution,
-            rotationRate: axes(offset + 6) * configuration.gyroscopeRange.resolution)
+            rotationRate: accelerometerOnly ? nil : axes(offset + 6) * configuration.gyroscopeRange.resolution)
     }
 
     /// Waits until DEVICE_RESET has cleared itself (the chip may not answer while it resets).

@@ -76,6 +76,10 @@ enum ICM20948RegisterMap {
     static let userControlFIFOEnable: UInt8 = 0x40
     /// FIFO_EN_2: accelerometer and the three gyroscope axes (not the temperature).
     static let fifoAccelerometerAndGyroscope: UInt8 = 0x1E
+    /// FIFO_EN_2 ACCEL_FIFO_EN alone: 6-byte frames.
+    static let fifoAccelerometer: UInt8 = 0x10
+    /// PWR_MGMT_2 DISABLE_GYRO: the three gyroscope axes off, the accelerometer on.
+    static let gyroscopeOff: UInt8 = 0x07
     /// FIFO_RST: all five FIFOs held in reset.
     static let fifoResetAll: UInt8 = 0x1F
     /// INT_STATUS_2 FIFO_OVERFLOW_INT bits.
@@ -93,4 +97,6 @@ enum ICM20948RegisterMap {
     static let fifoCapacity = 512
     /// One FIFO frame with accelerometer and gyroscope enabled: ACCEL_X/Y/Z then GYRO_X/Y/Z, big-endian int16.
     static let fifoFrameSize = 12
+    /// Bytes per FIFO frame with the accelerometer alone.
+    static let accelerometerFrameSize = 6
 }

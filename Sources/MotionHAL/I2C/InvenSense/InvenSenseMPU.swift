@@ -16,6 +16,10 @@
 ///   repeated, so each value is used once). An overflowing measurement (ST2 HOFL) is dropped; the first of
 ///   an episode is reported as ``IMUDeviceError/readFailed(_:)`` without touching the FIFO, whose samples
 ///   the next read takes.
+/// - Accelerometer only (`sensors=accelerometer`): the FIFO takes accelerometer frames alone (FIFO_EN
+///   ACCEL_FIFO_EN, 6 bytes), at the same rates (the accelerometer's output rate is 1 kHz on every part, so
+///   nothing faster is offered) with the same filter; the gyroscope keeps running as the PLL's reference
+///   and the MPU-9250's magnetometer stays off. Half the bytes per sample: the FIFO lasts twice as long.
 /// - Values in SI units and the accelerometer/gyroscope chip axes (the magnetometer's mapped into them).
 public final class InvenSenseMPU: I2CChipDriver {
     /// Driver `mpu6050` (and so on), the chip, its sensors, the rates 4...1000 Hz and the full scales.
@@ -46,6 +50,12 @@ public final class InvenSenseMPU: I2CChipDriver {
     static let resetPollInterval = 0.001
     /// Bytes per FIFO frame: accelerometer and gyroscope, three int16 each.
     static let frameSize = 12
+    /// Bytes per FIFO frame with the accelerometer alone.
+    static let accelerometerFrameSize = 6
+    /// The rates with the accelerometer alone, Hz: the same as with both sensors.
+    public var accelerometerOnlySampleRates: ClosedRange<Double>? { Self.supportedSampleRates }
+    /// Whether the current run reads the accelerometer alone.
+    public private(set) var accelerometerOnly = false
 
     private var timestamper: FIFOTimestamper?
     private var magnetometer: AK8963Magnetometer?
@@ -122,11 +132,29 @@ public final class InvenSenseMPU: I2CChipDriver {
 
     private static func rate(divider: Double) -> Double { internalSampleRate / (1 + divider) }
 
-    public func start(sampleRate: Double) throws(IMUDeviceError) {
+    /// The rate of the divider nearest `sampleRate` and the accelerometer bandwidth of the filter chosen
+    /// for it (``InvenSenseLowPassFilter/widest(for:from:)``); the same in both modes.
+    /// - Parameters:
+    ///   - sampleRate: Hz.
+    ///   - accelerometerOnly: whether the accelerometer alone is read (no difference here).
+    public func sampling(near sampleRate: Double, accelerometerOnly: Bool) -> I2CChipSampling {
+        let rate = Self.rate(divider: Double(Self.sampleRateDivider(for: sampleRate)))
+        let filter = InvenSenseLowPassFilter.widest(for: rate, from: variant.lowPassFilters)
+        return I2CChipSampling(rate: rate, accelerometerBandwidth: filter.accelerometerBandwidth)
+    }
+
+    /// Resets and configures the chip as described on the type and starts its FIFO.
+    /// - Parameters:
+    ///   - sampleRate: Hz, within ``supportedSampleRates``.
+    ///   - accelerometerOnly: accelerometer frames alone in the FIFO, the magnetometer off.
+    /// - Throws: ``IMUDeviceError/unsupportedSampleRate(_:)`` outside the rates,
+    ///   ``IMUDeviceError/unavailable(_:)`` or ``IMUDeviceError/readFailed(_:)`` for the bus and the reset.
+    public func start(sampleRate: Double, accelerometerOnly: Bool) throws(IMUDeviceError) {
         guard Self.supportedSampleRates.contains(sampleRate) else { throw .unsupportedSampleRate(sampleRate) }
         let divider = Self.sampleRateDivider(for: sampleRate)
         let rate = Self.rate(divider: Double(divider))
         let filter = InvenSenseLowPassFilter.widest(for: rate, from: variant.lowPassFilters)
+        self.accelerometerOnly = accelerometerOnly
         typealias R = InvenSenseRegister
 
         outputDataRate = nil
@@ -145,7 +173,7 @@ public final class InvenSenseMPU: I2CChipDriver {
         if variant.hasAccelerometerLowPassRegister { try write(R.accelerometerConfiguration2, filter.configuration) }
         try write(R.sampleRateDivider, divider)
         try write(R.interruptEnable, R.fifoOverflow)
-        if variant.hasMagnetometer {
+        if variant.hasMagnetometer, !accelerometerOnly {
             try write(R.interruptPinConfiguration, R.bypassEnable)
             var magnetometer = AK8963Magnetometer(bus: bus, time: time)
             try magnetometer.start()
@@ -154,7 +182,7 @@ public final class InvenSenseMPU: I2CChipDriver {
         // Samples from a gyroscope still starting up are not valid: let it settle before the FIFO fills.
         let sinceWaking = Double(time.now() - awake) / 1e9
         time.sleep(seconds: max(variant.gyroscopeStartupTime - sinceWaking, 0))
-        try write(R.fifoEnable, R.fifoAccelerometerAndGyroscope)
+        try write(R.fifoEnable, accelerometerOnly ? R.fifoAccelerometer : R.fifoAccelerometerAndGyroscope)
         try resetFIFO()
         outputDataRate = rate
         timestamper = FIFOTimestamper(sampleRate: rate)
@@ -170,19 +198,20 @@ public final class InvenSenseMPU: I2CChipDriver {
         let readTime = time.now()
         let countBytes = try read(R.fifoCount, count: 2)
         let count = Int(countBytes[0] & 0x1F) << 8 | Int(countBytes[1])
-        if status & R.fifoOverflow != 0 || count + Self.frameSize > variant.fifoCapacity {
+        let frameSize = accelerometerOnly ? Self.accelerometerFrameSize : Self.frameSize
+        if status & R.fifoOverflow != 0 || count + frameSize > variant.fifoCapacity {
             try resetFIFO()
             throw .readFailed(
                 "FIFO overflow on the \(variant.chip) at \(I2CBusError.hex(address)) on \(bus.name) "
                     + "(FIFO_COUNT \(count) of \(variant.fifoCapacity) bytes): samples lost, FIFO reset")
         }
-        let frames = count / Self.frameSize
+        let frames = count / frameSize
         guard frames > 0 else { return [] }
-        let bytes = try read(R.fifoData, count: frames * Self.frameSize)
+        let bytes = try read(R.fifoData, count: frames * frameSize)
         let times = timestamper.timestamps(count: frames, readTime: readTime)
         self.timestamper = timestamper
         var samples = (0..<frames).map { frame in
-            let offset = frame * Self.frameSize
+            let offset = frame * frameSize
             func value(_ index: Int) -> Double {
                 let high = UInt16(bytes[offset + 2 * index]), low = UInt16(bytes[offset + 2 * index + 1])
                 return Double(Int16(bitPattern: high << 8 | low))
@@ -190,7 +219,7 @@ public final class InvenSenseMPU: I2CChipDriver {
             return IMUSample(
                 timestamp: times[frame],
                 acceleration: SIMD3(value(0), value(1), value(2)) * accelerometerRange.scale,
-                rotationRate: SIMD3(value(3), value(4), value(5)) * gyroscopeRange.scale)
+                rotationRate: accelerometerOnly ? nil : SIMD3(value(3), value(4), value(5)) * gyroscopeRange.scale)
         }
         samples[frames - 1].magneticField = pendingMagneticField
         pendingMagneticField = nil

@@ -37,6 +37,8 @@ enum InvenSenseRegister {
     /// FIFO holds 12-byte frames, ACCEL_XOUT_H ... ACCEL_ZOUT_L then GYRO_XOUT_H ... GYRO_ZOUT_L (register
     /// order, RM-MPU-6000A section 4.31).
     static let fifoAccelerometerAndGyroscope: UInt8 = 0x78
+    /// FIFO_EN with ACCEL_FIFO_EN (0x08) alone: 6-byte frames, ACCEL_XOUT_H ... ACCEL_ZOUT_L.
+    static let fifoAccelerometer: UInt8 = 0x08
     /// INT_ENABLE / INT_STATUS: FIFO overflow.
     static let fifoOverflow: UInt8 = 0x10
     /// INT_PIN_CFG: BYPASS_EN.

@@ -8,10 +8,16 @@
 ///   the other passes that rotation, and the board's own mount matrix then applies to all three sensors.
 /// - Start: SW_RESET, then BDU and IF_INC (auto-increment), both sensors at the same output data rate (the
 ///   nearest of 12.5 … 1666 Hz, see ``LSM6DSOXOutputDataRate/nearest(to:)``; the chip's own default
-///   filtering, ODR/2 for the accelerometer), both batched into the FIFO at that rate, FIFO in continuous
-///   mode. The timestamps are spaced at the chip's rate (208 Hz for a 200 Hz request), measured against the
-///   host clock by ``FIFOTimestamper``. The two fastest ODRs (3332 and 6667 Hz) are not offered: draining
-///   two 7-byte words per sample at those rates needs more than a 400 kHz bus carries.
+///   filtering, LPF1 at ODR/2 for the accelerometer, DS13082 table 3 note 10), both batched into the FIFO
+///   at that rate, FIFO in continuous mode. The timestamps are spaced at the chip's rate (208 Hz for a
+///   200 Hz request), measured against the host clock by ``FIFOTimestamper``. With both sensors the two
+///   fastest ODRs (3332 and 6667 Hz) are not offered: two 7-byte words per sample at those rates need
+///   more than a 400 kHz bus carries.
+/// - Accelerometer only (`sensors=accelerometer`): the gyroscope is powered down (ODR_G 0) and not batched
+///   (BDR_GY 0), the LIS3MDL is left asleep, and every accelerometer word is a sample of its own, at any
+///   ODR up to 6667 Hz. One 7-byte word per sample, about 9 bits a byte on the wire: 3332 Hz needs
+///   ~210 kbit/s (a 400 kHz bus), 6667 Hz ~420 kbit/s (a 1 MHz Fast-mode Plus bus, which the chip
+///   supports); a bus too slow for the rate shows as FIFO overruns, each reported.
 /// - FIFO: 7-byte words, a tag (``LSM6DSOXFIFOTag``) and three little-endian 16-bit values, read in bursts
 ///   from FIFO_DATA_OUT_TAG (the address wraps from 0x7E back to 0x78). The gyroscope and accelerometer words
 ///   with the same TAG_CNT slot make one sample, in whichever order they come and even when a read ends
@@ -41,8 +47,15 @@ public final class LSM6DSOXDriver: I2CChipDriver {
     /// The rate the chip was started at last; `nil` before the first `start`.
     public private(set) var outputDataRate: LSM6DSOXOutputDataRate?
 
-    /// The rates ``start(sampleRate:)`` accepts, Hz: the chip's ODRs from 12.5 to 1666 Hz.
+    /// The rates ``start(sampleRate:accelerometerOnly:)`` accepts with both sensors, Hz: the chip's ODRs
+    /// from 12.5 to 1666 Hz.
     public static let supportedSampleRates: ClosedRange<Double> = 12.5...1666
+    /// The rates it accepts with the accelerometer alone, Hz: every ODR, 12.5 to 6667 Hz.
+    public static let accelerometerOnlySampleRates: ClosedRange<Double> = 12.5...6667
+    /// The rates with the accelerometer alone, ``accelerometerOnlySampleRates``.
+    public var accelerometerOnlySampleRates: ClosedRange<Double>? { Self.accelerometerOnlySampleRates }
+    /// Whether the current run reads the accelerometer alone.
+    public private(set) var accelerometerOnly = false
     /// The rate used when none is asked for, Hz: an ODR of the chip, fast enough for attitude fusion.
     public static let defaultSampleRate = 208.0
 
@@ -106,18 +119,36 @@ public final class LSM6DSOXDriver: I2CChipDriver {
             magnetometerRange: magnetometer?.scale.range)
     }
 
+    /// The ODR nearest `sampleRate` among the mode's, and the accelerometer's bandwidth there: LPF1 at
+    /// ODR/2 (LPF2 stays off).
+    /// - Parameters:
+    ///   - sampleRate: Hz.
+    ///   - accelerometerOnly: whether the accelerometer alone is read (every ODR), else up to 1666 Hz.
+    public func sampling(near sampleRate: Double, accelerometerOnly: Bool) -> I2CChipSampling {
+        let rate = Self.outputDataRate(near: sampleRate, accelerometerOnly: accelerometerOnly)
+        return I2CChipSampling(rate: rate.rate, accelerometerBandwidth: rate.rate / 2)
+    }
+
+    private static func outputDataRate(near sampleRate: Double, accelerometerOnly: Bool) -> LSM6DSOXOutputDataRate {
+        let rates = accelerometerOnly ? accelerometerOnlySampleRates : supportedSampleRates
+        return LSM6DSOXOutputDataRate.nearest(to: min(max(sampleRate, rates.lowerBound), rates.upperBound))
+    }
+
     /// Resets and configures the LSM6DSOX (and the LIS3MDL) as described on the type and starts the FIFO.
-    /// - Parameter sampleRate: Hz; the chip runs at the nearest of its ODRs.
+    /// - Parameters:
+    ///   - sampleRate: Hz; the chip runs at the nearest of the mode's ODRs.
+    ///   - accelerometerOnly: the accelerometer alone, the gyroscope and the LIS3MDL asleep.
     /// - Throws: ``IMUDeviceError/unavailable(_:)`` when a chip does not answer,
     ///   ``IMUDeviceError/readFailed(_:)`` when a transfer fails or SW_RESET does not clear.
-    public func start(sampleRate: Double) throws(IMUDeviceError) {
-        let rate = LSM6DSOXOutputDataRate.nearest(to: sampleRate)
+    public func start(sampleRate: Double, accelerometerOnly: Bool) throws(IMUDeviceError) {
+        let rate = Self.outputDataRate(near: sampleRate, accelerometerOnly: accelerometerOnly)
         let resetDone: Bool
-        do { resetDone = try configure(rate: rate) } catch { throw IMUDeviceError(error) }
+        do { resetDone = try configure(rate: rate, accelerometerOnly: accelerometerOnly) } catch { throw IMUDeviceError(error) }
         guard resetDone else {
             throw .readFailed("\(chipName): CTRL3_C (0x12) SW_RESET did not clear")
         }
-        try magnetometer?.start(sampleRate: rate.rate)
+        self.accelerometerOnly = accelerometerOnly
+        if accelerometerOnly { magnetometer?.stop() } else { try magnetometer?.start(sampleRate: rate.rate) }
         outputDataRate = rate
         timestamper = FIFOTimestamper(sampleRate: rate.rate)
         openSlot = nil
@@ -126,7 +157,7 @@ public final class LSM6DSOXDriver: I2CChipDriver {
 
     /// SW_RESET, then the configuration, FIFO last.
     /// - Returns: `false` when SW_RESET did not clear (nothing configured).
-    private func configure(rate: LSM6DSOXOutputDataRate) throws(I2CBusError) -> Bool {
+    private func configure(rate: LSM6DSOXOutputDataRate, accelerometerOnly: Bool) throws(I2CBusError) -> Bool {
         try write(LSM6DSOXRegisterMap.control3, LSM6DSOXRegisterMap.softwareReset)
         // The bit clears itself when the reset is done, within a few register reads' time.
         var resetDone = false
@@ -137,8 +168,14 @@ public final class LSM6DSOXDriver: I2CChipDriver {
         guard resetDone else { return false }
         try write(LSM6DSOXRegisterMap.control3, LSM6DSOXRegisterMap.blockDataUpdate | LSM6DSOXRegisterMap.autoIncrement)
         try write(LSM6DSOXRegisterMap.accelerometerControl, rate.code << 4 | accelerometerScale.fieldValue)
-        try write(LSM6DSOXRegisterMap.gyroscopeControl, rate.code << 4 | gyroscopeScale.fieldValue)
-        try write(LSM6DSOXRegisterMap.fifoControl3, rate.code << 4 | rate.code)
+        // FIFO_CTRL3: BDR_GY in the high nibble, BDR_XL in the low one; 0 leaves a sensor out.
+        if accelerometerOnly {
+            try write(LSM6DSOXRegisterMap.gyroscopeControl, gyroscopeScale.fieldValue)
+            try write(LSM6DSOXRegisterMap.fifoControl3, rate.code)
+        } else {
+            try write(LSM6DSOXRegisterMap.gyroscopeControl, rate.code << 4 | gyroscopeScale.fieldValue)
+            try write(LSM6DSOXRegisterMap.fifoControl3, rate.code << 4 | rate.code)
+        }
         try restartFIFO()
         return true
     }
@@ -167,7 +204,7 @@ public final class LSM6DSOXDriver: I2CChipDriver {
                 "\(chipName): FIFO word with tag \(I2CBusError.hex(misaligned.tag)) (TAG_SENSOR "
                     + "\(I2CBusError.hex(misaligned.tag >> 3)) is undefined); the FIFO was reset")
         }
-        if let magnetometer {
+        if let magnetometer, !accelerometerOnly {
             do {
                 if let field = try magnetometer.readIfReady() { pendingField = magnetometerAlignment.apply(field) }
             } catch { throw IMUDeviceError(error) }
@@ -213,8 +250,9 @@ public final class LSM6DSOXDriver: I2CChipDriver {
         return bytes
     }
 
-    /// One gyroscope and accelerometer pair from the FIFO, m/s² and rad/s.
-    private typealias Measurement = (acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>)
+    /// One gyroscope and accelerometer pair from the FIFO, m/s² and rad/s (no rotation rate with the
+    /// accelerometer alone).
+    private typealias Measurement = (acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>?)
 
     /// A word whose tag the chip never writes.
     private struct MisalignedWord: Error {
@@ -223,7 +261,8 @@ public final class LSM6DSOXDriver: I2CChipDriver {
     }
 
     /// Pairs the gyroscope and accelerometer words of each slot into measurements in SI units, keeping an
-    /// unpaired word of the last slot for the next read; other tags are skipped.
+    /// unpaired word of the last slot for the next read; other tags are skipped. With the accelerometer
+    /// alone each accelerometer word is a measurement.
     private func pair(_ bytes: [UInt8]) -> Result<[Measurement], MisalignedWord> {
         var measurements: [Measurement] = []
         for start in stride(from: 0, to: bytes.count, by: LSM6DSOXRegisterMap.fifoWordSize) {
@@ -237,6 +276,10 @@ public final class LSM6DSOXDriver: I2CChipDriver {
                 return SIMD3(axis(1), axis(3), axis(5))
             }
             if case .other = sensor { continue }
+            if accelerometerOnly {
+                if sensor == .accelerometer { measurements.append((value(accelerometerScale.sensitivity), nil)) }
+                continue
+            }
             // A slot whose partner never came (the FIFO was reset between them) is dropped.
             if openSlot?.slot != tag.slot { openSlot = (tag.slot, nil, nil) }
             if sensor == .gyroscope {

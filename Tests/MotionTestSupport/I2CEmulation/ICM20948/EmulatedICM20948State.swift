@@ -203,7 +203,9 @@ struct EmulatedICM20948State {
             if let rate = timing.accelerometerRate {
                 // The accelerometer's newest sample at the frame time, on its own grid from the same start.
                 let period = clock.period * timing.frameRate / rate
-                let sampleTime = start + UInt64((Double(frameTime - start) / period).rounded(.down) * period)
+                // Frame times are whole nanoseconds (truncated), so allow for that before rounding down: the
+                // accelerometer's sample at the frame's own instant, not the one before.
+                let sampleTime = start + UInt64(((Double(frameTime - start) + 1) / period).rounded(.down) * period)
                 let value = motion.truth(sampleTime).acceleration ?? .zero
                 store(Self.bigEndian(Self.counts(value, resolution: accelerometerResolution)), at: Self.accelerometerXHigh)
             }
