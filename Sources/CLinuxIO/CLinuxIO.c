@@ -8,6 +8,7 @@
 #include <linux/i2c-dev.h>
 #include <linux/i2c.h>
 #include <sys/ioctl.h>
+#include <sys/timex.h>
 
 static int transfer(int fd, struct i2c_msg *messages, unsigned count) {
     struct i2c_rdwr_ioctl_data data = { .msgs = messages, .nmsgs = count };
@@ -43,4 +44,15 @@ int clinuxio_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
 
 int clinuxio_pipe_close_on_exec(int descriptors[2]) {
     return pipe2(descriptors, O_CLOEXEC) < 0 ? -errno : 0;
+}
+
+int clinuxio_clock_status(struct clinuxio_clock_status *out) {
+    struct timex request = { .modes = 0 };
+    int state = adjtimex(&request);
+    if (state < 0) return -errno;
+    out->synchronized = state != TIME_ERROR && (request.status & STA_UNSYNC) == 0;
+    out->estimated_error_us = request.esterror;
+    out->maximum_error_us = request.maxerror;
+    out->status = request.status;
+    return 0;
 }

@@ -19,8 +19,8 @@ struct DetectorPipeline: Sendable {
 
     /// The reference frame of the attitudes.
     let frame: AttitudeReferenceFrame
-    /// Unix time minus seconds-since-boot time, s.
-    let wallClockOffset: Double
+    /// Where the events' and states' Unix times (`ts`) come from.
+    let wallClock: WallClockAnchor
     /// The last ``historyLength`` seconds of attitudes.
     private var attitudes = AttitudeHistory()
     /// The `seq` of the last event.
@@ -47,12 +47,22 @@ struct DetectorPipeline: Sendable {
     ///   - settings: the detectors' settings (validated).
     ///   - sampleRate: the device's sample rate, Hz (vibration bands are kept below 0.45 of it), or nil.
     ///   - frame: the attitudes' reference frame.
-    ///   - wallClockOffset: Unix time minus seconds since boot, s.
+    ///   - wallClock: where the Unix times (`ts`) come from (the agent's, which follows the wall clock).
     ///   - sequence: the `seq` of the last event published (the topic's count goes on across restarts of
     ///     the pipeline).
+    /// A pipeline whose Unix times use a fixed offset (tests and tools).
+    /// - Parameter wallClockOffset: Unix time minus seconds since boot, s.
     init(settings: DetectorSettings, sampleRate: Double?, frame: AttitudeReferenceFrame, wallClockOffset: Double, sequence: UInt64 = 0) {
+        self.init(
+            settings: settings, sampleRate: sampleRate, frame: frame, wallClock: WallClockAnchor(offset: wallClockOffset),
+            sequence: sequence)
+    }
+
+    init(
+        settings: DetectorSettings, sampleRate: Double?, frame: AttitudeReferenceFrame, wallClock: WallClockAnchor, sequence: UInt64 = 0
+    ) {
         self.frame = frame
-        self.wallClockOffset = wallClockOffset
+        self.wallClock = wallClock
         self.sequence = sequence
         bands = VibrationMeter.usableBands(settings.bank.vibration.bands, sampleRate: sampleRate)
         let running = settings.running
@@ -87,7 +97,7 @@ struct DetectorPipeline: Sendable {
         for event in bankOutput.events {
             sequence += 1
             found.events.append(MotionEventPayload(
-                seq: sequence, type: event.kind, timestamp: event.timestamp, ts: event.timestamp + wallClockOffset,
+                seq: sequence, type: event.kind, timestamp: event.timestamp, ts: wallClock.unixTime(of: event.timestamp),
                 duration: event.duration, magnitude: event.magnitude, attitude: attitudes.attitude(at: event.timestamp), frame: frame.rawValue))
         }
         for state in bankOutput.states where stateNames.contains(state.kind) {
@@ -137,7 +147,7 @@ struct DetectorPipeline: Sendable {
         }
         // An activity holds since its own start, the others since the sample that changed them.
         let since = if case .activity(let estimate) = state { estimate.since } else { timestamp }
-        return MotionStatePayload(value: value, timestamp: since, ts: since + wallClockOffset)
+        return MotionStatePayload(value: value, timestamp: since, ts: wallClock.unixTime(of: since))
     }
 }
 

@@ -64,7 +64,7 @@ struct DetectorRun: Sendable {
 final class DetectorService: Sendable {
     private let engine: MotionEngine
     private let topics: TopicLayout
-    private let wallClockOffset: Double
+    private let wallClock: WallClockAnchor
     private let version: String
     /// The run while the detectors run.
     private let run = Mutex<DetectorRun?>(nil)
@@ -83,13 +83,13 @@ final class DetectorService: Sendable {
     /// - Parameters:
     ///   - engine: where device motion comes from.
     ///   - topics: the agent's topics.
-    ///   - wallClockOffset: Unix time minus seconds since boot, s (the events' `ts`).
+    ///   - wallClock: where the events' Unix times (`ts`) come from.
     ///   - version: the agent's version, for Home Assistant's device.
-    init(engine: MotionEngine, topics: TopicLayout, wallClockOffset: Double, version: String, vibrationState: VibrationStateBoard) {
+    init(engine: MotionEngine, topics: TopicLayout, wallClock: WallClockAnchor, version: String, vibrationState: VibrationStateBoard) {
         self.engine = engine
         self.vibrationState = vibrationState
         self.topics = topics
-        self.wallClockOffset = wallClockOffset
+        self.wallClock = wallClock
         self.version = version
     }
 
@@ -116,7 +116,7 @@ final class DetectorService: Sendable {
         let requested = configuration.settings(for: .deviceMotion).referenceFrame
         let frame = requested.map { engine.availableFrames.contains($0) ? $0 : .xArbitraryZVertical } ?? .xArbitraryZVertical
         let pipeline = DetectorPipeline(
-            settings: settings, sampleRate: engine.sampleRate, frame: frame, wallClockOffset: wallClockOffset,
+            settings: settings, sampleRate: engine.sampleRate, frame: frame, wallClock: wallClock,
             sequence: lastEventSequence.load(ordering: .relaxed))
         if pipeline.bands != settings.bank.vibration.bands, settings.isOn(.vibration) {
             // Clipping the default 20–100 Hz band to a 200 Hz device's 90 Hz is expected; a band lost is not.

@@ -27,6 +27,8 @@ struct HealthReport: Sendable {
     var detectors: HealthPayload.Detectors?
     /// The vibration service's last judgement, while it runs.
     var vibration: HealthPayload.Vibration?
+    /// The wall clock's state.
+    var clock: HealthPayload.Clock?
     /// Whether the offline buffer has a file (configured): its others' messages are then counted.
     var hasBufferFile = false
     /// Why remote configuration is kept in memory only, while it is.
@@ -77,6 +79,7 @@ struct HealthReport: Sendable {
         payload.mqtt.queueProblem = broker.offlineBufferProblem
         payload.stateFileProblem = stateFileProblem
         payload.vibration = vibration
+        payload.clock = clock
         return payload
     }
 

@@ -20,11 +20,13 @@ final class HealthReporter: Sendable {
     private let publisher: ServicePublisher
     private let detectors: DetectorService
     private let intake: CommandIntake
+    private let clock: ClockSupervisor
     private let state = Mutex(State())
 
-    /// The reporter of `core`'s health: the counters of `publisher`, the detectors' counts and the
-    /// commands `intake` dropped.
-    init(core: AgentCore, publisher: ServicePublisher, detectors: DetectorService, intake: CommandIntake) {
+    /// The reporter of `core`'s health: the counters of `publisher`, the detectors' counts, the
+    /// commands `intake` dropped and the wall clock as `clock` sees it.
+    init(core: AgentCore, publisher: ServicePublisher, detectors: DetectorService, intake: CommandIntake, clock: ClockSupervisor) {
+        self.clock = clock
         self.core = core
         self.publisher = publisher
         self.detectors = detectors
@@ -86,6 +88,7 @@ final class HealthReporter: Sendable {
         report.stateFileProblem = store.problem.map(RemoteConfigurationStore.memoryOnly)
         report.detectors = HealthPayload.Detectors(running: detectors.isRunning, events: detectors.eventCounts)
         report.vibration = publisher.vibration.withLock { $0.pipeline == nil ? nil : $0.latest }
+        report.clock = clock.health()
         _ = try? client.publish(MQTTMessage(
             topic: topics.health, string: report.json(), qos: .atMostOnce, retain: true, contentType: PayloadFormat.json.contentType))
     }

@@ -4,6 +4,7 @@ import MotionContract
 import MotionEngine
 import MotionFusion
 import MotionHAL
+import MotionSupervision
 import MotionLog
 
 /// The bridge: reads every IMU sample through its ``MotionEngine`` and publishes the MQTT contract's
@@ -33,6 +34,8 @@ public final class MotionAgent: Sendable {
     let detectors: DetectorService
     let devices: AgentDevices
     let health: HealthReporter
+    /// The watch on the wall clock, whose anchor gives every payload's `ts`.
+    let clock: ClockSupervisor
     let control: ControlPlane
     let serviceManager: ServiceManagerReporter
     /// Makes the broker connection.
@@ -71,14 +74,16 @@ public final class MotionAgent: Sendable {
                 configuration: effective, fileConfiguration: configuration, remote: remote, remoteStore: store,
                 remoteError: overlayError, configurationSince: WallClock.unixTime(),
                 services: ServiceStates { ServiceState(settings: effective.settings(for: $0)) }))
-        let encoder = SamplePayloadEncoder(wallClockOffset: WallClock.unixTime() - Double(MonotonicClock.now()) / 1e9)
+        clock = ClockSupervisor(
+            monotonicNanoseconds: engine.environment.monotonicNanoseconds, unixTime: engine.environment.unixTime)
+        let encoder = SamplePayloadEncoder(wallClock: clock.anchor)
         let intake = CommandIntake()
-        let vibrationState = VibrationStateBoard(topics: core.topics, wallClockOffset: encoder.wallClockOffset)
+        let vibrationState = VibrationStateBoard(topics: core.topics, wallClock: clock.anchor)
         detectors = DetectorService(
-            engine: engine, topics: core.topics, wallClockOffset: encoder.wallClockOffset, version: version, vibrationState: vibrationState)
+            engine: engine, topics: core.topics, wallClock: clock.anchor, version: version, vibrationState: vibrationState)
         announcer = AgentAnnouncer(core: core, detectors: detectors)
         publisher = try ServicePublisher(core: core, announcer: announcer, encoder: encoder, vibrationState: vibrationState)
-        health = HealthReporter(core: core, publisher: publisher, detectors: detectors, intake: intake)
+        health = HealthReporter(core: core, publisher: publisher, detectors: detectors, intake: intake, clock: clock)
         devices = AgentDevices(core: core, announcer: announcer, publisher: publisher, detectors: detectors)
         control = ControlPlane(
             core: core, announcer: announcer, publisher: publisher, devices: devices, detectors: detectors, health: health, intake: intake)
@@ -111,6 +116,9 @@ public final class MotionAgent: Sendable {
         try controlQueue.sync {
             devices.startActiveServices()
             health.schedule(every: configuration.healthInterval)
+            // On Dispatch's own timers, not the engine's clock: a test's manual clock lists what it has
+            // pending (the device's retries), and the checks read whatever clocks the environment gives.
+            clock.schedule(on: DispatchSupervisionClock(), queue: controlQueue)
             if devices.isDeviceOpen { try devices.startRecording() }
         }
     }
@@ -148,6 +156,7 @@ public final class MotionAgent: Sendable {
             }
             detectors.setClient(nil)
             health.stop()
+            clock.stop()
             devices.cancel()
             serviceManager.stopping()
             for service in MotionService.allCases { publisher.stopUpdates(service) }

@@ -73,7 +73,7 @@ extension ServicePublisher {
         measured.band = band
         vibration.withLock { state in
             state.pipeline = VibrationPipeline(
-                settings: measured, interval: settings.sampling.interval, sampleRate: rate, wallClockOffset: encoder.wallClockOffset,
+                settings: measured, interval: settings.sampling.interval, sampleRate: rate, wallClock: encoder.wallClock,
                 summarySequence: state.summaries, spectrumSequence: state.spectra)
         }
         let subscription = MotionSubscription(

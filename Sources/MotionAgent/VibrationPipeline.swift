@@ -21,8 +21,8 @@ struct VibrationPipeline: Sendable {
     let settings: VibrationServiceSettings
     /// The summaries' interval, s.
     let interval: Double
-    /// Unix time minus seconds-since-boot time, s.
-    let wallClockOffset: Double
+    /// Where the Unix times (`ts`) come from.
+    let wallClock: WallClockAnchor
     private(set) var analyzer: VibrationAnalyzer
     private var nextSummary: Double?
     private var nextSpectrum: Double?
@@ -38,12 +38,12 @@ struct VibrationPipeline: Sendable {
     ///   - summarySequence: the `seq` of the last summary published before (0 at the agent's start).
     ///   - spectrumSequence: the same for the spectra.
     init(
-        settings: VibrationServiceSettings, interval: Double, sampleRate: Double, wallClockOffset: Double, summarySequence: UInt64 = 0,
+        settings: VibrationServiceSettings, interval: Double, sampleRate: Double, wallClock: WallClockAnchor, summarySequence: UInt64 = 0,
         spectrumSequence: UInt64 = 0
     ) {
         self.settings = settings
         self.interval = interval
-        self.wallClockOffset = wallClockOffset
+        self.wallClock = wallClock
         self.summarySequence = summarySequence
         self.spectrumSequence = spectrumSequence
         analyzer = VibrationAnalyzer(settings: settings.analyzerSettings, sampleRate: sampleRate)
@@ -85,7 +85,7 @@ struct VibrationPipeline: Sendable {
         let g = standardGravity  // the engine's accelerations are in g, the analyser's in m/s²
         let levels = summary.levels
         let payload = VibrationPayload(
-            seq: summarySequence, timestamp: time, ts: time + wallClockOffset, duration: summary.duration, rate: analyzer.sampleRate,
+            seq: summarySequence, timestamp: time, ts: wallClock.unixTime(of: time), duration: summary.duration, rate: analyzer.sampleRate,
             band: summary.band, velocity: summary.velocity, velocityRMS: summary.velocityRMS,
             levels: .init(
                 acceleration: levels.rms / g, accelerationRMS: levels.vectorRMS / g, peak: levels.peak / g, peakVector: levels.vectorPeak / g,
@@ -106,7 +106,7 @@ struct VibrationPipeline: Sendable {
         let scale = 1000 / standardGravity
         let lines = spectrum.density.prefix(spectrum.lines).map { ($0 * spectrum.resolution).squareRoot() * scale }
         return VibrationSpectrumPayload(
-            seq: spectrumSequence, timestamp: time, ts: time + wallClockOffset, rate: spectrum.sampleRate, resolution: spectrum.resolution,
+            seq: spectrumSequence, timestamp: time, ts: wallClock.unixTime(of: time), rate: spectrum.sampleRate, resolution: spectrum.resolution,
             averages: spectrum.averages, band: analyzer.effectiveBand, axes: (lines.map(\.x), lines.map(\.y), lines.map(\.z)),
             runningSpeed: Self.runningSpeed(speed), peaks: Self.peaks(peaks))
     }

@@ -10,8 +10,8 @@ struct VibrationStateParts: Sendable, Equatable {
     var detector: MotionStatePayload?
     /// The service's zone and since when it holds (s since boot), nil while the service is off.
     var severity: (value: MotionStatePayload.Severity, since: Double)?
-    /// Unix time minus seconds-since-boot time, s.
-    let wallClockOffset: Double
+    /// Where the Unix times (`ts`) come from.
+    let wallClock: WallClockAnchor
 
     /// The merged message: the detector's with the zone added, or the zone alone; nil when neither source
     /// runs (the retained message is then removed).
@@ -22,12 +22,12 @@ struct VibrationStateParts: Sendable, Equatable {
         }
         guard let severity else { return nil }
         return MotionStatePayload(
-            value: .vibration(running: nil, bands: [], severity: severity.value), timestamp: severity.since, ts: severity.since + wallClockOffset)
+            value: .vibration(running: nil, bands: [], severity: severity.value), timestamp: severity.since, ts: wallClock.unixTime(of: severity.since))
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.detector == rhs.detector && lhs.severity?.value == rhs.severity?.value && lhs.severity?.since == rhs.severity?.since
-            && lhs.wallClockOffset == rhs.wallClockOffset
+            && lhs.wallClock === rhs.wallClock
     }
 }
 
@@ -40,8 +40,8 @@ final class VibrationStateBoard: Sendable {
     private let topic: String
 
     /// A board for `topics`' vibration state.
-    init(topics: TopicLayout, wallClockOffset: Double) {
-        parts = Mutex(VibrationStateParts(wallClockOffset: wallClockOffset))
+    init(topics: TopicLayout, wallClock: WallClockAnchor) {
+        parts = Mutex(VibrationStateParts(wallClock: wallClock))
         topic = topics.state(.vibration)
     }
 

@@ -6,7 +6,7 @@ public enum ContractVersion {
     /// The major version: 1.
     public static let major = 1
     /// The minor version.
-    public static let minor = 8
+    public static let minor = 9
     /// `major.minor`, e.g. `1.1`.
     public static var text: String { "\(major).\(minor)" }
 }

@@ -141,6 +141,9 @@ public struct HealthPayload: Sendable, Equatable {
     /// The vibration service's last judgement (since contract 1.8), while it runs and has one.
     public var vibration: Vibration? = nil
 
+    /// The wall clock's state (since contract 1.9).
+    public var clock: Clock? = nil
+
     /// The vibration service's last summary, for monitoring: Prometheus reads numbers, so the zone is also
     /// a level (A 1 … D 4).
     public struct Vibration: Sendable, Equatable {
@@ -275,6 +278,7 @@ public struct HealthPayload: Sendable, Equatable {
                 entry.field("zone_level", vibration.zoneLevel)
             }
         }
+        clock?.write(into: &writer)
         if let detectors {
             writer.object("detectors") { entry in
                 entry.field("running", detectors.running)
@@ -345,5 +349,6 @@ public struct HealthPayload: Sendable, Equatable {
         if let entry = try root.object("vibration") {
             vibration = Vibration(velocityRMS: try entry.required("velocity_rms", entry.measurement), zone: try entry.required("zone", entry.string))
         }
+        clock = try Clock.decode(in: root)
     }
 }

@@ -28,7 +28,7 @@ public struct InfoPayload: Sendable, Equatable {
         /// The rate the device runs at, Hz.
         public var sampleRateHz: Double?
         /// The −3 dB bandwidth of the accelerometer's own filter at that rate, Hz, when the driver knows it
-        /// (since 1.8).
+        /// (since 1.9).
         public var accelerometerBandwidthHz: Double?
 
         /// Creates a device description.

@@ -17,6 +17,8 @@ public protocol PayloadWriter {
     mutating func field(_ key: String, _ value: UInt64)
     /// `key`: a text string.
     mutating func field(_ key: String, _ value: String)
+    /// `key`: `true` or `false`.
+    mutating func field(_ key: String, _ value: Bool)
     /// `key`: `{"x","y","z"}` of measurements.
     mutating func vector(_ key: String, x: Double, y: Double, z: Double)
     /// `key`: an object with the fields `body` writes.

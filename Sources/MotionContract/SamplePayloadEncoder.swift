@@ -6,15 +6,26 @@
 /// In JSON (the default) or CBOR (``PayloadFormat``, the same maps and keys). A message of one value is
 /// `{"seq","timestamp","ts",…values}`; a batch is
 /// `{"seq":n,"samples":[{"timestamp","ts",…values},…]}`. `seq` counts messages per topic from 1,
-/// `timestamp` is seconds since boot (as `CMLogItem`), `ts` Unix time in seconds with fraction.
+/// `timestamp` is seconds since boot (as `CMLogItem`), `ts` Unix time in seconds with fraction. While the
+/// wall clock is not synchronized (``WallClockAnchor/isSynchronized``) a message also says
+/// `"tsUncertain":true` after its `seq` (since contract 1.9).
 public struct SamplePayloadEncoder: Sendable {
-    /// Unix time minus seconds-since-boot time, s: `ts = timestamp + wallClockOffset`.
-    public let wallClockOffset: Double
+    /// Where `ts` comes from: `ts = timestamp + wallClock.offset`.
+    public let wallClock: WallClockAnchor
 
-    /// Creates an encoder.
+    /// Unix time minus seconds-since-boot time now, s.
+    public var wallClockOffset: Double { wallClock.offset }
+
+    /// Creates an encoder with a fixed offset and a synchronized clock (tests, tools, replays).
     /// - Parameter wallClockOffset: Unix time minus `CMLogItem` time (seconds since boot), s.
     public init(wallClockOffset: Double) {
-        self.wallClockOffset = wallClockOffset
+        wallClock = WallClockAnchor(offset: wallClockOffset)
+    }
+
+    /// Creates an encoder that follows `wallClock`.
+    /// - Parameter wallClock: the agent's anchor, updated by its clock supervisor.
+    public init(wallClock: WallClockAnchor) {
+        self.wallClock = wallClock
     }
 
     /// The field holding a vector service's value: `acceleration` (g), `rotationRate` (rad/s) or
@@ -96,21 +107,23 @@ public struct SamplePayloadEncoder: Sendable {
     ) -> [UInt8] {
         var writer = Writer()
         writer.field("seq", seq)
+        if !wallClock.isSynchronized { writer.field("tsUncertain", true) }
+        let offset = wallClock.offset
         if values.count == 1, !batched {
-            writeSample(values[0], into: &writer, writeValues: writeValues)
+            writeSample(values[0], offset: offset, into: &writer, writeValues: writeValues)
         } else {
             writer.array("samples", objects: values) { value, sampleWriter in
-                writeSample(value, into: &sampleWriter, writeValues: writeValues)
+                writeSample(value, offset: offset, into: &sampleWriter, writeValues: writeValues)
             }
         }
         return writer.finishedBytes()
     }
 
     private func writeSample<Value: TimestampedSample, Writer: PayloadWriter>(
-        _ value: Value, into writer: inout Writer, writeValues: (Value, inout Writer) -> Void
+        _ value: Value, offset: Double, into writer: inout Writer, writeValues: (Value, inout Writer) -> Void
     ) {
         writer.field("timestamp", value.timestamp)
-        writer.field("ts", value.timestamp + wallClockOffset)
+        writer.field("ts", value.timestamp + offset)
         writeValues(value, &writer)
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import MotionContract
 import MQTT
 import MotionTestSupport
+import MotionHAL
 import Testing
 
 /// Every payload the real agent publishes, validated against the repository's JSON Schemas (schemas/)
@@ -111,6 +112,15 @@ import Testing
             #expect(result.status == 0, "\(check.schema): \(result.output)")
         }
         #expect(payloads(topics.data(.accelerometer)).allSatisfy { String(decoding: $0, as: UTF8.self).contains(#""samples":["#) })
+        // Contract 1.9: samples mark their Unix time uncertain exactly while the kernel calls the clock
+        // unsynchronized (a VM without a time daemon does), and health says which.
+        let synchronized = try #require(KernelClockStatus.current()).synchronized
+        for service in [MotionService.gyro, .accelerometer, .deviceMotion] {
+            let marked = payloads(topics.data(service)).map { String(decoding: $0, as: UTF8.self).contains(#""tsUncertain":true"#) }
+            #expect(marked.allSatisfy { $0 == !synchronized }, "\(service): kernel synchronized \(synchronized)")
+        }
+        let health = try HealthPayload(payload: try #require(payloads(topics.health).last))
+        #expect(health.clock?.synchronized == synchronized && health.clock?.steps == 0)
     }
 
     @Test("the validator is real: a payload missing a field, with a wrong type or an unknown field fails")

@@ -1,6 +1,7 @@
 import AgentTestSupport
 import Foundation
 import MotionTestSupport
+import MotionHAL
 import Testing
 
 /// Deploy/prometheus/: Debian's prometheus-mqtt-exporter with the repository's configuration, run
@@ -49,6 +50,9 @@ import Testing
                 "the detectors' counters are exported from the first report")
         #expect((1...4).contains(metrics["motion_vibration_zone"] ?? 0) && (metrics["motion_vibration_velocity_rms_mm_per_second"] ?? -1) >= 0,
                 "the vibration service's zone and velocity, contract 1.8")
+        let kernel = try #require(KernelClockStatus.current())
+        #expect(metrics["motion_clock_synchronized"] == (kernel.synchronized ? 1 : 0), "contract 1.9's clock")
+        #expect(metrics["motion_clock_steps_total"] == 0 && (metrics["motion_clock_maximum_error_milliseconds"] ?? -1) >= 0)
     }
 
     @Test("the alert rules pass promtool check rules and their unit tests")

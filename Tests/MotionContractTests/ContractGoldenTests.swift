@@ -17,7 +17,7 @@ import Testing
         let recorded = #"{"agent":"motion-agent","version":"0.1.0","device_id":"golden","device":{"spec":"sim","driver":"sim","chip":"simulated 9-axis IMU","sample_rate_hz":200.0},"services":{"accelerometer":{"topic":"motion/golden/accelerometer","units":"acceleration: g","mode":"latest","format":"json"},"gyro":{"topic":"motion/golden/gyro","units":"rotationRate: rad/s","mode":"latest","format":"json"},"magnetometer":{"topic":"motion/golden/magnetometer","units":"magneticField: µT","mode":"latest","format":"json"},"device-motion":{"topic":"motion/golden/device-motion","units":"attitude: rad, rotationRate: rad/s, gravity and userAcceleration: g, magneticField: µT, heading: degrees","mode":"latest","format":"json"}},"started":"2026-12-01T12:52:16Z"}"#
         // Since 1.7 the agent says which contract it speaks, after its version; an agent before said
         // nothing, and its info reads back without a contract.
-        let current = recorded.replacing(#""version":"0.1.0","#, with: #""version":"0.1.0","contract":"1.8","#)
+        let current = recorded.replacing(#""version":"0.1.0","#, with: #""version":"0.1.0","contract":"1.9","#)
         #expect(Self.info.json() == current)
         #expect(try InfoPayload(payload: Array(current.utf8)) == Self.info)
         var older = Self.info
@@ -38,7 +38,7 @@ import Testing
         var closed = Self.info
         closed.device = .init(specification: "i2c:/dev/i2c-1@0x68")
         #expect(try InfoPayload(payload: Array(closed.json().utf8)) == closed)
-        // Since 1.8 a driver that knows its accelerometer's filter states it after the rate.
+        // Since 1.9 a driver that knows its accelerometer's filter states it after the rate.
         var filtered = Self.info
         filtered.device = .init(
             specification: "i2c:/dev/i2c-1@0x6a,sensors=accelerometer,rate=max", driver: "lsm6dsox",
@@ -153,6 +153,14 @@ import Testing
         #expect(throws: PayloadError(fieldPath: "detectors.events.tap", reason: "must be a count (a whole number ≥ 0)")) {
             try HealthPayload(payload: Array(counted.json().replacing(#""tap":0"#, with: #""tap":-1"#).utf8))
         }
+        // Contract 1.9: the wall clock, errors in ms to the microsecond, the last step in s.
+        var clocked = health
+        clocked.clock = .init(
+            synchronized: false, estimatedError: 0.016, maximumError: 15.9, source: "systemd-timesyncd", steps: 2, lastStep: 3600.25)
+        #expect(clocked.json().hasSuffix(
+            #","clock":{"synchronized":false,"estimated_error_ms":16.0,"maximum_error_ms":15900.0,"source":"systemd-timesyncd","steps":2,"last_step_s":3600.25}}"#))
+        #expect(try HealthPayload(payload: Array(clocked.json().utf8)) == clocked)
+        #expect(try HealthPayload(payload: Array(health.json().utf8)).clock == nil)
     }
 
     /// Measurements are written in single precision, so a decoder that took a finite double beyond its range
@@ -214,7 +222,7 @@ import Testing
         #expect(topics.kind(ofTopic: "motion/pi-5/gyro") == nil)
         #expect(TopicLayout.deviceID(inTopic: "motion/pi-4/gyro", prefix: "motion") == "pi-4")
         #expect(TopicLayout.deviceID(inTopic: "other/pi-4/gyro", prefix: "motion") == nil)
-        #expect(ContractVersion.text == "1.8")
+        #expect(ContractVersion.text == "1.9")
     }
 }
 

@@ -28,4 +28,19 @@ int clinuxio_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 /// extension), so no child started meanwhile by another thread inherits them.
 int clinuxio_pipe_close_on_exec(int descriptors[2]);
 
+/// The kernel's view of the wall clock's discipline (`adjtimex(2)` with no change requested).
+struct clinuxio_clock_status {
+    /// 1 when the clock is synchronized: the call did not return TIME_ERROR and STA_UNSYNC is clear.
+    int synchronized;
+    /// The estimated error, µs (`esterror`).
+    long estimated_error_us;
+    /// The maximum error, µs (`maxerror`): it grows by 500 ppm while nothing disciplines the clock.
+    long maximum_error_us;
+    /// The `status` bits (STA_*).
+    int status;
+};
+
+/// Reads the clock's status into `out`. Returns 0 or a negative errno value.
+int clinuxio_clock_status(struct clinuxio_clock_status *out);
+
 #endif

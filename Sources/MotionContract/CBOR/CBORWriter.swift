@@ -55,6 +55,12 @@ public struct CBORWriter: PayloadWriter, Sendable {
         appendText(value)
     }
 
+    /// `key`: `true` or `false` (simple values 21, 20).
+    public mutating func field(_ key: String, _ value: Bool) {
+        appendKey(key)
+        appendEncoded { cbor_encode_bool(value, $0, $1) }
+    }
+
     /// `key`: `{"x","y","z"}` of single-precision floats.
     public mutating func vector(_ key: String, x: Double, y: Double, z: Double) {
         object(key) { axes in

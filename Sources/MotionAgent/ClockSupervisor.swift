@@ -1,0 +1,110 @@
+import Dispatch
+import MotionContract
+import MotionHAL
+import MotionLog
+import MotionMath
+import MotionSupervision
+import Synchronization
+
+/// The agent's watch on the wall clock: every second it reads the monotonic and the wall clock and the
+/// kernel's synchronization status, keeps the shared ``WallClockAnchor`` (every payload's `ts`) on the wall
+/// clock, and reports a jump of the wall clock (a board without a real-time clock synchronizing after boot,
+/// an operator's `date -s`, a resume) as a warning and in `health.clock`. Sample times (`timestamp`, the
+/// monotonic clock) are never touched.
+///
+/// The work is ``check()``, on whatever clock and queue ``schedule(on:queue:every:)`` is given: tests call
+/// it after setting their fake clocks. Threading: any thread; state under one lock.
+final class ClockSupervisor: Sendable {
+    /// The anchor every encoder of the agent reads.
+    let anchor: WallClockAnchor
+
+    private let monotonicNanoseconds: @Sendable () -> UInt64
+    private let unixTime: @Sendable () -> Double
+    private let kernelStatus: @Sendable () -> KernelClockStatus?
+    private let source: @Sendable () -> TimeSynchronizationSource?
+    private let logger: Logger
+    private let state: Mutex<State>
+
+    private struct State {
+        var watch = WallClockWatch()
+        var status: KernelClockStatus?
+        var timer: ScheduledWork?
+    }
+
+    /// A supervisor reading the given clocks, with the anchor set from a first reading.
+    /// - Parameters:
+    ///   - monotonicNanoseconds: `CLOCK_MONOTONIC`, ns.
+    ///   - unixTime: `CLOCK_REALTIME`, s.
+    ///   - kernelStatus: the kernel's synchronization status (`adjtimex`); `nil` when unknown, taken as
+    ///     synchronized (nothing to say otherwise).
+    ///   - source: the disciplining daemon, read at each health report.
+    ///   - logger: where a step is reported.
+    init(
+        monotonicNanoseconds: @escaping @Sendable () -> UInt64, unixTime: @escaping @Sendable () -> Double,
+        kernelStatus: @escaping @Sendable () -> KernelClockStatus? = { KernelClockStatus.current() },
+        source: @escaping @Sendable () -> TimeSynchronizationSource? = { TimeSynchronizationSource.running() },
+        logger: Logger = .agent
+    ) {
+        self.monotonicNanoseconds = monotonicNanoseconds
+        self.unixTime = unixTime
+        self.kernelStatus = kernelStatus
+        self.source = source
+        self.logger = logger
+        var watch = WallClockWatch()
+        _ = watch.observe(monotonic: monotonicNanoseconds(), unixTime: unixTime())
+        let status = kernelStatus()
+        anchor = WallClockAnchor(offset: watch.offset ?? 0, synchronized: status?.synchronized ?? true)
+        state = Mutex(State(watch: watch, status: status))
+    }
+
+    /// Checks every `interval` seconds from now (replacing an earlier schedule).
+    func schedule(on clock: any SupervisionClock, queue: DispatchQueue, every interval: Double = 1) {
+        let timer = clock.scheduleRepeating(on: queue, every: interval) { [weak self] in self?.check() }
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = timer
+        }
+    }
+
+    /// Stops the checks.
+    func stop() {
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+        }
+    }
+
+    /// One check: both clocks, the kernel's status; the anchor follows; a step is logged.
+    func check() {
+        let monotonic = monotonicNanoseconds()
+        let now = unixTime()
+        let status = kernelStatus()
+        let (step, offset, wasSynchronized) = state.withLock { state in
+            let step = state.watch.observe(monotonic: monotonic, unixTime: now)
+            let wasSynchronized = state.status?.synchronized ?? true
+            state.status = status
+            return (step, state.watch.offset ?? anchor.offset, wasSynchronized)
+        }
+        let synchronized = status?.synchronized ?? true
+        anchor.update(offset: offset, synchronized: synchronized)
+        if let step {
+            let direction = step.size > 0 ? "forward" : "back"
+            logger.warning(
+                "the wall clock was set \(direction) by \(abs(step.size).fixedDecimal(places: 3)) s; Unix times (ts) follow it from now on, sample times are unaffected")
+        }
+        if synchronized != wasSynchronized {
+            logger.notice(
+                synchronized
+                    ? "the wall clock is synchronized; Unix times (ts) are no longer marked uncertain"
+                    : "the wall clock is not synchronized; Unix times (ts) are marked uncertain")
+        }
+    }
+
+    /// The clock's part of a health report: the last status read, the source now, the steps seen.
+    func health() -> HealthPayload.Clock {
+        let (status, steps, lastStep) = state.withLock { ($0.status, $0.watch.steps, $0.watch.lastStep) }
+        return HealthPayload.Clock(
+            synchronized: status?.synchronized ?? anchor.isSynchronized, estimatedError: status?.estimatedError,
+            maximumError: status?.maximumError, source: source()?.rawValue, steps: steps, lastStep: lastStep?.size)
+    }
+}
