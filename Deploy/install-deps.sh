@@ -13,12 +13,15 @@
 # dependencies with dpkg-shlibdeps; the package test checks it with lintian), rabbitmq-server (the cluster
 # tests start a two-node RabbitMQ with its MQTT plugin on loopback; its system service is not left running), debootstrap and
 # qemu-user-static (Deploy/cross-sdk.sh makes the arm64 toolchain in a Debian 13 chroot; Deploy/test-arm64.sh runs
-# the arm64 agent and tests under emulation). Needs root (or sudo) only when something is missing.
+# the arm64 agent and tests under emulation), python3-pip (for kpn-senml, below). Needs root (or sudo) only when
+# something is missing.
+# From PyPI, into a cache outside the checkout ($MOTION_PYTHON_PATH, default ~/.cache/motionbridge/python), not
+# the system's Python: kpn-senml (Apache-2.0), an independent SenML decoder the tests read the agent's SenML with.
 set -euo pipefail
 
 packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libfftw3-dev libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
           python3-jsonschema python3-cbor2 python3-jinja2 python3-scipy prometheus-mqtt-exporter prometheus dpkg-dev lintian rabbitmq-server
-          debootstrap qemu-user-static)
+          debootstrap qemu-user-static python3-pip)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -39,6 +42,12 @@ if ((${#missing[@]})); then
         "${as_root[@]}" systemctl disable --now prometheus prometheus-mqtt-exporter prometheus-node-exporter \
             rabbitmq-server epmd.socket epmd.service >/dev/null 2>&1 || true
     fi
+fi
+
+python_path="${MOTION_PYTHON_PATH:-${XDG_CACHE_HOME:-$HOME/.cache}/motionbridge/python}"
+if ! PYTHONPATH="$python_path" python3 -c 'import kpn_senml' 2>/dev/null; then
+    echo "install-deps: installing kpn-senml 1.0.1 from PyPI into $python_path" >&2
+    python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$python_path" kpn-senml==1.0.1
 fi
 
 if ! command -v swift >/dev/null; then

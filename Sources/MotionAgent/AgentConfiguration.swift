@@ -41,6 +41,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var remoteConfiguration = RemoteConfigurationSettings()
     /// The on-board motion detectors: `{base}/events` and `{base}/state/…`.
     public var detectors = DetectorSettings()
+    /// How SenML packs name the device.
+    public var senml = SenMLSettings()
     /// The file this configuration was read from (``load(path:validating:)``); `nil` for one made otherwise.
     public var sourceFile: String?
 
@@ -71,6 +73,12 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// The topics of this device.
     public var topics: TopicLayout { TopicLayout(prefix: topicPrefix, deviceID: resolvedDeviceID) }
 
+    /// SenML's base name in force (``SenMLSettings/resolvedBaseName(deviceID:hardwareAddress:)``): the
+    /// configured one or one made from the board's hardware address; `nil` when neither is there.
+    public var senmlBaseName: String? {
+        senml.resolvedBaseName(deviceID: resolvedDeviceID, hardwareAddress: NetworkHardwareAddress.primary())
+    }
+
     /// The settings of `service` (its defaults when the file did not mention it).
     public func settings(for service: MotionService) -> ServiceSettings {
         services[service] ?? .defaults(for: service)
@@ -97,7 +105,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     /// Every top-level field of the configuration file.
     static let fileFields: Set<String> = [
         "device_id", "topic_prefix", "device", "barometer", "mount_matrix", "location", "declination", "calibration", "record",
-        "broker", "services", "health_interval", "home_assistant", "remote_config", "detectors",
+        "broker", "services", "health_interval", "home_assistant", "remote_config", "detectors", "senml",
     ]
 
     /// The largest configuration file read, bytes (the documented one is under 2 KiB).
@@ -130,6 +138,7 @@ public struct AgentConfiguration: Sendable, Equatable {
             configuration.broker = try BrokerSettings.parse(broker)
         }
         configuration.homeAssistant = try HomeAssistantSettings.parse(from: root)
+        configuration.senml = try SenMLSettings.parse(from: root)
         try configuration.applyRuntimeFields(of: root)
         if validating { try configuration.validate() }
         return configuration
@@ -215,6 +224,11 @@ public struct AgentConfiguration: Sendable, Equatable {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }
         try validateRuntime()
+        if MotionService.allCases.contains(where: { settings(for: $0).format.isSenML }), senmlBaseName == nil {
+            throw ConfigurationError(
+                fieldPath: "senml.base_name",
+                reason: "no network interface has a hardware address to name the device by (urn:dev:mac:…); give a base name")
+        }
         try validateFileUses()
         _ = try clientConfiguration(will: nil)
     }

@@ -15,8 +15,10 @@ extension DetectorSettings {
         settings.enabled = try entry.bool("enabled") ?? enabled
         settings.qos = try entry.integer("qos") ?? qos
         if let format = try entry.string("format") {
-            guard let known = PayloadFormat(rawValue: format) else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("format"), reason: "must be \"json\" or \"cbor\"")
+            guard let known = PayloadFormat(rawValue: format), !known.isSenML else {
+                throw ConfigurationError(
+                    fieldPath: entry.fieldPath("format"),
+                    reason: "must be \"json\" or \"cbor\"" + (PayloadFormat(rawValue: format)?.isSenML == true ? " (events have no SenML form)" : ""))
             }
             settings.format = known
         }

@@ -76,7 +76,8 @@ public final class MotionAgent: Sendable {
                 services: ServiceStates { ServiceState(settings: effective.settings(for: $0)) }))
         clock = ClockSupervisor(
             monotonicNanoseconds: engine.environment.monotonicNanoseconds, unixTime: engine.environment.unixTime)
-        let encoder = SamplePayloadEncoder(wallClock: clock.anchor)
+        var encoder = SamplePayloadEncoder(wallClock: clock.anchor)
+        encoder.senmlBaseName = configuration.senmlBaseName ?? "urn:dev:mac:0000000000000000_\(configuration.resolvedDeviceID):"
         let intake = CommandIntake()
         let vibrationState = VibrationStateBoard(topics: core.topics, wallClock: clock.anchor)
         detectors = DetectorService(

@@ -64,7 +64,13 @@ extension ServiceSettings {
         }
         if let format = try entry.string("format") {
             guard let known = PayloadFormat(rawValue: format) else {
-                throw ConfigurationError(fieldPath: entry.fieldPath("format"), reason: "must be \"json\" or \"cbor\"")
+                throw ConfigurationError(
+                    fieldPath: entry.fieldPath("format"), reason: "must be \"json\", \"cbor\", \"senml+json\" or \"senml+cbor\"")
+            }
+            guard !known.isSenML || service != .vibration else {
+                throw ConfigurationError(
+                    fieldPath: entry.fieldPath("format"),
+                    reason: "must be \"json\" or \"cbor\": the vibration service's summaries and spectra have no SenML form")
             }
             settings.format = known
         }

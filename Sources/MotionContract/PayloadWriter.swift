@@ -88,12 +88,10 @@ public protocol FormattedPayload {
 }
 
 extension FormattedPayload {
-    /// The payload, in `format`.
+    /// The payload, in `format` (a SenML format gives the contract's own form in its encoding: these
+    /// payloads have no SenML form).
     public func encoded(_ format: PayloadFormat = .json) -> [UInt8] {
-        switch format {
-        case .json: bytes(JSONWriter.self)
-        case .cbor: bytes(CBORWriter.self)
-        }
+        format.nativeForm == .cbor ? bytes(CBORWriter.self) : bytes(JSONWriter.self)
     }
 
     private func bytes<Writer: PayloadWriter>(_: Writer.Type) -> [UInt8] {

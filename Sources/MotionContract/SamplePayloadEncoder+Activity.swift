@@ -8,12 +8,13 @@ extension SamplePayloadEncoder {
     ///   - values: the message's values.
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value.
-    ///   - format: JSON (the default) or CBOR.
+    ///   - format: JSON (the default), CBOR, or SenML in either.
     /// - Returns: the payload's bytes.
     public func encode(_ values: [PedometerSample], seq: UInt64, batched: Bool = false, format: PayloadFormat = .json) -> [UInt8] {
         switch format {
         case .json: encode(values, seq: seq, batched: batched, into: JSONWriter.self, writeValues: Self.write)
         case .cbor: encode(values, seq: seq, batched: batched, into: CBORWriter.self, writeValues: Self.write)
+        case .senmlJSON, .senmlCBOR: senml(values, service: .steps, format: format, records: Self.senmlRecords)
         }
     }
 
@@ -22,12 +23,13 @@ extension SamplePayloadEncoder {
     ///   - values: the message's values.
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value.
-    ///   - format: JSON (the default) or CBOR.
+    ///   - format: JSON (the default), CBOR, or SenML in either.
     /// - Returns: the payload's bytes.
     public func encode(_ values: [ActivitySample], seq: UInt64, batched: Bool = false, format: PayloadFormat = .json) -> [UInt8] {
         switch format {
         case .json: encode(values, seq: seq, batched: batched, into: JSONWriter.self, writeValues: Self.write)
         case .cbor: encode(values, seq: seq, batched: batched, into: CBORWriter.self, writeValues: Self.write)
+        case .senmlJSON, .senmlCBOR: senml(values, service: .activity, format: format, records: Self.senmlRecords)
         }
     }
 
@@ -37,12 +39,13 @@ extension SamplePayloadEncoder {
     ///   - values: the message's values.
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value.
-    ///   - format: JSON (the default) or CBOR.
+    ///   - format: JSON (the default), CBOR, or SenML in either.
     /// - Returns: the payload's bytes.
     public func encode(_ values: [AltitudeSample], seq: UInt64, batched: Bool = false, format: PayloadFormat = .json) -> [UInt8] {
         switch format {
         case .json: encode(values, seq: seq, batched: batched, into: JSONWriter.self, writeValues: Self.write)
         case .cbor: encode(values, seq: seq, batched: batched, into: CBORWriter.self, writeValues: Self.write)
+        case .senmlJSON, .senmlCBOR: senml(values, service: .altitude, format: format, records: Self.senmlRecords)
         }
     }
 

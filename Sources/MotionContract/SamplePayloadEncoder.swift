@@ -12,6 +12,9 @@
 public struct SamplePayloadEncoder: Sendable {
     /// Where `ts` comes from: `ts = timestamp + wallClock.offset`.
     public let wallClock: WallClockAnchor
+    /// The SenML packs' base name before the service's name (`urn:dev:mac:…_{device_id}:`); the packs'
+    /// `bn` is this followed by `{service}:`.
+    public var senmlBaseName = "urn:dev:mac:0000000000000000:"
 
     /// Unix time minus seconds-since-boot time now, s.
     public var wallClockOffset: Double { wallClock.offset }
@@ -46,7 +49,7 @@ public struct SamplePayloadEncoder: Sendable {
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value (pass `batchSize > 1`, so that a last partial
     ///     batch keeps the topic's format); more or fewer than one value is always a batch.
-    ///   - format: JSON (the default) or CBOR.
+    ///   - format: JSON (the default), CBOR, or SenML in either.
     /// - Returns: the payload's bytes (UTF-8 JSON, or CBOR).
     public func encode(
         _ values: [VectorSample], service: MotionService, seq: UInt64, batched: Bool = false, format: PayloadFormat = .json
@@ -57,6 +60,7 @@ public struct SamplePayloadEncoder: Sendable {
         switch format {
         case .json: return encode(values, seq: seq, batched: batched, into: JSONWriter.self) { Self.write($0, name, into: &$1) }
         case .cbor: return encode(values, seq: seq, batched: batched, into: CBORWriter.self) { Self.write($0, name, into: &$1) }
+        case .senmlJSON, .senmlCBOR: return senml(values, service: service, format: format) { Self.senmlRecords($0, service: service) }
         }
     }
 
@@ -68,12 +72,13 @@ public struct SamplePayloadEncoder: Sendable {
     ///   - values: the message's values (as returned by ``TopicSampler/add(_:)``).
     ///   - seq: the message's sequence number on its topic.
     ///   - batched: write the batch form even for one value; more or fewer than one value is always a batch.
-    ///   - format: JSON (the default) or CBOR.
+    ///   - format: JSON (the default), CBOR, or SenML in either.
     /// - Returns: the payload's bytes (UTF-8 JSON, or CBOR).
     public func encode(_ values: [DeviceMotionSample], seq: UInt64, batched: Bool = false, format: PayloadFormat = .json) -> [UInt8] {
         switch format {
         case .json: encode(values, seq: seq, batched: batched, into: JSONWriter.self, writeValues: Self.write)
         case .cbor: encode(values, seq: seq, batched: batched, into: CBORWriter.self, writeValues: Self.write)
+        case .senmlJSON, .senmlCBOR: senml(values, service: .deviceMotion, format: format, records: Self.senmlRecords)
         }
     }
 

@@ -4,14 +4,15 @@ import MotionContract
 import MotionEngine
 import Synchronization
 
-/// `motion-bench payloads`: each data topic's payload in JSON and in CBOR, single and batched: bytes per
-/// message, bytes on the wire per message (the MQTT 5 PUBLISH around it) and per hour at the default
-/// rates, and the CPU time to encode and to decode one message, from real samples of the simulated IMU.
+/// `motion-bench payloads`: each data topic's payload in JSON, CBOR and SenML (JSON and CBOR), single and
+/// batched: bytes per message, bytes on the wire per message (the MQTT 5 PUBLISH around it) and per hour
+/// at the default rates, and the CPU time to encode and to decode one message (the contract's own forms;
+/// SenML is decoded by SenML libraries, not by MotionContract), from real samples of the simulated IMU.
 enum PayloadBenchmark {
     static let usage = """
         usage: motion-bench payloads [--device SPEC] [--samples N] [--json]
           encodes N samples (default 2000) of each service, read from SPEC (default sim:rate=1000,motion=demo)
-          through the engine, in JSON and CBOR, one sample per message and 10 per message; prints bytes per
+          through the engine, in JSON, CBOR, SenML JSON and SenML CBOR, one sample per message and 10 per message; prints bytes per
           message, wire bytes (MQTT 5 PUBLISH, QoS 0, topic motion/board-7/SERVICE, content type) and MB per
           hour at the default rates (50 Hz, magnetometer 20 Hz), and µs of CPU to encode and decode a message
         """
@@ -25,7 +26,8 @@ enum PayloadBenchmark {
         let wireBytes: Double
         let megabytesPerHour: Double
         let encodeMicroseconds: Double
-        let decodeMicroseconds: Double
+        /// `nil` for SenML, which MotionContract does not decode.
+        let decodeMicroseconds: Double?
     }
 
     static func run(_ scanner: ArgumentScanner) throws {
@@ -33,7 +35,9 @@ enum PayloadBenchmark {
         let device = scanner["--device"] ?? "sim:rate=1000,motion=demo"
         let count = try scanner.integer("--samples", atLeast: 10, atMost: 1_000_000) ?? 2000
         let samples = try collect(count, from: device)
-        let encoder = SamplePayloadEncoder(wallClockOffset: Date().timeIntervalSince1970 - Double(Clock.monotonicNanoseconds()) / 1e9)
+        var encoder = SamplePayloadEncoder(wallClockOffset: Date().timeIntervalSince1970 - Double(Clock.monotonicNanoseconds()) / 1e9)
+        encoder.senmlBaseName = "urn:dev:mac:0024beffff804ff1_board-7:"
+
         var rows: [Row] = []
         for service in MotionService.sensorServices {
             let rate = service == .magnetometer ? 20.0 : 50.0
@@ -64,7 +68,8 @@ enum PayloadBenchmark {
                         service: service.topicName, format: format.rawValue, batch: batch, payloadBytes: bytes, wireBytes: wire,
                         megabytesPerHour: wire * rate / Double(batch) * 3600 / 1e6,
                         encodeMicroseconds: cpuMicroseconds(per: starts.count) { for start in starts { _ = encode(start) } },
-                        decodeMicroseconds: cpuMicroseconds(per: payloads.count) { for payload in payloads { decode(payload) } }))
+                        decodeMicroseconds: format.isSenML
+                            ? nil : cpuMicroseconds(per: payloads.count) { for payload in payloads { decode(payload) } }))
                 }
             }
         }
@@ -159,13 +164,14 @@ enum PayloadBenchmark {
         #endif
         var lines = [
             "payload formats: \(count) samples per service from \(device); \(build), one thread's CPU time",
-            "service        format  batch  bytes/msg  wire/msg  MB/hour   encode µs/msg  decode µs/msg",
+            "service        format      batch  bytes/msg  wire/msg  MB/hour   encode µs/msg  decode µs/msg",
         ]
         for row in rows {
             lines.append(
-                row.service.padding(toLength: 15, withPad: " ", startingAt: 0) + row.format.padding(toLength: 8, withPad: " ", startingAt: 0)
-                    + String(format: "%-7d%-11.0f%-10.0f%-10.2f%-15.2f%.2f", row.batch, row.payloadBytes, row.wireBytes,
-                             row.megabytesPerHour, row.encodeMicroseconds, row.decodeMicroseconds))
+                row.service.padding(toLength: 15, withPad: " ", startingAt: 0) + row.format.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(format: "%-7d%-11.0f%-10.0f%-10.2f%-15.2f", row.batch, row.payloadBytes, row.wireBytes,
+                             row.megabytesPerHour, row.encodeMicroseconds)
+                    + (row.decodeMicroseconds.map { String(format: "%.2f", $0) } ?? "—"))
         }
         lines.append("MB/hour: wire bytes at 50 Hz (magnetometer 20 Hz) of samples; batch 10 sends a tenth as many messages")
         return lines.joined(separator: "\n")

@@ -312,7 +312,7 @@ import Testing
             (#"{"remote_config":{"state_file":""}}"#, "remote_config.state_file", "must name a file"),
             (#"{"remote_config":{"enabled":"yes"}}"#, "remote_config.enabled", "true or false"),
             (#"{"remote_config":{"file":"x"}}"#, "remote_config.file", "unknown field"),
-            (#"{"services":{"gyro":{"format":"xml"}}}"#, "services.gyro.format", #"must be "json" or "cbor""#),
+            (#"{"services":{"gyro":{"format":"xml"}}}"#, "services.gyro.format", #"must be "json", "cbor", "senml+json" or "senml+cbor""#),
         ]
         for (json, field, reason) in cases {
             #expect {

@@ -12,7 +12,7 @@ import Testing
         let standing = PedometerSample(timestamp: 101.5, steps: 36, distance: 25.2)
         let text = String(decoding: encoder.encode([standing], seq: 3), as: UTF8.self)
         #expect(text == #"{"seq":3,"timestamp":101.5,"ts":1700000101.5,"steps":36,"distance":25.2}"#)
-        for format in PayloadFormat.allCases {
+        for format in PayloadFormat.nativeForms {
             let single = try SamplePayloadDecoder.steps(encoder.encode([walking], seq: 7, format: format))
             #expect(single.sequence == 7 && !single.isBatch && single.unixTimes == [1_700_000_100.5])
             let decoded = try #require(single.samples.first)
@@ -28,7 +28,7 @@ import Testing
         let altitude = AltitudeSample(timestamp: 51, relativeAltitude: 6.03, pressure: 101.2531, absoluteAltitude: 6.1)
         #expect(String(decoding: encoder.encode([activity], seq: 1), as: UTF8.self)
             == #"{"seq":1,"timestamp":50.0,"ts":1700000050.0,"activity":"running","confidence":"high","since":42.25}"#)
-        for format in PayloadFormat.allCases {
+        for format in PayloadFormat.nativeForms {
             #expect(try SamplePayloadDecoder.activity(encoder.encode([activity], seq: 1, format: format)).samples == [activity])
             let read = try #require(try SamplePayloadDecoder.altitude(encoder.encode([altitude], seq: 2, format: format)).samples.first)
             #expect(abs(read.relativeAltitude - 6.03) < 1e-5 && abs(read.pressure - 101.2531) < 1e-4 && abs(read.absoluteAltitude - 6.1) < 1e-5)

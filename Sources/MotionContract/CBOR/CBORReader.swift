@@ -35,9 +35,9 @@ extension JSONValue {
     /// Parses a data payload in either format (``PayloadFormat/of(_:)`` tells which).
     /// - Throws: ``SyntaxError``.
     public static func parse(payload bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        switch PayloadFormat.of(bytes) {
-        case .json: try parse(bytes)
+        switch PayloadFormat.of(bytes).nativeForm {
         case .cbor: try parse(cbor: bytes)
+        default: try parse(bytes)
         }
     }
 }

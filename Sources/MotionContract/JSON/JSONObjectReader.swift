@@ -40,6 +40,12 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
     /// object (a map).
     /// - Throws: `Failure` when the payload is neither or not an object.
     public init(payload bytes: [UInt8]) throws(Failure) {
+        let format = PayloadFormat.of(bytes)
+        guard !format.isSenML else {
+            throw Failure(
+                fieldPath: "",
+                reason: "a SenML pack (\(format.rawValue)), not the contract's own form: read it with a SenML decoder, or set the topic's format to json or cbor")
+        }
         let parsed: JSONValue
         do {
             parsed = try JSONValue.parse(payload: bytes)

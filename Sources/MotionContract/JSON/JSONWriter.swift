@@ -81,6 +81,26 @@ public struct JSONWriter: PayloadWriter, Sendable {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// A top-level array of objects, `[{…},{…},…]` (SenML's form): one object per element, with the
+    /// fields `body` writes for it.
+    public static func arrayOfObjects<Elements: Collection>(
+        _ elements: Elements, _ body: (Elements.Element, inout JSONWriter) -> Void
+    ) -> [UInt8] {
+        var writer = JSONWriter(continuing: [])
+        writer.bytes.reserveCapacity(64 * elements.count + 2)
+        writer.bytes.append(UInt8(ascii: "["))
+        var first = true
+        for element in elements {
+            if !first { writer.bytes.append(UInt8(ascii: ",")) }
+            first = false
+            writer.bytes.append(UInt8(ascii: "{"))
+            writer.writeNested { body(element, &$0) }
+            writer.bytes.append(UInt8(ascii: "}"))
+        }
+        writer.bytes.append(UInt8(ascii: "]"))
+        return writer.bytes
+    }
+
     /// Appends `"key":[{…},{…},…]`: one object per element, with the fields `body` writes for it.
     public mutating func array<Elements: Collection>(
         _ key: String, objects elements: Elements, _ body: (Elements.Element, inout JSONWriter) -> Void
