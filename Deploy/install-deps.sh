@@ -45,9 +45,10 @@ if ((${#missing[@]})); then
 fi
 
 python_path="${MOTION_PYTHON_PATH:-${XDG_CACHE_HOME:-$HOME/.cache}/motionbridge/python}"
-if ! PYTHONPATH="$python_path" python3 -c 'import kpn_senml' 2>/dev/null; then
+# Debian's Python, the one the tests run (another python3 earlier on PATH may have its own packages).
+if ! PYTHONPATH="$python_path" /usr/bin/python3 -c 'import kpn_senml' 2>/dev/null; then
     echo "install-deps: installing kpn-senml 1.0.1 from PyPI into $python_path" >&2
-    python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$python_path" kpn-senml==1.0.1
+    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$python_path" kpn-senml==1.0.1
 fi
 
 if ! command -v swift >/dev/null; then

@@ -138,7 +138,8 @@ final class AgentAnnouncer: Sendable {
         core.state.withLock { state in
             // With remote configuration off, the kept documents are not in force: everything is the file's.
             let remote = state.configuration.remoteConfiguration.enabled ? state.remote : RemoteConfiguration(version: state.remote.version)
-            return state.configuration.configurationReport(remote: remote, ts: state.configurationSince, error: state.remoteError)
+            return state.configuration.configurationReport(
+                remote: remote, ts: core.wallClock.unixTime(of: state.configurationSince), error: state.remoteError)
         }
     }
 

@@ -224,11 +224,6 @@ public struct AgentConfiguration: Sendable, Equatable {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }
         try validateRuntime()
-        if MotionService.allCases.contains(where: { settings(for: $0).format.isSenML }), senmlBaseName == nil {
-            throw ConfigurationError(
-                fieldPath: "senml.base_name",
-                reason: "no network interface has a hardware address to name the device by (urn:dev:mac:…); give a base name")
-        }
         try validateFileUses()
         _ = try clientConfiguration(will: nil)
     }
@@ -239,6 +234,12 @@ public struct AgentConfiguration: Sendable, Equatable {
     public func validateRuntime() throws(ConfigurationError) {
         for (service, settings) in services {
             try settings.validate(fieldPath: "services.\(service.topicName)")
+        }
+        if let service = MotionService.allCases.first(where: { settings(for: $0).format.isSenML }), senmlBaseName == nil {
+            throw ConfigurationError(
+                fieldPath: "services.\(service.topicName).format",
+                reason: "SenML needs a name for the device: no network interface has a permanent, universally administered "
+                    + "hardware address to make urn:dev:mac:… from; give senml.base_name")
         }
         if magneticReference == nil,
            let service = services.keys.sorted(by: { $0.topicName < $1.topicName })

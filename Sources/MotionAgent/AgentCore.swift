@@ -18,7 +18,8 @@ struct AgentState: Sendable {
     var remoteStore: RemoteConfigurationStore
     /// Why ``remote`` is not in force, or nil.
     var remoteError: String?
-    /// When the configuration in force came into force, Unix time, s.
+    /// When the configuration in force came into force, seconds since boot (`CLOCK_MONOTONIC`; Unix time
+    /// through ``AgentCore/wallClock`` when reported).
     var configurationSince: Double
     var client: (any MessageTransport)?
     var services: ServiceStates
@@ -47,12 +48,20 @@ final class AgentCore: Sendable {
     /// The serial owner of the control state: broker events, commands, timers and supervision run here.
     let controlQueue = DispatchQueue(label: "motion-agent.control")
     let state: Mutex<AgentState>
-    /// When the agent was made: `CLOCK_MONOTONIC` ns (for the uptime in `health`) and Unix time, s (the
-    /// `started` of `info`).
+    /// When the agent was made, `CLOCK_MONOTONIC` ns (for the uptime in `health`).
     let startMonotonicNanoseconds = MonotonicClock.now()
-    let startUnixTime = WallClock.unixTime()
+    /// Where Unix times come from: the wall clock as the clock supervisor last measured it.
+    let wallClock: WallClockAnchor
 
-    init(version: String, topics: TopicLayout, engine: MotionEngine, altimeter: MotionAltimeter, state: AgentState) {
+    /// When the agent was made, Unix time, s (the `started` of `info`): through the anchor, so a wall clock
+    /// set after the start (a board without a real-time clock) moves it too.
+    var startUnixTime: Double { wallClock.unixTime(of: Double(startMonotonicNanoseconds) / 1e9) }
+
+    init(
+        version: String, topics: TopicLayout, engine: MotionEngine, altimeter: MotionAltimeter, state: AgentState,
+        wallClock: WallClockAnchor
+    ) {
+        self.wallClock = wallClock
         self.version = version
         self.topics = topics
         self.engine = engine

@@ -51,7 +51,8 @@ final class ClockSupervisor: Sendable {
         self.source = source
         self.logger = logger
         var watch = WallClockWatch()
-        _ = watch.observe(monotonic: monotonicNanoseconds(), unixTime: unixTime())
+        let first = Self.read(monotonicNanoseconds, unixTime)
+        _ = watch.observe(monotonic: first.monotonic, unixTime: first.unixTime)
         let status = kernelStatus()
         anchor = WallClockAnchor(offset: watch.offset ?? 0, synchronized: status?.synchronized ?? true)
         state = Mutex(State(watch: watch, status: status))
@@ -76,11 +77,10 @@ final class ClockSupervisor: Sendable {
 
     /// One check: both clocks, the kernel's status; the anchor follows; a step is logged.
     func check() {
-        let monotonic = monotonicNanoseconds()
-        let now = unixTime()
+        let now = Self.read(monotonicNanoseconds, unixTime)
         let status = kernelStatus()
         let (step, offset, wasSynchronized) = state.withLock { state in
-            let step = state.watch.observe(monotonic: monotonic, unixTime: now)
+            let step = state.watch.observe(monotonic: now.monotonic, unixTime: now.unixTime)
             let wasSynchronized = state.status?.synchronized ?? true
             state.status = status
             return (step, state.watch.offset ?? anchor.offset, wasSynchronized)
@@ -98,6 +98,23 @@ final class ClockSupervisor: Sendable {
                     ? "the wall clock is synchronized; Unix times (ts) are no longer marked uncertain"
                     : "the wall clock is not synchronized; Unix times (ts) are marked uncertain")
         }
+    }
+
+    /// Both clocks at one instant: the wall clock read before and after the monotonic one, their mean taken,
+    /// so a preemption between two reads does not shift every later `ts` by its length (the tighter of
+    /// three tries).
+    static func read(
+        _ monotonicNanoseconds: () -> UInt64, _ unixTime: () -> Double
+    ) -> (monotonic: UInt64, unixTime: Double) {
+        var best: (monotonic: UInt64, unixTime: Double, spread: Double)?
+        for _ in 0..<3 {
+            let before = unixTime()
+            let monotonic = monotonicNanoseconds()
+            let after = unixTime()
+            if best == nil || after - before < best!.spread { best = (monotonic, (before + after) / 2, after - before) }
+            if after - before < 20e-6 { break }
+        }
+        return (best!.monotonic, best!.unixTime)
     }
 
     /// The clock's part of a health report: the last status read, the source now, the steps seen.

@@ -80,7 +80,7 @@ extension ControlPlane {
             state.configuration.magneticReference = new.magneticReference
             state.configuration.mountMatrix = plan.reopensDevice ? new.mountMatrix : old.mountMatrix
             state.configuration.remoteConfiguration.enabled = new.remoteConfiguration.enabled
-            if old.runtimeSettings != state.configuration.runtimeSettings { state.configurationSince = WallClock.unixTime() }
+            if old.runtimeSettings != state.configuration.runtimeSettings { state.configurationSince = Double(MonotonicClock.now()) / 1e9 }
         }
         if plan.reloadsCalibration {
             do {

@@ -67,15 +67,16 @@ public final class MotionAgent: Sendable {
             Logger.agent.notice("remote configuration version \(remote.version) applied on top of the file")
         }
         engine.detectors.setDetectors(DetectorPipeline.activityBank(effective.detectors))
+        clock = ClockSupervisor(
+            monotonicNanoseconds: engine.environment.monotonicNanoseconds, unixTime: engine.environment.unixTime)
         core = AgentCore(
             version: version, topics: configuration.topics, engine: engine,
             altimeter: MotionAltimeter(device: nil, floors: engine.detectors, clock: engine.environment.clock),
             state: AgentState(
                 configuration: effective, fileConfiguration: configuration, remote: remote, remoteStore: store,
-                remoteError: overlayError, configurationSince: WallClock.unixTime(),
-                services: ServiceStates { ServiceState(settings: effective.settings(for: $0)) }))
-        clock = ClockSupervisor(
-            monotonicNanoseconds: engine.environment.monotonicNanoseconds, unixTime: engine.environment.unixTime)
+                remoteError: overlayError, configurationSince: Double(MonotonicClock.now()) / 1e9,
+                services: ServiceStates { ServiceState(settings: effective.settings(for: $0)) }),
+            wallClock: clock.anchor)
         var encoder = SamplePayloadEncoder(wallClock: clock.anchor)
         encoder.senmlBaseName = configuration.senmlBaseName ?? "urn:dev:mac:0000000000000000_\(configuration.resolvedDeviceID):"
         let intake = CommandIntake()

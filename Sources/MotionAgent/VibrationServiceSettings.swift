@@ -35,20 +35,25 @@ public struct VibrationServiceSettings: Sendable, Equatable {
     /// The keys of `services.vibration` beyond the common ones.
     static let keys: Set<String> = ["band", "lines", "averages", "peaks", "machine_class", "limits", "hysteresis", "rpm", "spectrum_interval"]
 
-    /// The band the service measures at `rate` Hz: ``band`` with its top clipped to rate ÷ 2.56 and to the
-    /// accelerometer filter's −3 dB bandwidth; nil when the rate leaves no room (below 10.24 × the low edge,
-    /// two octaves under the spectrum's top) or the band holds fewer than three of the spectrum's lines
-    /// above the lowest two.
+    /// The band the service measures at `rate` Hz: ``band`` with its top clipped to rate ÷ 2.56 and to
+    /// ``filterPassFraction`` of the accelerometer filter's −3 dB bandwidth; nil when the rate leaves no room
+    /// (below 10.24 × the low edge, two octaves under the spectrum's top) or the band holds fewer than three
+    /// of the spectrum's lines above the lowest two.
     /// - Parameters:
     ///   - rate: the device's rate, Hz.
     ///   - filterBandwidth: the chip's accelerometer bandwidth, Hz (`nil`: unknown, not clipped).
     func measurableBand(atRate rate: Double, filterBandwidth: Double? = nil) -> ClosedRange<Double>? {
         guard rate.isFinite, rate >= Self.rateFactor * band.lowerBound else { return nil }
-        let top = min(band.upperBound, rate / 2.56, filterBandwidth ?? .infinity)
+        let top = min(band.upperBound, rate / 2.56, (filterBandwidth ?? .infinity) * Self.filterPassFraction)
         let resolution = rate / Double(analyzerSettings.segmentLength)
         guard top - max(band.lowerBound, 3 * resolution) >= 2 * resolution else { return nil }
         return band.lowerBound...top
     }
+
+    /// How far up to its −3 dB frequency a chip's low-pass filter is trusted: a second-order roll-off still
+    /// passes 90 % of the amplitude at 0.7 of it (1/√(1 + 0.7⁴)), where at the −3 dB point itself a reading
+    /// is 29 % low. The chips' filters are of second order or steeper, which pass more.
+    static let filterPassFraction = 0.7
 
     /// The rate a band needs, in multiples of its low edge: the spectrum's top (rate ÷ 2.56) two octaves
     /// above it.

@@ -112,8 +112,9 @@ public struct SamplePayloadEncoder: Sendable {
     ) -> [UInt8] {
         var writer = Writer()
         writer.field("seq", seq)
-        if !wallClock.isSynchronized { writer.field("tsUncertain", true) }
-        let offset = wallClock.offset
+        let clock = wallClock.reading
+        if !clock.isSynchronized { writer.field("tsUncertain", true) }
+        let offset = clock.offset
         if values.count == 1, !batched {
             writeSample(values[0], offset: offset, into: &writer, writeValues: writeValues)
         } else {

@@ -5,9 +5,11 @@ import Glibc
 /// The board's network hardware address, a stable identity of the board itself (SenML's `urn:dev:mac:`
 /// names, RFC 9039).
 public enum NetworkHardwareAddress {
-    /// The 48-bit address of the first interface by name that has one and is a device (a directory
-    /// `device` beside `address`: a physical NIC, not a bridge, a VPN or loopback); failing that, of the
-    /// first non-loopback interface with a non-zero address; `nil` when none has.
+    /// The 48-bit address of the first interface by name whose address is the hardware's own: assigned
+    /// permanently (`addr_assign_type` 0, where the kernel says) and universally administered (bit 1 of the
+    /// first byte clear), preferring a device (a directory `device` beside `address`: a NIC, not a bridge
+    /// or a VPN); `nil` when none is. A random or locally administered address (a USB gadget's, a
+    /// container's, a bridge's) can change from boot to boot, so it does not name the board.
     /// - Parameter sysfsRoot: the kernel's `/sys/class/net` (a fake tree in tests).
     public static func primary(sysfsRoot: String = "/sys/class/net") -> [UInt8]? {
         guard let directory = opendir(sysfsRoot) else { return nil }
@@ -19,8 +21,11 @@ public enum NetworkHardwareAddress {
         closedir(directory)
         var fallback: [UInt8]?
         for name in names.sorted() {
-            guard let text = try? RegularFile.read("\(sysfsRoot)/\(name)/address", maximumSize: 128),
-                let address = parse(String(decoding: text, as: UTF8.self)), address.contains(where: { $0 != 0 })
+            func text(_ file: String) -> String? {
+                (try? RegularFile.read("\(sysfsRoot)/\(name)/\(file)", maximumSize: 128)).map { String(decoding: $0, as: UTF8.self) }
+            }
+            guard let address = text("address").flatMap(parse), address.contains(where: { $0 != 0 }),
+                address[0] & 0x02 == 0, text("addr_assign_type").map({ $0.hasPrefix("0") }) ?? true
             else { continue }
             if access("\(sysfsRoot)/\(name)/device", F_OK) == 0 { return address }
             if fallback == nil { fallback = address }

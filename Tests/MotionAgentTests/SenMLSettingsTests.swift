@@ -18,19 +18,27 @@ import Testing
         #expect(NetworkHardwareAddress.parse("02:42:ac:11:00") == nil && NetworkHardwareAddress.parse("zz:42:ac:11:00:02") == nil)
     }
 
-    @Test func thePrimaryAddressIsTheFirstPhysicalInterfaces() throws {
+    @Test func thePrimaryAddressIsTheFirstPhysicalInterfacesOwn() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("net-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        for (name, address, physical) in [("lo", "00:00:00:00:00:00", false), ("br0", "02:00:00:00:00:01", false),
-                                          ("eth0", "dc:a6:32:01:02:03", true), ("wlan0", "dc:a6:32:0a:0b:0c", true)] {
+        // A Pi Zero in USB gadget mode: usb0 sorts first with a random, locally administered address.
+        let interfaces: [(String, String, String?, Bool)] = [
+            ("lo", "00:00:00:00:00:00", "0", false), ("br0", "02:00:00:00:00:01", "3", false),
+            ("eth0", "dc:a6:32:01:02:03", "0", true), ("usb0", "3e:1a:9c:44:55:66", "1", true), ("veth1", "b8:27:eb:0a:0b:0c", nil, false),
+            ("wlan0", "dc:a6:32:0a:0b:0c", "0", true),
+        ]
+        for (name, address, assignment, physical) in interfaces {
             try FileManager.default.createDirectory(atPath: "\(root)/\(name)", withIntermediateDirectories: true)
             try "\(address)\n".write(toFile: "\(root)/\(name)/address", atomically: false, encoding: .utf8)
+            if let assignment { try "\(assignment)\n".write(toFile: "\(root)/\(name)/addr_assign_type", atomically: false, encoding: .utf8) }
             if physical { try FileManager.default.createDirectory(atPath: "\(root)/\(name)/device", withIntermediateDirectories: true) }
         }
         #expect(NetworkHardwareAddress.primary(sysfsRoot: root) == [0xDC, 0xA6, 0x32, 0x01, 0x02, 0x03])
-        try FileManager.default.removeItem(atPath: "\(root)/eth0/device")
-        try FileManager.default.removeItem(atPath: "\(root)/wlan0/device")
-        #expect(NetworkHardwareAddress.primary(sysfsRoot: root) == [0x02, 0, 0, 0, 0, 0x01], "no physical one: the first by name")
+        try FileManager.default.removeItem(atPath: "\(root)/eth0")
+        try FileManager.default.removeItem(atPath: "\(root)/wlan0")
+        #expect(NetworkHardwareAddress.primary(sysfsRoot: root) == [0xB8, 0x27, 0xEB, 0x0A, 0x0B, 0x0C], "no NIC's own: a universal one")
+        try FileManager.default.removeItem(atPath: "\(root)/veth1")
+        #expect(NetworkHardwareAddress.primary(sysfsRoot: root) == nil, "random and local addresses do not name the board")
         #expect(NetworkHardwareAddress.primary(sysfsRoot: root + "/none") == nil)
     }
 

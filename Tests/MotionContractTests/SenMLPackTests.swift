@@ -56,6 +56,16 @@ import Testing
         #expect(!withoutNorth.contains("heading"))
     }
 
+    @Test func aReadingThatIsNotANumberIsLeftOutNotWrittenAsNull() {
+        let samples = [VectorSample(timestamp: 10, value: SIMD3(.nan, 0, -1)), VectorSample(timestamp: 10.1, value: SIMD3(.infinity, 1e39, -1))]
+        let json = String(decoding: Self.encoder().encode(samples, service: .gyro, seq: 1, format: .senmlJSON), as: UTF8.self)
+        #expect(json == """
+            [{"bn":"urn:dev:mac:0024beffff804ff1_pump-7:gyro:","bt":1800000010.0,"n":"y","u":"rad/s","v":0.0},\
+            {"n":"z","u":"rad/s","v":-1.0},{"n":"z","u":"rad/s","v":-1.0,"t":0.1}]
+            """)
+        #expect(!json.contains("null"))
+    }
+
     @Test func aSenMLPayloadIsNotTakenForTheContractsOwnForm() throws {
         let payload = Self.encoder().encode([VectorSample(timestamp: 1, value: .zero)], service: .gyro, seq: 1, format: .senmlJSON)
         #expect(throws: PayloadError(

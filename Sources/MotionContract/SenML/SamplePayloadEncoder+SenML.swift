@@ -24,7 +24,9 @@ extension SamplePayloadEncoder {
                 let relative = value.timestamp + offset - baseTime
                 for record in sampleRecords.indices { sampleRecords[record].time = relative }
             }
-            pack.records += sampleRecords
+            // RFC 8428 has no value for "not a number": a record whose reading is not finite (or beyond a
+            // float) is left out rather than written as null.
+            pack.records += sampleRecords.filter(\.hasWritableValue)
         }
         if !pack.records.isEmpty {
             pack.records[0].baseName = senmlBaseName + service.topicName + ":"

@@ -28,6 +28,12 @@ public struct SenMLRecord: Sendable, Equatable {
     /// `t`: the time relative to the base time, s; `nil` for 0.
     public var time: Double?
 
+    /// Whether the value can be written: a number must be finite and within single precision's range.
+    public var hasWritableValue: Bool {
+        guard case .number(let number) = value else { return true }
+        return number.isFinite && abs(number) <= Double(Float.greatestFiniteMagnitude)
+    }
+
     /// Creates a record.
     /// - Parameters:
     ///   - name: `n`.

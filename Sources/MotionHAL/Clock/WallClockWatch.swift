@@ -1,5 +1,6 @@
 /// Watches the wall clock against the monotonic one. Their difference, the Unix time of the monotonic
-/// clock's zero, drifts by at most 500 ppm while a daemon slews the clock and jumps when the clock is set
+/// clock's zero, drifts while a daemon slews the clock (by adjtime's 500 ppm, or chrony's up to 83 333 ppm,
+/// its default `maxslewrate`) and jumps when the clock is set
 /// (a daemon's first synchronization, `date -s`, a resume from suspend, which `CLOCK_MONOTONIC` does not
 /// count). A pure value: the caller reads both clocks and feeds them in.
 public struct WallClockWatch: Sendable, Equatable {
@@ -23,9 +24,10 @@ public struct WallClockWatch: Sendable, Equatable {
     /// A change of the offset smaller than this plus ``slewAllowance`` × the time since the previous
     /// reading is slewing or reading jitter, s (default 5 ms: a preempted reading of the two clocks).
     public var tolerance: Double
-    /// The largest rate at which a slewed clock moves against the monotonic one (the kernel's 500 ppm),
-    /// doubled for margin.
-    public var slewAllowance = 0.001
+    /// The largest rate at which a slewed clock moves against the monotonic one: chrony's default
+    /// `maxslewrate` (83 333 ppm) with margin, 10 %. A setting smaller than that in one reading's time is
+    /// taken for slewing (ntpd and chrony step only beyond 128 ms or their configured threshold anyway).
+    public var slewAllowance = 0.1
     /// The Unix time of the monotonic zero as last read, s; `nil` before the first reading.
     public private(set) var offset: Double?
     /// Steps seen.

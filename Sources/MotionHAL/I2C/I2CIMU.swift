@@ -155,8 +155,9 @@ public final class I2CIMU: IMUDevice {
         }
         try runs.start { () throws(IMUDeviceError) in
             let (_, driver) = try Self.identify(openBus: openBus, busName: busName, address: address, models: [model], time: time)
-            // A chip pair that lost a member (a magnetometer gone from the bus) is not the device opened.
-            guard driver.info.sensors == chipSensors else {
+            // A chip pair that lost a member this run reads (a magnetometer gone from the bus) is not the device
+            // opened; an accelerometer-only run does not need the magnetometer.
+            guard info.sensors.isSubset(of: driver.info.sensors) else {
                 throw .unavailable(
                     "the \(model.name) at \(I2CBusError.hex(address)) on \(busName) now has \(Self.describe(driver.info.sensors)) instead of \(Self.describe(chipSensors))")
             }

@@ -21,8 +21,8 @@ import Synchronization
 ///   (a chip whose kernel driver serves both sensors from one device then moves fewer bytes per sample);
 ///   `rate=max` asks for the highest rate `*sampling_frequency_available` lists, `rate=HZ` for the slowest
 ///   at least HZ. ``IMUDeviceInfo/accelerometerBandwidth`` is the kernel's
-///   `in_accel_filter_low_pass_3db_frequency` (or the device's `filter_low_pass_3db_frequency`) as read
-///   when the IMU is created, when the driver offers one.
+///   `in_accel_filter_low_pass_3db_frequency` (or the device's `filter_low_pass_3db_frequency`) when the
+///   driver offers one and the IMU will run at the rate set now (the attribute belongs to that rate).
 /// - Faults: a failed read is delivered as `.fault(.readFailed)` and reading goes on; a device that
 ///   disappears (node at its end or `ENODEV`, sysfs directory gone) is delivered once as
 ///   `.fault(.unavailable)` and the reader ends: the consumer stops and starts the device again to reopen
@@ -106,8 +106,13 @@ public final class IIOIMU: IMUDevice {
         case .highest: rate = rates.upperBound
         case .hertz: rate = frequency.rate(atLeast: try sampling.resolvedRate(in: rates, defaultRate: current, device: device.label))
         }
-        var bandwidth = try attributes.readNumberIfPresent("in_accel_filter_low_pass_3db_frequency")
-        if bandwidth == nil { bandwidth = try attributes.readNumberIfPresent("filter_low_pass_3db_frequency") }
+        // The kernel's filter attribute describes the rate set now; for another rate it is not known until
+        // `start` sets it, and drivers tie the two together, so it is only taken for the rate in force.
+        var bandwidth: Double?
+        if rate == current {
+            bandwidth = try attributes.readNumberIfPresent("in_accel_filter_low_pass_3db_frequency")
+            if bandwidth == nil { bandwidth = try attributes.readNumberIfPresent("filter_low_pass_3db_frequency") }
+        }
 
         var sensors: IMUSensors = []
         if primarySensors.contains(.acceleration) { sensors.insert(.accelerometer) }

@@ -22,7 +22,8 @@ import Testing
 
     @Test func theHighestRateBuffersTheAccelerometerAlone() throws {
         let tree = try IIOFakeTree()
-        let device = try mpu6050(tree)
+        // Running at its highest rate already, so the kernel's filter attribute is that rate's.
+        let device = try mpu6050(tree, attributes: ["sampling_frequency": "1000"])
         let imu = try IIOIMU(
             device: "mpu6050", discovery: tree.discovery, sampling: .init(rate: .highest, accelerometerOnly: true))
         #expect(imu.info.sensors == [.accelerometer])
@@ -68,5 +69,15 @@ import Testing
             _ = try IIOIMU(
                 device: "mpu6050", magnetometer: "ak8975", discovery: tree.discovery, sampling: .init(accelerometerOnly: true))
         }
+    }
+
+    @Test func theFiltersBandwidthIsOnlyTakenForTheRateItBelongsTo() throws {
+        let tree = try IIOFakeTree()
+        try mpu6050(tree)
+        // Set to 50 Hz now: the attribute is the 50 Hz filter's, not the 1000 Hz one's.
+        let fastest = try IIOIMU(device: "mpu6050", discovery: tree.discovery, sampling: .init(rate: .highest, accelerometerOnly: true))
+        #expect(fastest.info.defaultSampleRate == 1000 && fastest.info.accelerometerBandwidth == nil)
+        let current = try IIOIMU(device: "mpu6050", discovery: tree.discovery)
+        #expect(current.info.defaultSampleRate == 50 && current.info.accelerometerBandwidth == 184)
     }
 }

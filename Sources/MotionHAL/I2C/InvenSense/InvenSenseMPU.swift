@@ -17,8 +17,8 @@
 ///   an episode is reported as ``IMUDeviceError/readFailed(_:)`` without touching the FIFO, whose samples
 ///   the next read takes.
 /// - Accelerometer only (`sensors=accelerometer`): the FIFO takes accelerometer frames alone (FIFO_EN
-///   ACCEL_FIFO_EN, 6 bytes), at the same rates (the accelerometer's output rate is 1 kHz on every part, so
-///   nothing faster is offered) with the same filter; the gyroscope keeps running as the PLL's reference
+///   ACCEL_FIFO_EN, 6 bytes), at the same rates and with the same filter (1 kHz divided by SMPLRT_DIV; the
+///   MPU-6500 family's unfiltered 4 kHz accelerometer, ACCEL_FCHOICE_B, is not offered); the gyroscope keeps running as the PLL's reference
 ///   and the MPU-9250's magnetometer stays off. Half the bytes per sample: the FIFO lasts twice as long.
 /// - Values in SI units and the accelerometer/gyroscope chip axes (the magnetometer's mapped into them).
 public final class InvenSenseMPU: I2CChipDriver {
