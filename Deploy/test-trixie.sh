@@ -13,7 +13,7 @@ case "${1:-}" in -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;
 cd "$(dirname "$0")/.."
 root=$(Deploy/cross-sdk.sh | tail -n 1)
 stamps="$(dirname "$root")/stamps"
-tools=(mosquitto mosquitto-clients openssl python3-jsonschema python3-cbor2 python3-jinja2 python3-scipy python3-pip procps systemd
+tools=(mosquitto mosquitto-clients openssl python3-jsonschema python3-cbor2 python3-jinja2 python3-scipy procps systemd
        prometheus prometheus-mqtt-exporter rabbitmq-server)
 stamp="$stamps/test-tools-$(printf '%s\n' "${tools[@]}" | md5sum | cut -c1-12)"
 if [ ! -e "$stamp" ]; then
@@ -22,12 +22,16 @@ if [ ! -e "$stamp" ]; then
     printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
     chmod 755 "$root/usr/sbin/policy-rc.d"
     Deploy/in-trixie.sh --no-checkout apt-get install -y -qq --no-install-recommends "${tools[@]}" >/dev/null
-    # kpn-senml from PyPI (the SenML decode test's independent reader), into the chroot's own directory.
-    Deploy/in-trixie.sh --no-checkout python3 -m pip install --quiet --disable-pip-version-check --no-deps \
-        --target /opt/motionbridge-python kpn-senml==1.0.1
     rm -f "$stamps"/test-tools-*
     touch "$stamp"
 fi
+# kpn-senml (the SenML decode test's independent reader, pure Python): the copy install-deps fetched from PyPI
+# on the host (the chroot has neither pip nor the host's certificate store), into the chroot's /opt.
+python_path="${MOTION_PYTHON_PATH:-${XDG_CACHE_HOME:-$HOME/.cache}/motionbridge/python}"
+[ -d "$python_path/kpn_senml" ] || { echo "test-trixie: no kpn-senml in $python_path (Deploy/install-deps.sh fetches it)" >&2; exit 1; }
+rm -rf "$root/opt/motionbridge-python"
+mkdir -p "$root/opt/motionbridge-python"
+cp -r "$python_path/kpn_senml" "$root/opt/motionbridge-python/"
 Deploy/in-trixie.sh swift build -j 2 --scratch-path .build/trixie --build-tests -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld
 Deploy/in-trixie.sh env MOTION_PYTHON_PATH=/opt/motionbridge-python \
     swift test --skip-build --scratch-path .build/trixie -Xswiftc -use-ld=lld "$@"
