@@ -12,15 +12,8 @@ public enum NetworkHardwareAddress {
     /// container's, a bridge's) can change from boot to boot, so it does not name the board.
     /// - Parameter sysfsRoot: the kernel's `/sys/class/net` (a fake tree in tests).
     public static func primary(sysfsRoot: String = "/sys/class/net") -> [UInt8]? {
-        guard let directory = opendir(sysfsRoot) else { return nil }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix("."), name != "lo" { names.append(name) }
-        }
-        closedir(directory)
         var fallback: [UInt8]?
-        for name in names.sorted() {
+        for name in DirectoryListing.names(in: sysfsRoot) where name != "lo" && !name.hasPrefix(".") {
             func text(_ file: String) -> String? {
                 (try? RegularFile.read("\(sysfsRoot)/\(name)/\(file)", maximumSize: 128)).map { String(decoding: $0, as: UTF8.self) }
             }

@@ -135,21 +135,33 @@ public struct CBORWriter: PayloadWriter, Sendable {
     }
 
     private mutating func appendText(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            appendEncoded { cbor_encode_string_start(utf8.count, $0, $1) }
-            bytes.append(contentsOf: utf8)
-        }
+        bytes.appendCBORText(text)
     }
 
-    /// Appends what `encode` writes into a scratch buffer (every CBOR head and number fits 9 bytes).
     private mutating func appendEncoded(_ encode: (UnsafeMutablePointer<UInt8>, Int) -> Int) {
+        bytes.appendCBOR(encode)
+    }
+}
+
+extension [UInt8] {
+    /// Appends what a libcbor encoding function writes into a scratch buffer (every CBOR head and number
+    /// fits 9 bytes): how ``CBORWriter`` and ``SenMLPack`` write straight into one buffer.
+    mutating func appendCBOR(_ encode: (UnsafeMutablePointer<UInt8>, Int) -> Int) {
         var scratch: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &scratch) { raw in
+        Swift.withUnsafeMutableBytes(of: &scratch) { raw in
             let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let count = encode(base, raw.count)
             precondition(count > 0, "a CBOR head is at most 9 bytes")
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+            append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+        }
+    }
+
+    /// Appends a definite-length text string (major type 3).
+    mutating func appendCBORText(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            appendCBOR { cbor_encode_string_start(utf8.count, $0, $1) }
+            append(contentsOf: utf8)
         }
     }
 }

@@ -88,16 +88,7 @@ public struct JSONWriter: PayloadWriter, Sendable {
     ) -> [UInt8] {
         var writer = JSONWriter(continuing: [])
         writer.bytes.reserveCapacity(64 * elements.count + 2)
-        writer.bytes.append(UInt8(ascii: "["))
-        var first = true
-        for element in elements {
-            if !first { writer.bytes.append(UInt8(ascii: ",")) }
-            first = false
-            writer.bytes.append(UInt8(ascii: "{"))
-            writer.writeNested { body(element, &$0) }
-            writer.bytes.append(UInt8(ascii: "}"))
-        }
-        writer.bytes.append(UInt8(ascii: "]"))
+        writer.appendObjects(elements, body)
         return writer.bytes
     }
 
@@ -106,6 +97,13 @@ public struct JSONWriter: PayloadWriter, Sendable {
         _ key: String, objects elements: Elements, _ body: (Elements.Element, inout JSONWriter) -> Void
     ) {
         appendKey(key)
+        appendObjects(elements, body)
+    }
+
+    /// Appends `[{…},{…},…]`: one object per element, with the fields `body` writes for it.
+    private mutating func appendObjects<Elements: Collection>(
+        _ elements: Elements, _ body: (Elements.Element, inout JSONWriter) -> Void
+    ) {
         bytes.append(UInt8(ascii: "["))
         var first = true
         for element in elements {

@@ -86,24 +86,11 @@ public struct SenMLPack: Sendable, Equatable {
     public func cbor() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(records.count * 24)
-        func append(_ encode: (UnsafeMutablePointer<UInt8>, Int) -> Int) {
-            var scratch: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &scratch) { raw in
-                let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                let count = encode(base, raw.count)
-                bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
-            }
-        }
+        func append(_ encode: (UnsafeMutablePointer<UInt8>, Int) -> Int) { bytes.appendCBOR(encode) }
         func label(_ value: Int) {
             if value >= 0 { append { cbor_encode_uint(UInt64(value), $0, $1) } } else { append { cbor_encode_negint(UInt64(-1 - value), $0, $1) } }
         }
-        func text(_ string: String) {
-            var string = string
-            string.withUTF8 { utf8 in
-                append { cbor_encode_string_start(utf8.count, $0, $1) }
-                bytes.append(contentsOf: utf8)
-            }
-        }
+        func text(_ string: String) { bytes.appendCBORText(string) }
         func number(_ value: Double) {
             guard value.isFinite else { return append { cbor_encode_null($0, $1) } }
             append { cbor_encode_double(value, $0, $1) }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The daemon that disciplines the wall clock, told by the processes running: ptp4l (PTP, with phc2sys),
 /// chrony, ntpd (the reference implementation or OpenNTPD) or systemd-timesyncd (SNTP).
 public enum TimeSynchronizationSource: String, Sendable, CaseIterable {
@@ -36,11 +32,8 @@ public enum TimeSynchronizationSource: String, Sendable, CaseIterable {
     /// or `/proc` cannot be read. Reads one small file per process: call it seldom (the health interval).
     /// - Parameter procRoot: the proc file system (`/proc`; a fake tree in tests).
     public static func running(procRoot: String = "/proc") -> TimeSynchronizationSource? {
-        guard let directory = opendir(procRoot) else { return nil }
-        defer { closedir(directory) }
         var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in DirectoryListing.names(in: procRoot) {
             guard let first = name.utf8.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first) else { continue }
             if let comm = try? RegularFile.read("\(procRoot)/\(name)/comm", maximumSize: 64) {
                 names.append(String(decoding: comm.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self))

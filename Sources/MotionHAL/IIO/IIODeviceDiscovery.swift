@@ -58,7 +58,7 @@ public struct IIODeviceDiscovery: Sendable, Equatable {
 
     /// The names of the triggers under the root (`triggerN/name`), by trigger number.
     public func triggerNames() -> [String] {
-        IIOSysfsDevice.entries(of: sysfsRoot)
+        DirectoryListing.names(in: sysfsRoot)
             .compactMap { entry -> (Int, String)? in
                 guard entry.hasPrefix("trigger"), let number = Int(entry.dropFirst(7)),
                     let name = try? IIOSysfsDevice(path: "\(sysfsRoot)/\(entry)").readText("name")
@@ -79,7 +79,7 @@ public struct IIODeviceDiscovery: Sendable, Equatable {
         guard IIOSysfsDevice(path: sysfsRoot).isPresent else {
             throw .unavailable("no IIO sysfs directory \(sysfsRoot) (is the kernel's industrialio module loaded?)")
         }
-        return IIOSysfsDevice.entries(of: sysfsRoot)
+        return DirectoryListing.names(in: sysfsRoot)
             .compactMap { entry in Self.deviceNumber(entry).map { (entry, $0) } }
             .sorted { $0.number < $1.number }
     }

@@ -89,21 +89,7 @@ struct IIOSysfsDevice: Sendable {
 
     /// The names in the directory (or in its `subdirectory`), sorted; empty when it cannot be read.
     func entries(in subdirectory: String? = nil) -> [String] {
-        Self.entries(of: subdirectory.map(path(of:)) ?? path)
-    }
-
-    /// The names in the directory at `path` without `.` and `..`, sorted; empty when it cannot be read.
-    static func entries(of path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        DirectoryListing.names(in: subdirectory.map(path(of:)) ?? path)
     }
 
     /// `strerror` text for an errno value.
