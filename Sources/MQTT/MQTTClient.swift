@@ -114,6 +114,15 @@ public final class MQTTClient: Sendable {
         try connection.unsubscribe(topicFilter)
     }
 
+    /// Replaces the last will: the next connection attempt (a reconnect, or the first if the client has not
+    /// connected yet) carries `will`; the current connection keeps the one it connected with. For a will
+    /// that must change with every connection, such as a Sparkplug edge node's NDEATH with its `bdSeq`:
+    /// call it from the event handler on ``MQTTClientEvent/connected(sessionPresent:)``.
+    /// - Throws: ``MQTTError`` for an invalid topic (empty, or with `+`/`#`) or after shutdown.
+    public func replaceWill(_ will: MQTTMessage) throws(MQTTError) {
+        try connection.replaceWill(will)
+    }
+
     /// Whether the broker has accepted the current connection.
     public var isConnected: Bool { connection.isConnected }
 

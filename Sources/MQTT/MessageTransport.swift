@@ -13,6 +13,8 @@ public protocol MessageTransport: AnyObject, Sendable {
     func publish(_ message: MQTTMessage) throws(MQTTError) -> Int32
     /// Subscribes (again after every reconnect without a session).
     func subscribe(_ topicFilter: String, qos: MQTTQoS, retainAsPublished: Bool, noLocal: Bool) throws(MQTTError)
+    /// Sets the last will of the next connection attempt (the current connection keeps its own).
+    func replaceWill(_ will: MQTTMessage) throws(MQTTError)
     /// Whether the broker connection is up.
     var isConnected: Bool { get }
     /// The MQTT version of the connection in use; nil before the first connection.

@@ -99,6 +99,17 @@ final class MosquittoConnection: Sendable {
         }
     }
 
+    /// Leaves `will` for the network thread, which sets it before its next connection attempt.
+    func replaceWill(_ will: MQTTMessage) throws(MQTTError) {
+        guard !will.topic.isEmpty, MosquittoResult(mosquitto_pub_topic_check(will.topic)).isSuccess else {
+            throw MQTTError(
+                code: MosquittoResult.invalid.code, operation: "replace the last will",
+                detail: "\"\(will.topic)\" must be a non-empty topic name without wildcards")
+        }
+        try link.enterLibrary("replace the last will") { $0.pendingWill = will }
+        link.leaveLibrary()
+    }
+
     var isConnected: Bool { state.withLock { $0.connected } }
 
     var negotiatedProtocolVersion: MQTTProtocolVersion? { state.withLock { $0.negotiatedProtocolVersion } }

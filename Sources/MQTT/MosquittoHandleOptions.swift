@@ -47,15 +47,23 @@ enum MosquittoHandleOptions {
             try check(mosquitto_tls_insecure_set(handle, tls.insecureSkipHostnameCheck), "set TLS host name check")
         }
         if let will = configuration.will {
-            var willProperties = configuration.protocolVersion == .v5 ? try MosquittoProperties.make(for: will) : nil
-            let result = will.payload.withUnsafeBytes { payload in
-                mosquitto_will_set_v5(
-                    handle, will.topic, Int32(payload.count), payload.baseAddress, will.qos.rawValue, will.retain,
-                    willProperties)
-            }
-            // mosquitto_will_set_v5 owns the properties only when it succeeds.
-            if !MosquittoResult(result).isSuccess { mosquitto_property_free_all(&willProperties) }
-            try check(result, "set last will on \(will.topic)")
+            try setWill(will, protocolVersion: configuration.protocolVersion, on: handle)
+        }
+    }
+
+    /// Sets the last will the next CONNECT carries (MQTT 5 properties only with `.v5`).
+    /// - Throws: ``MQTTError`` when libmosquitto refuses it.
+    static func setWill(_ will: MQTTMessage, protocolVersion: MQTTProtocolVersion, on handle: OpaquePointer) throws(MQTTError) {
+        var willProperties = protocolVersion == .v5 ? try MosquittoProperties.make(for: will) : nil
+        let result = will.payload.withUnsafeBytes { payload in
+            mosquitto_will_set_v5(
+                handle, will.topic, Int32(payload.count), payload.baseAddress, will.qos.rawValue, will.retain,
+                willProperties)
+        }
+        // mosquitto_will_set_v5 owns the properties only when it succeeds.
+        if !MosquittoResult(result).isSuccess { mosquitto_property_free_all(&willProperties) }
+        guard MosquittoResult(result).isSuccess else {
+            throw MQTTError(code: result, operation: "set last will on \(will.topic)", systemErrno: errno)
         }
     }
 

@@ -70,6 +70,9 @@ final class MosquittoLink: Sendable {
         /// The CONNACK reason code of the current connection attempt (`nil`: no CONNACK yet).
         var connackReasonCode: Int32?
         var hasConnectedBefore = false
+        /// A last will given by ``MQTTClient/replaceWill(_:)``, set on the handle by the network thread
+        /// before its next connection attempt.
+        var pendingWill: MQTTMessage?
         /// Set by `shutdown` once the DISCONNECT is written (or could not be): the thread exits.
         var stopNetworkThread = false
         /// The reconnect back-off's wait has run out (set on the configuration's clock).

@@ -63,6 +63,7 @@ struct MosquittoNetworkLoop {
     /// - Parameter broker: the broker to connect to (``MQTTClientConfiguration/broker`` or a fail-over one).
     private func connectWithProperties(_ protocolVersion: MQTTProtocolVersion, to broker: MQTTBrokerAddress) -> (result: MosquittoResult, errno: Int32) {
         state.withLock { $0.currentBroker = broker }
+        applyPendingWill()
         var properties = protocolVersion == .v5 ? MosquittoHandleOptions.connectProperties(configuration) : nil
         defer { mosquitto_property_free_all(&properties) }
         let result = link.closingSocket {
@@ -126,6 +127,7 @@ struct MosquittoNetworkLoop {
                     "connecting again to \(brokers[next])\(waits ? " in \(delay)" : "")")
                 if waitToReconnect(waits ? delay : .zero) { break attempts }
                 if next == previous {
+                    applyPendingWill()
                     connectResult = MosquittoResult(link.closingSocket { mosquitto_reconnect_async(handle) })
                     connectErrno = errno
                 } else {
@@ -139,6 +141,26 @@ struct MosquittoNetworkLoop {
             return state.teardownHandedToNetworkThread
         }
         if finishesTeardown { link.destroy() }
+    }
+
+    /// Network thread, before a connection attempt: sets the will ``MQTTClient/replaceWill(_:)`` left, so
+    /// that this CONNECT carries it. A will libmosquitto refuses (it was checked when given) is reported and
+    /// the previous one stays.
+    private func applyPendingWill() {
+        guard let will = state.withLock({ state -> MQTTMessage? in
+            defer { state.pendingWill = nil }
+            return state.pendingWill
+        }) else { return }
+        let version = state.withLock { $0.protocolVersion }
+        let failure: MQTTError? = link.closingSocket {
+            do throws(MQTTError) {
+                try MosquittoHandleOptions.setWill(will, protocolVersion: version, on: handle)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { configuration.logger.warning("the new last will was not set: \(failure)") }
     }
 
     /// Waits `delay` on the configuration's clock before the next attempt, or until the client stops.

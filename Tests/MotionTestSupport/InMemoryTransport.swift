@@ -19,6 +19,9 @@ public final class InMemoryTransport: MessageTransport {
         var nextID: Int32 = 1
         var statistics = MQTTClientStatistics()
         var configuration: MQTTClientConfiguration?
+        /// The will the current (or next) connection carries, and one left for the next attempt.
+        var will: MQTTMessage?
+        var pendingWill: MQTTMessage?
     }
 
     private let state = Mutex(State())
@@ -32,6 +35,7 @@ public final class InMemoryTransport: MessageTransport {
             state.withLock { state in
                 state.events = events
                 state.configuration = configuration
+                state.will = configuration.will
             }
             return self
         }
@@ -47,6 +51,10 @@ public final class InMemoryTransport: MessageTransport {
     public func connect(sessionPresent: Bool = false) {
         let events = state.withLock { state -> (@Sendable (MQTTClientEvent) -> Void)? in
             state.connected = true
+            if let pending = state.pendingWill {
+                state.will = pending
+                state.pendingWill = nil
+            }
             state.published += state.buffered
             state.statistics.messagesPublished += state.buffered.count
             state.buffered = []
@@ -64,6 +72,10 @@ public final class InMemoryTransport: MessageTransport {
         }
         events?(.disconnected(reasonCode: 7, reason: "the connection was lost"))
     }
+
+    /// The last will the current connection carries (the configuration's, or the latest
+    /// ``replaceWill(_:)`` made before this connection).
+    public var will: MQTTMessage? { state.withLock { $0.will } }
 
     /// A message arrives from the broker.
     public func deliver(_ message: MQTTMessage) {
@@ -117,6 +129,10 @@ public final class InMemoryTransport: MessageTransport {
 
     public func subscribe(_ topicFilter: String, qos: MQTTQoS, retainAsPublished: Bool, noLocal: Bool) throws(MQTTError) {
         state.withLock { $0.subscriptions.append((topicFilter, qos, retainAsPublished)) }
+    }
+
+    public func replaceWill(_ will: MQTTMessage) throws(MQTTError) {
+        state.withLock { $0.pendingWill = will }
     }
 
     public var isConnected: Bool { state.withLock { $0.connected } }
