@@ -65,9 +65,9 @@ fi
 # for the target (Multi-Arch: same, beside the amd64 ones). What the test suite runs besides is
 # Deploy/test-trixie.sh's to add. The step runs again when this list changes.
 packages=(swiftlang libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libfftw3-dev libsystemd-dev libssl-dev linux-libc-dev
-          libstdc++-14-dev pkg-config git file binutils-aarch64-linux-gnu dpkg-dev
+          libprotobuf-c-dev libstdc++-14-dev pkg-config git file binutils-aarch64-linux-gnu dpkg-dev
           libc6-dev:arm64 libstdc++-14-dev:arm64 libgcc-14-dev:arm64 libmosquitto-dev:arm64 libjansson-dev:arm64
-          libsqlite3-dev:arm64 libcbor-dev:arm64 libfftw3-dev:arm64 libsystemd-dev:arm64 libssl-dev:arm64)
+          libsqlite3-dev:arm64 libcbor-dev:arm64 libfftw3-dev:arm64 libsystemd-dev:arm64 libssl-dev:arm64 libprotobuf-c-dev:arm64)
 list_stamp="packages-$(printf '%s\n' "${packages[@]}" | md5sum | cut -c1-12)"
 if ! done_step "$list_stamp"; then
     say "2/5 Swift 6.0.3 and the -dev packages in the chroot, amd64 and arm64 (about 2 minutes)"

@@ -5,7 +5,8 @@
 # start on a loopback port), mosquitto-clients, pkg-config, openssl (the TLS tests make their certificates),
 # linux-libc-dev (the kernel's <linux/i2c-dev.h> for the I2C shim), libsystemd-dev (sd_notify: readiness and the
 # watchdog of a Type=notify unit), libcbor-dev (the CBOR form of the data
-# topics), libfftw3-dev (the vibration service's spectra), python3-scipy (the tests compare the spectra with SciPy's welch), python3-jsonschema, python3-cbor2 and python3-jinja2 (the tests validate every payload, JSON and
+# topics), libfftw3-dev (the vibration service's spectra), libprotobuf-c-dev (the Sparkplug B payload) and
+# protobuf-c-compiler (the test that its generated C code is current), python3-scipy (the tests compare the spectra with SciPy's welch), python3-jsonschema, python3-cbor2 and python3-jinja2 (the tests validate every payload, JSON and
 # CBOR, against schemas/ and render the Home Assistant templates),
 # prometheus-mqtt-exporter and prometheus (the tests run the exporter of Deploy/prometheus/ on a loopback
 # port and check the alert rules with promtool; their system services are not left running), systemd (the tests
@@ -16,10 +17,12 @@
 # the arm64 agent and tests under emulation), python3-pip (for kpn-senml, below). Needs root (or sudo) only when
 # something is missing.
 # From PyPI, into a cache outside the checkout ($MOTION_PYTHON_PATH, default ~/.cache/motionbridge/python), not
-# the system's Python: kpn-senml (Apache-2.0), an independent SenML decoder the tests read the agent's SenML with.
+# the system's Python: kpn-senml (Apache-2.0), an independent SenML decoder the tests read the agent's SenML with, and
+# pysparkplug (Apache-2.0, with paho-mqtt 1.6 and protobuf), the independent Sparkplug B host the tests drive the edge
+# node with.
 set -euo pipefail
 
-packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libfftw3-dev libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
+packages=(libmosquitto-dev libjansson-dev libsqlite3-dev libcbor-dev libfftw3-dev libprotobuf-c-dev protobuf-c-compiler libsystemd-dev systemd mosquitto mosquitto-clients pkg-config openssl linux-libc-dev
           python3-jsonschema python3-cbor2 python3-jinja2 python3-scipy prometheus-mqtt-exporter prometheus dpkg-dev lintian rabbitmq-server
           debootstrap qemu-user-static python3-pip)
 missing=()
@@ -49,6 +52,10 @@ python_path="${MOTION_PYTHON_PATH:-${XDG_CACHE_HOME:-$HOME/.cache}/motionbridge/
 if ! PYTHONPATH="$python_path" /usr/bin/python3 -c 'import kpn_senml' 2>/dev/null; then
     echo "install-deps: installing kpn-senml 1.0.1 from PyPI into $python_path" >&2
     /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$python_path" kpn-senml==1.0.1
+fi
+if ! PYTHONPATH="$python_path" /usr/bin/python3 -c 'import pysparkplug' 2>/dev/null; then
+    echo "install-deps: installing pysparkplug 0.6.1 (with paho-mqtt and protobuf) from PyPI into $python_path" >&2
+    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --target "$python_path" pysparkplug==0.6.1
 fi
 
 if ! command -v swift >/dev/null; then

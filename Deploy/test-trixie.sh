@@ -25,13 +25,18 @@ if [ ! -e "$stamp" ]; then
     rm -f "$stamps"/test-tools-*
     touch "$stamp"
 fi
-# kpn-senml (the SenML decode test's independent reader, pure Python): the copy install-deps fetched from PyPI
-# on the host (the chroot has neither pip nor the host's certificate store), into the chroot's /opt.
+# kpn-senml (the SenML decode test's independent reader) and pysparkplug with paho-mqtt and protobuf (the
+# Sparkplug host test's): the copies install-deps fetched from PyPI on the host (the chroot has neither pip nor
+# the host's certificate store), into the chroot's /opt. protobuf's compiled part is left behind: its pure-Python
+# form serves Debian 13's Python as well.
 python_path="${MOTION_PYTHON_PATH:-${XDG_CACHE_HOME:-$HOME/.cache}/motionbridge/python}"
-[ -d "$python_path/kpn_senml" ] || { echo "test-trixie: no kpn-senml in $python_path (Deploy/install-deps.sh fetches it)" >&2; exit 1; }
+for package in kpn_senml pysparkplug paho google; do
+    [ -d "$python_path/$package" ] || { echo "test-trixie: no $package in $python_path (Deploy/install-deps.sh fetches it)" >&2; exit 1; }
+done
 rm -rf "$root/opt/motionbridge-python"
 mkdir -p "$root/opt/motionbridge-python"
-cp -r "$python_path/kpn_senml" "$root/opt/motionbridge-python/"
+for package in kpn_senml pysparkplug paho google; do cp -r "$python_path/$package" "$root/opt/motionbridge-python/"; done
+rm -rf "$root/opt/motionbridge-python/google/_upb"
 Deploy/in-trixie.sh swift build -j 2 --scratch-path .build/trixie --build-tests -Xswiftc -warnings-as-errors -Xswiftc -use-ld=lld
 Deploy/in-trixie.sh env MOTION_PYTHON_PATH=/opt/motionbridge-python \
     swift test --skip-build --scratch-path .build/trixie -Xswiftc -use-ld=lld "$@"

@@ -12,10 +12,13 @@ import MotionMath
 final class AgentAnnouncer: Sendable {
     private let core: AgentCore
     private let detectors: DetectorService
+    /// The Sparkplug B edge node, told of every status change (nil: none configured).
+    let sparkplug: SparkplugEdgeNode?
 
-    init(core: AgentCore, detectors: DetectorService) {
+    init(core: AgentCore, detectors: DetectorService, sparkplug: SparkplugEdgeNode?) {
         self.core = core
         self.detectors = detectors
+        self.sparkplug = sparkplug
     }
 
     private var topics: TopicLayout { core.topics }
@@ -45,6 +48,15 @@ final class AgentAnnouncer: Sendable {
     /// The retained `{base}/status` message (`online`, or `offline` as the last will and at shutdown).
     func availability(_ text: String) -> MQTTMessage {
         MQTTMessage(topic: topics.status, string: text, qos: .atLeastOnce, retain: true, contentType: "text/plain")
+    }
+
+    /// `service`'s status may have changed: its retained status and discovery are published when there is a
+    /// native connection, and the Sparkplug edge node is told.
+    func statusChanged(_ service: MotionService) {
+        sparkplug?.statusChanged(service, status(of: service))
+        if let client = core.client {
+            try? publishStatus(service, on: client)
+        }
     }
 
     /// Publishes `service`'s retained status and its discovery.
@@ -96,6 +108,9 @@ final class AgentAnnouncer: Sendable {
 
     /// Publishes `info` and every service status again (after the device came or changed), when connected.
     func publishDeviceState() {
+        if let sparkplug {
+            for service in MotionService.allCases { sparkplug.statusChanged(service, status(of: service)) }
+        }
         guard let client = core.liveClient, client.isConnected else { return }
         do {
             try publishInfo(on: client)

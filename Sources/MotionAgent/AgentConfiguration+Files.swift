@@ -39,6 +39,9 @@ extension AgentConfiguration {
         if let stateFile = remoteConfiguration.stateFile, !stateFile.isEmpty {
             uses.append(FileUse(field: "remote_config.state_file", path: stateFile, writes: true, companions: [stateFile + ".tmp"]))
         }
+        if let stateFile = sparkplug?.stateFile, !stateFile.isEmpty {
+            uses.append(FileUse(field: "sparkplug.state_file", path: stateFile, writes: true, companions: [stateFile + ".tmp"]))
+        }
         if let recording { uses.append(FileUse(field: "record.file", path: recording.file, writes: true, companions: [])) }
         return uses
     }
@@ -71,6 +74,8 @@ extension AgentConfiguration {
             WritableFile.problem(use.path, requiringWritableDirectory: true).map { problem in
                 use.field == "remote_config.state_file"
                     ? "\(use.field): cannot keep the state in \(use.path) (\(problem)): remote documents will be kept in memory only"
+                    : use.field == "sparkplug.state_file"
+                    ? "\(use.field): cannot keep bdSeq in \(use.path) (\(problem)): it will start at 0 in every run"
                     : "\(use.field): cannot keep the offline buffer in \(use.path) (\(problem)): it will be kept in memory only"
             }
         }

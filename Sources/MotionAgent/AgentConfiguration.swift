@@ -43,6 +43,8 @@ public struct AgentConfiguration: Sendable, Equatable {
     public var detectors = DetectorSettings()
     /// How SenML packs name the device.
     public var senml = SenMLSettings()
+    /// The Sparkplug B edge node, or `nil` for none.
+    public var sparkplug: SparkplugSettings?
     /// The file this configuration was read from (``load(path:validating:)``); `nil` for one made otherwise.
     public var sourceFile: String?
 
@@ -106,6 +108,7 @@ public struct AgentConfiguration: Sendable, Equatable {
     static let fileFields: Set<String> = [
         "device_id", "topic_prefix", "device", "barometer", "mount_matrix", "location", "declination", "calibration", "record",
         "broker", "services", "health_interval", "home_assistant", "remote_config", "detectors", "senml",
+        "sparkplug",
     ]
 
     /// The largest configuration file read, bytes (the documented one is under 2 KiB).
@@ -139,6 +142,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
         configuration.homeAssistant = try HomeAssistantSettings.parse(from: root)
         configuration.senml = try SenMLSettings.parse(from: root)
+        configuration.sparkplug = try SparkplugSettings.parse(from: root)
         try configuration.applyRuntimeFields(of: root)
         if validating { try configuration.validate() }
         return configuration
@@ -220,6 +224,7 @@ public struct AgentConfiguration: Sendable, Equatable {
         }
         try recording?.validate()
         try remoteConfiguration.validate()
+        try sparkplug?.validate()
         if !(5...65_535).contains(broker.keepAlive) {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }

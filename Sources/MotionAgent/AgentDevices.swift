@@ -180,7 +180,7 @@ final class AgentDevices: Sendable {
             }
             if changed {
                 Logger.agent.warning("\(reason); trying again in \(Int(Self.barometerRetryDelay)) s")
-                core.controlQueue.async { if let client = self.core.client { try? self.announcer.publishStatus(.altitude, on: client) } }
+                core.controlQueue.async { self.announcer.statusChanged(.altitude) }
             }
             return .failed
         }

@@ -117,6 +117,9 @@ final class ClockSupervisor: Sendable {
         return (best!.monotonic, best!.unixTime)
     }
 
+    /// The kernel's status at the last check (nil when it could not be read).
+    var kernelStatusNow: KernelClockStatus? { state.withLock { $0.status } }
+
     /// The clock's part of a health report: the last status read, the source now, the steps seen.
     func health() -> HealthPayload.Clock {
         let (status, steps, lastStep) = state.withLock { ($0.status, $0.watch.steps, $0.watch.lastStep) }

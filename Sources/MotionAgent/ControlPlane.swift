@@ -74,33 +74,37 @@ final class ControlPlane: Sendable {
             return
         }
         guard isAnswerable(message, service: service) else { return }
-        let next: ServiceState
-        let command: ControlCommand
         do {
-            command = try ControlCommand.parse(message.payload, for: service)
-            let status = announcer.status(of: service)
-            next = try core.state.withLock { $0.services[service] }.applying(
-                command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
-                availableFrames: core.engine.deviceInfo == nil ? nil : Set(core.engine.availableFrames))
+            try apply(try ControlCommand.parse(message.payload, for: service), to: service)
         } catch {
             answerError(error.description, service: service, command: message)
             return
         }
+        if message.responseTopic != nil {
+            respond(to: message, with: CommandAnswer.accepted.json())
+        }
+    }
+
+    /// Carries out a command for `service`, read from `{base}/{service}/set` or from a Sparkplug DCMD: the
+    /// new state, the service restarted with it and its status published; a spectrum request publishes the
+    /// spectrum and changes nothing.
+    /// - Throws: ``ControlCommandError`` saying why it is refused; nothing is changed then.
+    func apply(_ command: ControlCommand, to service: MotionService) throws(ControlCommandError) {
+        let status = announcer.status(of: service)
+        let next = try core.state.withLock { $0.services[service] }.applying(
+            command, for: service, unavailableReason: status.available ? nil : status.error ?? "unknown reason",
+            availableFrames: core.engine.deviceInfo == nil ? nil : Set(core.engine.availableFrames))
         if command.requestsSpectrum {
             // A request, not a change: the service runs on undisturbed.
             guard publisher.publishRequestedSpectrum() else {
-                return answerError("no spectrum yet: the first segment is not complete", service: service, command: message)
+                throw ControlCommandError("no spectrum yet: the first segment is not complete")
             }
-            if message.responseTopic != nil { respond(to: message, with: CommandAnswer.accepted.json()) }
             return
         }
         core.state.withLock { $0.services[service] = next }
         publisher.restart(service)
         Logger.agent.info(
             "\(service.topicName): \(next.active ? "active" : "stopped"), interval \(announcer.status(of: service).interval) s")
-        if message.responseTopic != nil {
-            respond(to: message, with: CommandAnswer.accepted.json())
-        }
     }
 
     /// Whether a command (`service` nil: a configuration document) may be handled: a retained one is

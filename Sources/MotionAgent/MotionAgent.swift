@@ -38,6 +38,8 @@ public final class MotionAgent: Sendable {
     let clock: ClockSupervisor
     let control: ControlPlane
     let serviceManager: ServiceManagerReporter
+    /// The Sparkplug B edge node on a connection of its own (nil: none configured).
+    let sparkplug: SparkplugEdgeNode?
     /// Makes the broker connection.
     let makeTransport: MessageTransportFactory
 
@@ -83,7 +85,11 @@ public final class MotionAgent: Sendable {
         let vibrationState = VibrationStateBoard(topics: core.topics, wallClock: clock.anchor)
         detectors = DetectorService(
             engine: engine, topics: core.topics, wallClock: clock.anchor, version: version, vibrationState: vibrationState)
-        announcer = AgentAnnouncer(core: core, detectors: detectors)
+        let sparkplug = configuration.sparkplug.map { [core, clock] in
+            SparkplugEdgeNode(settings: $0, core: core, clock: clock, transport: transport)
+        }
+        self.sparkplug = sparkplug
+        announcer = AgentAnnouncer(core: core, detectors: detectors, sparkplug: sparkplug)
         publisher = try ServicePublisher(core: core, announcer: announcer, encoder: encoder, vibrationState: vibrationState)
         health = HealthReporter(core: core, publisher: publisher, detectors: detectors, intake: intake, clock: clock)
         devices = AgentDevices(core: core, announcer: announcer, publisher: publisher, detectors: detectors)
@@ -95,7 +101,8 @@ public final class MotionAgent: Sendable {
     /// The configuration in force: the file's (changed by reloads) with the accepted remote documents on top.
     public var configuration: AgentConfiguration { core.configuration }
 
-    /// Opens the device, connects to the broker (retrying in the background while it is down) and
+    /// Opens the device, connects to the broker (retrying in the background while it is down; with
+    /// Sparkplug, its edge node's connection too, and the native one only when `native_contract` is on) and
     /// starts the enabled services.
     /// - Throws: ``ConfigurationError`` when the device specification is malformed or the calibration file
     ///   cannot be used, or the MQTT client's error when the client cannot be created.
@@ -107,14 +114,34 @@ public final class MotionAgent: Sendable {
             try devices.applyCalibration(path)
         }
         try devices.apply(configuration.magneticReference)
-        let clientConfiguration = try configuration.clientConfiguration(will: announcer.availability("offline"))
-        let client = try makeTransport(clientConfiguration) { [weak self] event in
-            self?.control.handle(event)
+        if configuration.sparkplug?.nativeContract ?? true {
+            let clientConfiguration = try configuration.clientConfiguration(will: announcer.availability("offline"))
+            let client = try makeTransport(clientConfiguration) { [weak self] event in
+                self?.control.handle(event)
+            }
+            core.state.withLock { $0.client = client }
+            detectors.setClient(client)
+            try client.start()
+            Logger.agent.notice(
+                "motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
+        } else {
+            Logger.agent.notice("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), Sparkplug B only")
         }
-        core.state.withLock { $0.client = client }
-        detectors.setClient(client)
-        try client.start()
-        Logger.agent.notice("motion-agent \(version): device \(configuration.device), broker \(configuration.broker.address), base topic \(topics.base)")
+        if let sparkplug {
+            sparkplug.setCommandHandler { [weak self] service, command in
+                guard let self else { return "the agent stops" }
+                do throws(ControlCommandError) {
+                    try control.apply(command, to: service)
+                    return nil
+                } catch {
+                    return error.description
+                }
+            }
+            let statuses = controlQueue.sync {
+                Dictionary(uniqueKeysWithValues: MotionService.allCases.map { ($0, announcer.status(of: $0)) })
+            }
+            try sparkplug.start(statuses: statuses)
+        }
         try controlQueue.sync {
             devices.startActiveServices()
             health.schedule(every: configuration.healthInterval)
@@ -171,6 +198,7 @@ public final class MotionAgent: Sendable {
             }
             return client
         }
+        sparkplug?.shutdown(timeout: timeout / 2)
         guard let client else { return }
         if client.isConnected {
             // Every service retained as inactive, then `offline`: what the last will cannot say.

@@ -60,8 +60,7 @@ extension ServicePublisher {
     func receiveTicks(_ samples: [MotionSample]?, fault: MotionEngineFault?, for service: MotionService) {
         guard let samples else { return report(fault, for: service) }
         let times = samples.map(\.timestamp)
-        guard !times.isEmpty, let (client, qos, expiry, format) = readyToPublish(service) else { return }
-        let payloads: [[UInt8]]
+        guard !times.isEmpty, let delivery = readyToPublish(service) else { return }
         if service == .steps {
             let (seen, cadence) = (detectorHost.lastSampleTime, detectorHost.cadence)
             let floors = core.altimeter.isAvailable
@@ -76,7 +75,10 @@ extension ServicePublisher {
                 }
                 return (pipelines.steps.add(values), pipelines.steps.isBatched)
             }
-            payloads = messages.map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
+            for message in messages {
+                delivery.publish(encoder.encode(message.values, seq: message.sequence, batched: batched, format: delivery.format), to: core.topics.data(service))
+                delivery.sparkplug?.publish(encoder.sparkplugMetrics(message.values), of: service)
+            }
         } else {
             let estimate = detectorHost.currentActivity
             let (messages, batched) = pipelines.withLock { pipelines in
@@ -90,10 +92,10 @@ extension ServicePublisher {
                 }
                 return (pipelines.activity.add(values), pipelines.activity.isBatched)
             }
-            payloads = messages.map { encoder.encode($0.values, seq: $0.sequence, batched: batched, format: format) }
-        }
-        for payload in payloads {
-            client.publishData(payload, to: core.topics.data(service), qos: qos, expiry: expiry, format: format)
+            for message in messages {
+                delivery.publish(encoder.encode(message.values, seq: message.sequence, batched: batched, format: delivery.format), to: core.topics.data(service))
+                delivery.sparkplug?.publish(encoder.sparkplugMetrics(message.values), of: service)
+            }
         }
     }
 
@@ -103,7 +105,7 @@ extension ServicePublisher {
         case .fault(let reason):
             report(reason: "barometer: \(reason)", for: .altitude)
         case .readings(let readings):
-            guard let (client, qos, expiry, format) = readyToPublish(.altitude) else { return }
+            guard let delivery = readyToPublish(.altitude) else { return }
             let values = readings.map {
                 AltitudeSample(
                     timestamp: $0.timestamp, relativeAltitude: $0.relativeAltitude, pressure: $0.pressure / 1000,
@@ -111,8 +113,8 @@ extension ServicePublisher {
             }
             let (messages, batched) = pipelines.withLock { ($0.altitude.add(values), $0.altitude.isBatched) }
             for message in messages {
-                client.publishData(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
-                    to: core.topics.data(.altitude), qos: qos, expiry: expiry, format: format)
+                delivery.publish(encoder.encode(message.values, seq: message.sequence, batched: batched, format: delivery.format), to: core.topics.data(.altitude))
+                delivery.sparkplug?.publish(encoder.sparkplugMetrics(message.values), of: .altitude)
             }
         }
     }

@@ -103,11 +103,11 @@ extension ServicePublisher {
     /// Publishes the spectrum now (the `spectrum` command; control queue).
     /// - Returns: false when there is none yet (the first segment is not complete).
     func publishRequestedSpectrum() -> Bool {
-        guard let (client, qos, expiry, format) = readyToPublish(.vibration) else { return false }
+        guard let delivery = readyToPublish(.vibration) else { return false }
         // Published under the lock that numbers it, so `seq` reaches the broker in order.
         return vibration.withLock { state in
             guard let spectrum = state.requestedSpectrum() else { return false }
-            client.publishData(spectrum.encoded(format), to: core.topics.vibrationSpectrum, qos: qos, expiry: expiry, format: format)
+            delivery.publish(spectrum.encoded(delivery.format), to: core.topics.vibrationSpectrum)
             return true
         }
     }
@@ -116,21 +116,21 @@ extension ServicePublisher {
     private func receiveVibration(_ samples: [MotionSample]?, fault: MotionEngineFault?) {
         guard let samples else { return report(fault, for: .vibration) }
         let vectors = samples.compactMap { if case .vector(let reading) = $0 { reading } else { nil } }
-        guard let (client, qos, expiry, format) = readyToPublish(.vibration) else { return }
+        guard let delivery = readyToPublish(.vibration) else { return }
         // Published under the service's lock: in `seq` order, and never after a stop took the zone out.
         vibration.withLock { state in
             guard let output = state.add(vectors) else { return }
             for summary in output.summaries {
-                client.publishData(summary.encoded(format), to: core.topics.data(.vibration), qos: qos, expiry: expiry, format: format)
+                delivery.publish(summary.encoded(delivery.format), to: core.topics.data(.vibration))
             }
             for spectrum in output.spectra {
-                client.publishData(spectrum.encoded(format), to: core.topics.vibrationSpectrum, qos: qos, expiry: expiry, format: format)
+                delivery.publish(spectrum.encoded(delivery.format), to: core.topics.vibrationSpectrum)
             }
             if let severity = output.severity, let since = output.summaries.last?.timestamp {
                 if let previous = output.summaries.last?.previousZone {
                     Logger.agent.notice("vibration: zone \(previous) → \(severity.zone) at \(severity.velocityRMS.fixedDecimal(places: 2)) mm/s")
                 }
-                vibrationState.update(on: client) { $0.severity = (severity, since) }
+                vibrationState.update(on: delivery.client) { $0.severity = (severity, since) }
             }
         }
     }

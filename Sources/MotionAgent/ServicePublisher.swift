@@ -112,9 +112,7 @@ final class ServicePublisher: Sendable {
             core.state.withLock { $0.services[service].error = "\(error)" }
         }
         if active { startUpdates(service) }
-        if let client = core.client {
-            try? announcer.publishStatus(service, on: client)
-        }
+        announcer.statusChanged(service)
     }
 
     /// The pipelines' counters now.
@@ -134,40 +132,47 @@ final class ServicePublisher: Sendable {
             return receiveDeviceMotion(samples.compactMap { if case .deviceMotion(let motion) = $0 { motion } else { nil } })
         }
         let vectors = samples.compactMap { if case .vector(let reading) = $0 { reading } else { nil } }
-        guard let (client, qos, expiry, format) = readyToPublish(service) else { return }
+        guard let delivery = readyToPublish(service) else { return }
         // Not `let (messages, batched) = pipelines.withLock { … }`: Swift 6.0.3's SILGen crashes on a labeled
         // tuple returned through Mutex.withLock ("Remangling failed").
         var messages: [ServicePipeline<VectorSample>.Message] = []
         var batched = false
         pipelines.withLock { pipelines in (messages, batched) = pipelines.add(vectors, to: service) }
         for message in messages {
-            client.publishData(encoder.encode(message.values, service: service, seq: message.sequence, batched: batched, format: format),
-                to: core.topics.data(service), qos: qos, expiry: expiry, format: format)
+            delivery.publish(
+                encoder.encode(message.values, service: service, seq: message.sequence, batched: batched, format: delivery.format),
+                to: core.topics.data(service))
+            delivery.sparkplug?.publish(encoder.sparkplugMetrics(message.values, service: service), of: service)
         }
     }
 
     private func receiveDeviceMotion(_ samples: [DeviceMotionSample]) {
-        guard let (client, qos, expiry, format) = readyToPublish(.deviceMotion) else { return }
+        guard let delivery = readyToPublish(.deviceMotion) else { return }
         let (messages, batched) = pipelines.withLock { ($0.deviceMotion.add(samples), $0.deviceMotion.isBatched) }
         for message in messages {
-            client.publishData(encoder.encode(message.values, seq: message.sequence, batched: batched, format: format),
-                to: core.topics.data(.deviceMotion), qos: qos, expiry: expiry, format: format)
+            delivery.publish(
+                encoder.encode(message.values, seq: message.sequence, batched: batched, format: delivery.format), to: core.topics.data(.deviceMotion))
+            delivery.sparkplug?.publish(encoder.sparkplugMetrics(message.values), of: .deviceMotion)
         }
     }
 
-    /// The client and the topic's QoS, expiry and payload format when `service` should publish; clears a
-    /// fault that data arriving again has ended.
-    func readyToPublish(_ service: MotionService) -> (any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)? {
-        let (ready, recovered) = core.state.withLock { state -> ((any MessageTransport, MQTTQoS, UInt32?, PayloadFormat)?, Bool) in
+    /// Where and how `service`'s messages go when it should publish (nil: it should not, or there is
+    /// nowhere to publish); clears a fault that data arriving again has ended.
+    func readyToPublish(_ service: MotionService) -> ServiceDelivery? {
+        let sparkplug = announcer.sparkplug
+        let (ready, recovered) = core.state.withLock { state -> (ServiceDelivery?, Bool) in
             let serviceState = state.services[service]
-            guard !state.shuttingDown, let client = state.client, serviceState.active else { return (nil, false) }
+            guard !state.shuttingDown, state.client != nil || sparkplug != nil, serviceState.active else { return (nil, false) }
             let recovered = serviceState.error != nil
             if recovered { state.services[service].error = nil }
-            return ((client, serviceState.qos, serviceState.settings.messageExpiry, serviceState.settings.format), recovered)
+            let delivery = ServiceDelivery(
+                client: state.client, qos: serviceState.qos, expiry: serviceState.settings.messageExpiry,
+                format: serviceState.settings.format, sparkplug: sparkplug)
+            return (delivery, recovered)
         }
-        if recovered, let (client, _, _, _) = ready {
+        if recovered, ready != nil {
             Logger.agent.notice("\(service.topicName): data flows again")
-            core.controlQueue.async { try? self.announcer.publishStatus(service, on: client) }
+            core.controlQueue.async { self.announcer.statusChanged(service) }
         }
         return ready
     }
@@ -187,10 +192,26 @@ final class ServicePublisher: Sendable {
             }
             guard changed else { return }
             Logger.agent.warning("\(service.topicName): unavailable: \(reason)")
-            if let client = self.core.client {
-                try? self.announcer.publishStatus(service, on: client)
-            }
+            self.announcer.statusChanged(service)
         }
+    }
+}
+
+/// Where one service's messages go: the native connection with the topic's QoS, expiry and format, and the
+/// Sparkplug edge node.
+struct ServiceDelivery {
+    /// The native connection (nil: the native contract is off, or not connected yet).
+    let client: (any MessageTransport)?
+    let qos: MQTTQoS
+    /// The topic's message expiry, s (nil: none).
+    let expiry: UInt32?
+    let format: PayloadFormat
+    /// The Sparkplug edge node (nil: none).
+    let sparkplug: SparkplugEdgeNode?
+
+    /// Publishes a native payload, encoded only when there is a native connection.
+    func publish(_ payload: @autoclosure () -> [UInt8], to topic: String) {
+        client?.publishData(payload(), to: topic, qos: qos, expiry: expiry, format: format)
     }
 }
 

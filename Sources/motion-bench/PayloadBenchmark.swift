@@ -4,15 +4,15 @@ import MotionContract
 import MotionEngine
 import Synchronization
 
-/// `motion-bench payloads`: each data topic's payload in JSON, CBOR and SenML (JSON and CBOR), single and
-/// batched: bytes per message, bytes on the wire per message (the MQTT 5 PUBLISH around it) and per hour
+/// `motion-bench payloads`: each data topic's payload in JSON, CBOR, SenML (JSON and CBOR) and Sparkplug B
+/// (DDATA by alias, MQTT 3.1.1), single and batched: bytes per message, bytes on the wire per message (the MQTT 5 PUBLISH around it) and per hour
 /// at the default rates, and the CPU time to encode and to decode one message (the contract's own forms;
 /// SenML is decoded by SenML libraries, not by MotionContract), from real samples of the simulated IMU.
 enum PayloadBenchmark {
     static let usage = """
         usage: motion-bench payloads [--device SPEC] [--samples N] [--json]
           encodes N samples (default 2000) of each service, read from SPEC (default sim:rate=1000,motion=demo)
-          through the engine, in JSON, CBOR, SenML JSON and SenML CBOR, one sample per message and 10 per message; prints bytes per
+          through the engine, in JSON, CBOR, SenML JSON, SenML CBOR and Sparkplug B DDATA, one sample per message and 10 per message; prints bytes per
           message, wire bytes (MQTT 5 PUBLISH, QoS 0, topic motion/board-7/SERVICE, content type) and MB per
           hour at the default rates (50 Hz, magnetometer 20 Hz), and µs of CPU to encode and decode a message
         """
@@ -41,12 +41,13 @@ enum PayloadBenchmark {
         var rows: [Row] = []
         for service in MotionService.sensorServices {
             let rate = service == .magnetometer ? 20.0 : 50.0
-            for format in PayloadFormat.allCases {
+            for format in PayloadFormat.allCases.map(Optional.some) + [nil] {
                 for batch in [1, 10] {
                     let encode: (Int) -> [UInt8]
                     let decode: ([UInt8]) -> Void
                     let topic = "motion/board-7/\(service.topicName)"
-                    if service == .deviceMotion {
+                    if let format {
+                      if service == .deviceMotion {
                         let values = samples.deviceMotion
                         encode = { index in
                             encoder.encode(Array(values[index..<(index + batch)]), seq: UInt64(index), batched: batch > 1, format: format)
@@ -58,17 +59,39 @@ enum PayloadBenchmark {
                             encoder.encode(Array(values[index..<(index + batch)]), service: service, seq: UInt64(index), batched: batch > 1, format: format)
                         }
                         decode = { _ = try? SamplePayloadDecoder.vectors($0, service: service) }
+                      }
+                    } else {
+                        // Sparkplug B DDATA as the edge node sends it: metrics by alias, payload timestamp and seq.
+                        let metrics: (Int) -> [SparkplugMetric] = service == .deviceMotion
+                            ? { encoder.sparkplugMetrics(Array(samples.deviceMotion[$0..<($0 + batch)])) }
+                            : { encoder.sparkplugMetrics(Array(samples.vectors[service]![$0..<($0 + batch)]), service: service) }
+                        let aliases = Dictionary(
+                            metrics(0).compactMap(\.name).enumerated().map { ($1, UInt64($0 + 1)) }, uniquingKeysWith: { first, _ in first })
+                        encode = { index in
+                            let data = metrics(index).map { metric in
+                                var data = metric
+                                data.alias = metric.name.flatMap { aliases[$0] }
+                                data.name = nil
+                                data.properties = []
+                                return data
+                            }
+                            return SparkplugPayload(timestamp: data.first?.timestamp, metrics: data, seq: UInt64(index % 256)).encoded()
+                        }
+                        decode = { _ = try? SparkplugPayload(decoding: $0) }
                     }
                     let starts = Array(stride(from: 0, to: count - batch + 1, by: batch))
                     let payloads = starts.map(encode)
                     let bytes = Double(payloads.map(\.count).reduce(0, +)) / Double(payloads.count)
-                    let wire = Double(payloads.map { publishPacketSize(topic: topic, contentType: format.contentType, payload: $0.count) }
-                        .reduce(0, +)) / Double(payloads.count)
+                    let sparkplugTopic = "spBv1.0/plant-1/DDATA/board-7/\(service.topicName)"
+                    let wire = Double(payloads.map { payload in
+                        format.map { publishPacketSize(topic: topic, contentType: $0.contentType, payload: payload.count) }
+                            ?? publishPacketSize311(topic: sparkplugTopic, payload: payload.count)
+                    }.reduce(0, +)) / Double(payloads.count)
                     rows.append(Row(
-                        service: service.topicName, format: format.rawValue, batch: batch, payloadBytes: bytes, wireBytes: wire,
+                        service: service.topicName, format: format?.rawValue ?? "sparkplug", batch: batch, payloadBytes: bytes, wireBytes: wire,
                         megabytesPerHour: wire * rate / Double(batch) * 3600 / 1e6,
                         encodeMicroseconds: cpuMicroseconds(per: starts.count) { for start in starts { _ = encode(start) } },
-                        decodeMicroseconds: format.isSenML
+                        decodeMicroseconds: format?.isSenML == true
                             ? nil : cpuMicroseconds(per: payloads.count) { for payload in payloads { decode(payload) } }))
                 }
             }
@@ -88,6 +111,13 @@ enum PayloadBenchmark {
     static func publishPacketSize(topic: String, contentType: String, payload: Int) -> Int {
         let properties = 1 + 2 + contentType.utf8.count
         let remaining = 2 + topic.utf8.count + variableByteIntegerSize(properties) + properties + payload
+        return 1 + variableByteIntegerSize(remaining) + remaining
+    }
+
+    /// The size of the MQTT 3.1.1 PUBLISH packet (QoS 0) carrying `payload` bytes on `topic`: a Sparkplug
+    /// edge node's, bytes.
+    static func publishPacketSize311(topic: String, payload: Int) -> Int {
+        let remaining = 2 + topic.utf8.count + payload
         return 1 + variableByteIntegerSize(remaining) + remaining
     }
 

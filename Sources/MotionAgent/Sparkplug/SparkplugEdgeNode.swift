@@ -1,0 +1,358 @@
+import Dispatch
+import MQTT
+import MotionContract
+import MotionEngine
+import MotionHAL
+import MotionLog
+import MotionSupervision
+import Synchronization
+
+/// The Sparkplug B 3.0 edge node, a part of the agent: a broker connection of its own (MQTT 3.1.1, clean
+/// session, NDEATH as its will) on which the board is edge node `{edge_node_id}` and each service a device;
+/// the protocol's state is a ``SparkplugSession``, whose publications this part sends.
+///
+/// Threading: one serial queue owns the session and makes every publication, so `seq` goes out in order;
+/// the network thread only hands events to it (and sets the next connection's will); samples come from the
+/// device's thread as metrics and are handed over too; commands run on the agent's control queue.
+final class SparkplugEdgeNode: Sendable {
+    let settings: SparkplugSettings
+    let core: AgentCore
+    private let clock: ClockSupervisor
+    private let makeTransport: MessageTransportFactory
+    private let stateFile: SparkplugStateFile
+    /// Owns the session; every publication is made here, in order.
+    let queue = DispatchQueue(label: "motion-agent.sparkplug")
+    private let session: Mutex<SparkplugSession>
+    private let identity: SparkplugIdentity
+
+    private struct Connection {
+        var client: (any MessageTransport)?
+        /// Counts the clients made, so that a replaced client's late events are ignored.
+        var generation = 0
+        /// The `bdSeq` the will of the next connection attempt carries.
+        var willSequence: UInt64 = 0
+        var timer: ScheduledWork?
+        var stopped = false
+    }
+    private let connection = Mutex(Connection())
+    /// Carries out a device's command on the control queue: nil when done, else why it was refused.
+    private let commandHandler = Mutex<(@Sendable (MotionService, ControlCommand) -> String?)?>(nil)
+
+    /// The services that are Sparkplug devices: the sample services (the vibration service's summaries and
+    /// spectra are the native contract's alone).
+    static let services = MotionService.allCases.filter { $0 != .vibration }
+
+    /// How often changed node metrics (the clock's state, the counters) are published, s.
+    static let nodeMetricsInterval = 5.0
+
+    init(settings: SparkplugSettings, core: AgentCore, clock: ClockSupervisor, transport: @escaping MessageTransportFactory) {
+        self.settings = settings
+        self.core = core
+        self.clock = clock
+        self.makeTransport = transport
+        stateFile = SparkplugStateFile(path: settings.stateFile)
+        identity = settings.identity(deviceID: core.configuration.resolvedDeviceID)
+        session = Mutex(SparkplugSession(identity: identity, nodeMetrics: [], storeLimit: settings.storeLimit))
+    }
+
+    /// Who carries out `Control/Running` and `Control/Interval` writes (the control plane).
+    func setCommandHandler(_ handler: @escaping @Sendable (MotionService, ControlCommand) -> String?) {
+        commandHandler.withLock { $0 = handler }
+    }
+
+    /// Now, ms since the Unix epoch, through the agent's wall-clock anchor.
+    private var now: UInt64 {
+        SamplePayloadEncoder.sparkplugTimestamp(unixTime: core.wallClock.unixTime(of: Double(MonotonicClock.now()) / 1e9))
+    }
+
+    // MARK: - Lifetime
+
+    /// Declares the devices with their statuses, reads the last `bdSeq` and connects (in the background).
+    /// - Parameter statuses: each service's status now.
+    /// - Throws: ``ConfigurationError`` or the client's error when the connection cannot be made.
+    func start(statuses: [MotionService: ServiceStatus]) throws {
+        let (last, problem) = stateFile.read()
+        if let problem { Logger.agent.warning("sparkplug: \(problem); bdSeq starts at 0") }
+        let first = last == nil ? 0 : SparkplugSession.birthDeathSequence(after: last)
+        let now = self.now
+        session.withLock { session in
+            _ = session.updateNode(nodeMetrics(refused: 0, dropped: 0, now: now), now: now)
+            for service in Self.services where core.isAvailable(service) {
+                let declarations = SamplePayloadEncoder.sparkplugDeclarations(for: service).map { declaration in
+                    var metric = declaration
+                    metric.timestamp = now
+                    return metric
+                }
+                _ = session.declareDevice(
+                    service.topicName, metrics: Self.controlMetrics(statuses[service], now: now) + declarations, now: now)
+            }
+        }
+        connection.withLock { $0.willSequence = first }
+        try connect()
+        let timer = DispatchSupervisionClock().scheduleRepeating(on: queue, every: Self.nodeMetricsInterval) { [weak self] in
+            self?.publishNodeMetrics()
+        }
+        connection.withLock { $0.timer = timer }
+        Logger.agent.notice(
+            "sparkplug: edge node \(identity.group)/\(identity.edgeNode)"
+                + (identity.primaryHost.map { ", waiting for primary host \($0)" } ?? "") + ", first bdSeq \(first)")
+    }
+
+    /// Makes a client whose will is the NDEATH of the next `bdSeq`, subscribes and starts it.
+    private func connect() throws {
+        let configuration = core.configuration
+        let (generation, sequence) = connection.withLock { connection -> (Int, UInt64) in
+            connection.generation += 1
+            return (connection.generation, connection.willSequence)
+        }
+        let will = session.withLock { $0.death(birthDeathSequence: sequence, now: now) }.message
+        var clientConfiguration = try configuration.clientConfiguration(will: will)
+        clientConfiguration.clientID = settings.clientID ?? configuration.clientID + "-sparkplug"
+        // Sparkplug 3.0: clean session; MQTT 3.1.1 (5.0 would need session expiry 0 and DISCONNECT 0x04).
+        clientConfiguration.cleanSession = true
+        clientConfiguration.protocolVersion = .v311
+        clientConfiguration.allowsProtocolFallback = false
+        clientConfiguration.durableOfflineBuffer = nil
+        let client = try makeTransport(clientConfiguration) { [weak self] event in self?.handle(event, generation: generation) }
+        let topic = { (type: SparkplugMessageType, device: String?) in
+            SparkplugTopic.message(type, group: self.identity.group, edgeNode: self.identity.edgeNode, device: device).name
+        }
+        try client.subscribe(topic(.nodeCommand, nil), qos: .atLeastOnce)
+        try client.subscribe(topic(.deviceCommand, "+"), qos: .atLeastOnce)
+        if let host = identity.primaryHost {
+            try client.subscribe(SparkplugTopic.state(hostID: host).name, qos: .atLeastOnce)
+        }
+        connection.withLock { $0.client = client }
+        try client.start()
+    }
+
+    /// Publishes NDEATH and disconnects (waiting up to `timeout`); idempotent.
+    func shutdown(timeout: Duration) {
+        let (client, timer) = connection.withLock { connection -> ((any MessageTransport)?, ScheduledWork?) in
+            guard !connection.stopped else { return (nil, nil) }
+            connection.stopped = true
+            defer { connection.client = nil }
+            return (connection.client, connection.timer)
+        }
+        timer?.cancel()
+        guard let client else { return }
+        // Drained: no publication of the queue can follow the death.
+        let death = queue.sync { session.withLock { $0.death(now: now) } }
+        if client.isConnected, let id = try? client.publish(death.message) {
+            _ = client.waitUntilPublished(messageID: id, timeout: timeout / 2)
+        }
+        client.shutdown(timeout: timeout / 2)
+    }
+
+    // MARK: - Broker events (the network thread: hand over at once)
+
+    private func handle(_ event: MQTTClientEvent, generation: Int) {
+        let (current, client) = connection.withLock { ($0.generation == generation && !$0.stopped, $0.client) }
+        guard current, let client else { return }
+        switch event {
+        case .connected:
+            // This connection's will carried `used`; the next one's carries one more, set before any reconnect.
+            let (used, next) = connection.withLock { connection -> (UInt64, UInt64) in
+                let used = connection.willSequence
+                connection.willSequence = SparkplugSession.birthDeathSequence(after: used)
+                return (used, connection.willSequence)
+            }
+            let will = session.withLock { $0.death(birthDeathSequence: next, now: now) }.message
+            do {
+                try client.replaceWill(will)
+            } catch {
+                Logger.agent.warning("sparkplug: the next connection's will was not set: \(error)")
+            }
+            queue.async { self.connected(birthDeathSequence: used) }
+        case .disconnected(_, let reason):
+            queue.async {
+                self.session.withLock { $0.disconnected() }
+                Logger.agent.warning("sparkplug: disconnected: \(reason)")
+            }
+        case .message(let message):
+            queue.async { self.received(message) }
+        case .connectionRefused(_, let reason):
+            Logger.agent.warning("sparkplug: the broker refused the connection: \(reason)")
+        case .offlineBufferProblem, .published:
+            break
+        }
+    }
+
+    // MARK: - The session (queue)
+
+    private func send(_ publications: [SparkplugPublication]) {
+        guard !publications.isEmpty, let client = connection.withLock({ $0.stopped ? nil : $0.client }) else { return }
+        for publication in publications {
+            _ = try? client.publish(publication.message)
+        }
+    }
+
+    private func connected(birthDeathSequence: UInt64) {
+        do {
+            try stateFile.write(birthDeathSequence)
+        } catch {
+            Logger.agent.warning("sparkplug: bdSeq \(birthDeathSequence) not kept: \(error)")
+        }
+        let now = self.now
+        send(session.withLock { $0.connected(birthDeathSequence: birthDeathSequence, now: now) })
+        Logger.agent.notice("sparkplug: connected with bdSeq \(birthDeathSequence)")
+    }
+
+    private func received(_ message: MQTTMessage) {
+        let now = self.now
+        switch SparkplugTopic(message.topic) {
+        case .state(let hostID)?:
+            let state: SparkplugHostState
+            do {
+                state = try SparkplugHostState(decoding: message.payload)
+            } catch {
+                return Logger.agent.warning("sparkplug: ignored a STATE of \(ContractText.sanitized(hostID)) that does not read: \(error)")
+            }
+            switch session.withLock({ $0.received(state, from: hostID, now: now) }) {
+            case .none: break
+            case .publish(let births):
+                Logger.agent.notice("sparkplug: primary host \(hostID) is online: births")
+                send(births)
+            case .disconnect(let death):
+                Logger.agent.notice("sparkplug: primary host \(hostID) went offline: NDEATH, and connecting again")
+                reconnect(after: death)
+            }
+        case .message(.nodeCommand, _, _, nil)?, .message(.deviceCommand, _, _, _)?:
+            command(message, now: now)
+        default:
+            break
+        }
+    }
+
+    private func command(_ message: MQTTMessage, now: UInt64) {
+        let device: String? = if case .message(_, _, _, let device)? = SparkplugTopic(message.topic) { device } else { nil }
+        let payload: SparkplugPayload
+        do {
+            payload = try SparkplugPayload(decoding: message.payload)
+        } catch {
+            session.withLock { $0.countRefusal() }
+            return Logger.agent.notice("sparkplug: refused a command on \(ContractText.sanitized(message.topic)): \(error)")
+        }
+        let (commands, refusals) = session.withLock { $0.commands(in: payload, device: device) }
+        refusals.forEach { Logger.agent.notice("sparkplug: refused: \($0)") }
+        for command in commands {
+            switch command {
+            case .rebirth:
+                Logger.agent.notice("sparkplug: rebirth requested")
+                send(session.withLock { $0.rebirth(now: now) })
+            case .setRunning(let device, let running): carryOut(ControlCommand(active: running), device: device)
+            case .setInterval(let device, let interval):
+                guard ControlCommand.intervalRange.contains(interval) else {
+                    refuse("DCMD for \(device): Control/Interval must be \(ControlCommand.intervalRange.lowerBound)…"
+                        + "\(ControlCommand.intervalRange.upperBound) s", device: device)
+                    continue
+                }
+                carryOut(ControlCommand(interval: interval), device: device)
+            }
+        }
+    }
+
+    /// Has the control plane carry out `command`; a refusal is logged, counted and answered with the
+    /// device's control metrics as they are (a host's written value reverts).
+    private func carryOut(_ command: ControlCommand, device: String) {
+        guard let service = MotionService(topicName: device), let handler = commandHandler.withLock({ $0 }) else { return }
+        core.controlQueue.async {
+            guard let refusal = handler(service, command) else { return }
+            self.queue.async { self.refuse("DCMD for \(device): \(refusal)", device: device) }
+        }
+    }
+
+    private func refuse(_ reason: String, device: String) {
+        Logger.agent.notice("sparkplug: refused: \(reason)")
+        let now = self.now
+        send(session.withLock { session in
+            session.countRefusal()
+            let names = [SparkplugMetricName.running, SparkplugMetricName.interval]
+            let current = names.compactMap { name in
+                session.value(of: name, device: device).map { SparkplugMetric(name: name, timestamp: now, value: $0) }
+            }
+            return session.update(device, current, now: now)
+        })
+    }
+
+    /// Publishes `death`, ends the connection and connects again with the next `bdSeq` (the primary host
+    /// went offline).
+    private func reconnect(after death: SparkplugPublication) {
+        let old = connection.withLock { connection -> (any MessageTransport)? in
+            defer { connection.client = nil }
+            return connection.stopped ? nil : connection.client
+        }
+        guard let old else { return }
+        if let id = try? old.publish(death.message) { _ = old.waitUntilPublished(messageID: id, timeout: .seconds(1)) }
+        old.shutdown(timeout: .seconds(1))
+        do {
+            try connect()
+        } catch {
+            Logger.agent.error("sparkplug: cannot connect again: \(error)")
+        }
+    }
+
+    // MARK: - Metrics
+
+    /// Samples of `service`, as metrics (from the device's thread).
+    func publish(_ metrics: [SparkplugMetric], of service: MotionService) {
+        guard !metrics.isEmpty else { return }
+        queue.async {
+            let now = self.now
+            self.send(self.session.withLock { $0.update(service.topicName, metrics, now: now) })
+        }
+    }
+
+    /// `service`'s status changed (control queue): its control metrics, when they changed.
+    func statusChanged(_ service: MotionService, _ status: ServiceStatus) {
+        guard Self.services.contains(service) else { return }
+        queue.async {
+            let now = self.now
+            self.send(self.session.withLock { session in
+                let changed = Self.controlMetrics(status, now: now).filter { metric in
+                    metric.name.map { session.value(of: $0, device: service.topicName) != metric.value } ?? false
+                }
+                return session.update(service.topicName, changed, now: now)
+            })
+        }
+    }
+
+    private func publishNodeMetrics() {
+        let now = self.now
+        send(session.withLock { session in
+            session.updateNode(nodeMetrics(refused: session.refusedCommands, dropped: session.history.dropped, now: now), now: now)
+        })
+    }
+
+    /// The node's metrics now.
+    private func nodeMetrics(refused: UInt64, dropped: UInt64, now: UInt64) -> [SparkplugMetric] {
+        let configuration = core.configuration
+        let status = clock.kernelStatusNow
+        var metrics = [
+            SparkplugMetric(name: SparkplugMetricName.version, timestamp: now, value: .string(core.version)),
+            SparkplugMetric(name: SparkplugMetricName.deviceID, timestamp: now, value: .string(configuration.resolvedDeviceID)),
+            SparkplugMetric(name: SparkplugMetricName.imu, timestamp: now, value: .string(core.engine.deviceInfo?.chip ?? configuration.device)),
+            SparkplugMetric(
+                name: SparkplugMetricName.clockSynchronized, timestamp: now, value: .boolean(status?.synchronized ?? core.wallClock.isSynchronized)),
+            status.map { SparkplugMetric(name: SparkplugMetricName.clockMaximumError, timestamp: now, value: .double($0.maximumError * 1000)) }
+                ?? SparkplugMetric(name: SparkplugMetricName.clockMaximumError, timestamp: now, nullOf: .double),
+            SparkplugMetric(name: SparkplugMetricName.refusedCommands, timestamp: now, value: .uint64(refused)),
+            SparkplugMetric(name: SparkplugMetricName.droppedHistory, timestamp: now, value: .uint64(dropped)),
+        ]
+        metrics[4].properties = [SparkplugProperty(SparkplugProperty.engineeringUnitKey, .string("ms"))]
+        return metrics
+    }
+
+    /// A device's control and status metrics for `status` (nil: not known yet).
+    static func controlMetrics(_ status: ServiceStatus?, now: UInt64) -> [SparkplugMetric] {
+        guard let status else { return [] }
+        var interval = SparkplugMetric(name: SparkplugMetricName.interval, timestamp: now, value: .double(status.interval))
+        interval.properties = [SparkplugProperty(SparkplugProperty.engineeringUnitKey, .string("s"))]
+        return [
+            SparkplugMetric(name: SparkplugMetricName.running, timestamp: now, value: .boolean(status.active)),
+            interval,
+            SparkplugMetric(name: SparkplugMetricName.available, timestamp: now, value: .boolean(status.available)),
+            SparkplugMetric(name: SparkplugMetricName.unavailableReason, timestamp: now, value: .string(status.error ?? "")),
+        ]
+    }
+}
