@@ -233,7 +233,11 @@ final class SparkplugEdgeNode: Sendable {
             session.withLock { $0.countRefusal() }
             return Logger.agent.notice("sparkplug: refused a command on \(ContractText.sanitized(message.topic)): \(error)")
         }
-        let (commands, refusals) = session.withLock { $0.commands(in: payload, device: device) }
+        // Not `let (commands, refusals) = session.withLock { … }`: Swift 6.0.3's SILGen crashes on a labeled
+        // tuple returned through Mutex.withLock ("Remangling failed").
+        var commands: [SparkplugSession.Command] = []
+        var refusals: [String] = []
+        session.withLock { session in (commands, refusals) = session.commands(in: payload, device: device) }
         refusals.forEach { Logger.agent.notice("sparkplug: refused: \($0)") }
         for command in commands {
             switch command {
