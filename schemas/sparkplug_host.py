@@ -5,7 +5,7 @@ an implementation independent of MotionBridge's that decodes what the edge node 
     sparkplug_host.py PORT HOST_ID ACTION...
 
 Connects to 127.0.0.1:PORT (MQTT 3.1.1, clean session) with STATE {"online":false} as its will, subscribes
-to spBv1.0/#, then runs the actions in order, printing every message it receives as one JSON line on stdout
+to spBv1.0/#, prints {"mark": "subscribed"}, then runs the actions in order, printing every message it receives as one JSON line on stdout
 (decoded by pysparkplug, aliases resolved from the births; metric units read from the raw protobuf, since
 pysparkplug does not expose properties). Actions:
 
@@ -118,6 +118,7 @@ def main():
     client.loop_start()
     if not subscribed.wait(10):
         return 2
+    emit({"mark": "subscribed"})
 
     def publish(topic, payload):
         client.publish(topic, payload, qos=1, retain=topic == state_topic).wait_for_publish(5)

@@ -82,7 +82,7 @@ enum PayloadBenchmark {
                     let starts = Array(stride(from: 0, to: count - batch + 1, by: batch))
                     let payloads = starts.map(encode)
                     let bytes = Double(payloads.map(\.count).reduce(0, +)) / Double(payloads.count)
-                    let sparkplugTopic = "spBv1.0/plant-1/DDATA/board-7/\(service.topicName)"
+                    let sparkplugTopic = SparkplugTopic.message(.deviceData, group: "plant-1", edgeNode: "board-7", device: service.topicName).name
                     let wire = Double(payloads.map { payload in
                         format.map { publishPacketSize(topic: topic, contentType: $0.contentType, payload: payload.count) }
                             ?? publishPacketSize311(topic: sparkplugTopic, payload: payload.count)

@@ -74,15 +74,11 @@ import Testing
             return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         }
 
-        /// Waits until the host printed `mark`.
+        /// Waits until the host printed `mark` (`subscribed` once it is subscribed to `spBv1.0/#`); false when
+        /// it exited or `timeout` passed first.
         func waitForMark(_ mark: String, timeout: Duration = .seconds(30)) -> Bool {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                if lines.contains(where: { $0.mark == mark }) { return true }
-                if child.hasExited { return false }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return false
+            let printed = { self.lines.contains { $0.mark == mark } }
+            return eventually(within: timeout) { printed() || child.hasExited } && printed()
         }
 
         /// Waits for the host to finish its actions; its exit status and what it said on standard error.
@@ -124,7 +120,7 @@ import Testing
             "dcmd:\(node)/accelerometer:Bogus:boolean:true", "dcmd:\(node)/accelerometer:Control/Interval:double:0", "sleep:0.5",
             "mark:kill", "wait:NDEATH",
         ])
-        Thread.sleep(forTimeInterval: 0.5)  // subscribed before the agent's births
+        #expect(host.waitForMark("subscribed"))  // before the agent's births
         let agent = try Self.agent(
             broker: broker, deviceID: deviceID, sparkplug: #"{"group_id": "\#(Self.group)", "state_file": "\#(stateFile)"}"#,
             services: #"{"accelerometer": {"rate_hz": 10}}"#)
@@ -168,7 +164,7 @@ import Testing
 
         // A restart takes the next bdSeq from the state file.
         let second = try Host(port: broker.port, hostID: "scada-it", actions: ["wait:NBIRTH"])
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(second.waitForMark("subscribed"))
         let restarted = try Self.agent(broker: broker, deviceID: deviceID, sparkplug: #"{"group_id": "\#(Self.group)", "state_file": "\#(stateFile)"}"#)
         #expect(second.finish().status == 0)
         #expect(second.lines.first { $0.type == "NBIRTH" }?.metric("bdSeq")?.value == .number(43))
@@ -185,7 +181,7 @@ import Testing
         ])
         // Sparkplug alone: nothing on the native topics.
         let native = try RecordingSubscriber(broker: broker.address, topicFilters: ["motion/#"])
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(host.waitForMark("subscribed"))
         let agent = try Self.agent(
             broker: broker, deviceID: deviceID,
             sparkplug: #"{"group_id": "\#(Self.group)", "primary_host_id": "scada-it", "native_contract": false}"#,

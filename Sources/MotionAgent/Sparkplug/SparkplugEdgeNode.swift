@@ -332,19 +332,19 @@ final class SparkplugEdgeNode: Sendable {
     private func nodeMetrics(refused: UInt64, dropped: UInt64, now: UInt64) -> [SparkplugMetric] {
         let configuration = core.configuration
         let status = clock.kernelStatusNow
-        var metrics = [
+        var maximumError = status.map { SparkplugMetric(name: SparkplugMetricName.clockMaximumError, timestamp: now, value: .double($0.maximumError * 1000)) }
+            ?? SparkplugMetric(name: SparkplugMetricName.clockMaximumError, timestamp: now, nullOf: .double)
+        maximumError.properties = [SparkplugProperty(SparkplugProperty.engineeringUnitKey, .string("ms"))]
+        return [
             SparkplugMetric(name: SparkplugMetricName.version, timestamp: now, value: .string(core.version)),
             SparkplugMetric(name: SparkplugMetricName.deviceID, timestamp: now, value: .string(configuration.resolvedDeviceID)),
             SparkplugMetric(name: SparkplugMetricName.imu, timestamp: now, value: .string(core.engine.deviceInfo?.chip ?? configuration.device)),
             SparkplugMetric(
                 name: SparkplugMetricName.clockSynchronized, timestamp: now, value: .boolean(status?.synchronized ?? core.wallClock.isSynchronized)),
-            status.map { SparkplugMetric(name: SparkplugMetricName.clockMaximumError, timestamp: now, value: .double($0.maximumError * 1000)) }
-                ?? SparkplugMetric(name: SparkplugMetricName.clockMaximumError, timestamp: now, nullOf: .double),
+            maximumError,
             SparkplugMetric(name: SparkplugMetricName.refusedCommands, timestamp: now, value: .uint64(refused)),
             SparkplugMetric(name: SparkplugMetricName.droppedHistory, timestamp: now, value: .uint64(dropped)),
         ]
-        metrics[4].properties = [SparkplugProperty(SparkplugProperty.engineeringUnitKey, .string("ms"))]
-        return metrics
     }
 
     /// A device's control and status metrics for `status` (nil: not known yet).

@@ -88,7 +88,7 @@ struct SparkplugMetricCatalogue: Sendable, Equatable {
 /// What the edge node keeps while it may not publish (disconnected, or its primary host offline), to
 /// forward as historical data when it may again: device metrics in arrival order, at most ``limit``; the
 /// oldest go first when it is full, counted in ``dropped``. A pure value.
-struct SparkplugHistory: Sendable, Equatable {
+struct SparkplugHistory: Sendable {
     /// The most metrics kept.
     let limit: Int
     private(set) var stored: [(device: String, metric: SparkplugMetric)] = []
@@ -98,11 +98,6 @@ struct SparkplugHistory: Sendable, Equatable {
 
     init(limit: Int) {
         self.limit = max(0, limit)
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.limit == rhs.limit && lhs.dropped == rhs.dropped && lhs.count == rhs.count
-            && zip(lhs.stored[lhs.head...], rhs.stored[rhs.head...]).allSatisfy { $0.device == $1.device && $0.metric == $1.metric }
     }
 
     /// The metrics kept now.

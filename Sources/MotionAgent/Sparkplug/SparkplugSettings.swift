@@ -79,8 +79,8 @@ public struct SparkplugSettings: Sendable, Equatable {
             guard let identifier, let problem = SparkplugTopic.identifierProblem(identifier) else { continue }
             throw ConfigurationError(fieldPath: "\(fieldPath).\(field)", reason: "\"\(ContractText.sanitized(identifier))\" \(problem)")
         }
-        if groupID == "STATE" {
-            throw ConfigurationError(fieldPath: "\(fieldPath).group_id", reason: "STATE is the host applications' topic level")
+        if groupID == SparkplugTopic.stateLevel {
+            throw ConfigurationError(fieldPath: "\(fieldPath).group_id", reason: "\(groupID) is the host applications' topic level")
         }
         if let stateFile, stateFile.isEmpty {
             throw ConfigurationError(fieldPath: "\(fieldPath).state_file", reason: "must name a file")

@@ -9,6 +9,8 @@ public enum SparkplugTopic: Sendable, Equatable {
 
     /// The namespace, the first topic level of every Sparkplug B topic.
     public static let namespace = "spBv1.0"
+    /// The second level of the host applications' STATE topics (so no group may be named so).
+    public static let stateLevel = "STATE"
 
     /// The topic name.
     public var name: String {
@@ -17,7 +19,7 @@ public enum SparkplugTopic: Sendable, Equatable {
             let node = "\(Self.namespace)/\(group)/\(type.rawValue)/\(edgeNode)"
             return device.map { "\(node)/\($0)" } ?? node
         case .state(let hostID):
-            return "\(Self.namespace)/STATE/\(hostID)"
+            return "\(Self.namespace)/\(Self.stateLevel)/\(hostID)"
         }
     }
 
@@ -26,7 +28,7 @@ public enum SparkplugTopic: Sendable, Equatable {
     public init?(_ name: String) {
         let levels = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard levels.first == Self.namespace, levels.count >= 3, !levels.contains(where: \.isEmpty) else { return nil }
-        if levels[1] == "STATE" {
+        if levels[1] == Self.stateLevel {
             guard levels.count == 3 else { return nil }
             self = .state(hostID: levels[2])
             return
