@@ -30,6 +30,9 @@ let package = Package(
             name: "fuzz-cbor", dependencies: ["FuzzerEntry", .product(name: "MotionContract", package: "MotionBridge")],
             path: "Targets/CBOR"),
         .executableTarget(
+            name: "fuzz-sparkplug", dependencies: ["FuzzerEntry", .product(name: "MotionContract", package: "MotionBridge")],
+            path: "Targets/Sparkplug"),
+        .executableTarget(
             name: "fuzz-recording", dependencies: ["FuzzerEntry", .product(name: "MotionHAL", package: "MotionBridge")],
             path: "Targets/Recording"),
     ],

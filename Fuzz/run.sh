@@ -8,7 +8,7 @@
 # usage: Fuzz/run.sh [--seconds S] [--corpus DIR] [TARGET ...]
 #   --seconds S   how long each target runs (default 20; CI runs this, Fuzz/soak.sh runs it for longer)
 #   --corpus DIR  keep the grown corpus in DIR/TARGET (created), e.g. to merge new seeds by hand
-#   TARGET        control-command, configuration, recording, payloads, cbor (default: all)
+#   TARGET        control-command, configuration, recording, payloads, cbor, sparkplug (default: all)
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=20
@@ -23,9 +23,9 @@ while (($#)); do
         *) targets+=("$1"); shift ;;
     esac
 done
-((${#targets[@]})) || targets=(control-command configuration recording payloads cbor)
+((${#targets[@]})) || targets=(control-command configuration recording payloads cbor sparkplug)
 # The largest input each parser meets in practice, with room: a command is at most 4 KiB.
-declare -A max_length=([control-command]=8192 [configuration]=65536 [recording]=65536 [payloads]=16384 [cbor]=16384)
+declare -A max_length=([control-command]=8192 [configuration]=65536 [recording]=65536 [payloads]=16384 [cbor]=16384 [sparkplug]=16384)
 
 # SwiftPM does not notice modules added to the main package under a path dependency's old build: a new
 # module would read "no such module". The build directory is started afresh when ../Package.swift changed.

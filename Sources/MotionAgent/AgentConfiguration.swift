@@ -225,6 +225,11 @@ public struct AgentConfiguration: Sendable, Equatable {
         try recording?.validate()
         try remoteConfiguration.validate()
         try sparkplug?.validate()
+        if let sparkplug, !sparkplug.nativeContract, settings(for: .vibration).enabled {
+            // The vibration service's summaries and spectra are the native contract's alone: it would run for nobody.
+            throw ConfigurationError(
+                fieldPath: "services.vibration.enabled", reason: "the vibration service publishes on the native contract only (sparkplug.native_contract is false)")
+        }
         if !(5...65_535).contains(broker.keepAlive) {
             throw ConfigurationError(fieldPath: "broker.keepalive", reason: "must be between 5 and 65535 seconds")
         }

@@ -47,6 +47,7 @@ struct ReloadPlan {
         if new.broker != old.broker { notes.append("broker settings changed: restart to apply") }
         if new.homeAssistant != old.homeAssistant { notes.append("home_assistant changed: restart to apply") }
         if new.senml != old.senml { notes.append("senml changed: restart to apply") }
+        if new.sparkplug != old.sparkplug { notes.append("sparkplug changed: restart to apply") }
         restartNotes = notes
         reloadsCalibration = new.calibration != old.calibration || new.calibration != nil
         changesMagneticReference = new.magneticReference != old.magneticReference

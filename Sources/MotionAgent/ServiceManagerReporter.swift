@@ -92,9 +92,13 @@ final class ServiceManagerReporter: Sendable {
     /// service with its measured message rate (the configured one before a rate is measured), and the
     /// faults.
     private func statusLine(rates: [MotionService: Double]) -> String {
-        let (client, configured) = core.state.withLock { ($0.client, $0.configuration.broker.address) }
+        let (native, configured) = core.state.withLock { ($0.client, $0.configuration.broker.address) }
+        // Without the native contract the agent's one connection is the Sparkplug edge node's.
+        let sparkplug = native == nil ? announcer.sparkplug : nil
+        let client = native ?? sparkplug?.currentClient
         let broker = client?.currentBroker ?? configured
-        let connection = (client?.isConnected ?? false) ? "connected to \(broker)" : "connecting to \(broker)"
+        let connection = (sparkplug == nil ? "" : "Sparkplug B ")
+            + ((client?.isConnected ?? false) ? "connected to \(broker)" : "connecting to \(broker)")
         var services: [String] = []
         var faults: [String] = []
         for service in MotionService.allCases {

@@ -18,17 +18,18 @@ import Testing
         #expect(!plan.reloadsCalibration && !plan.changesMagneticReference)
     }
 
-    @Test func identityDeviceBrokerAndRecordingWaitForARestart() throws {
+    @Test func identityDeviceBrokerRecordingAndSparkplugWaitForARestart() throws {
         var new = old
         new.device = "sim:rate=500"
         new.deviceID = "b"
         new.broker.address = try BrokerSettings.address("mqtt://127.0.0.1:1884", fieldPath: "broker.url")
         new.recording = RecordingSettings(file: "/tmp/x.csv", seconds: 10)
         new.homeAssistant.discovery = true
+        new.sparkplug = SparkplugSettings(groupID: "plant-1")
         #expect(ReloadPlan(from: old, to: new, services: states(old)).restartNotes == [
             "device changed: restart to apply", "record changed: restart to apply",
             "device_id or topic_prefix changed: restart to apply", "broker settings changed: restart to apply",
-            "home_assistant changed: restart to apply",
+            "home_assistant changed: restart to apply", "sparkplug changed: restart to apply",
         ])
     }
 

@@ -135,6 +135,49 @@ import Testing
         #expect(session.history.count == 0)
     }
 
+    @Test func theStoreHoldsAtMostAQuarterMoreThanItsLimitAndNoProperties() {
+        var history = SparkplugHistory(limit: 4000)
+        var withUnit = SparkplugMetric(name: "x", timestamp: 0, value: .float(0))
+        withUnit.properties = [SparkplugProperty(SparkplugProperty.engineeringUnitKey, .string("m/s2"))]
+        var largest = 0
+        for time in UInt64(1)...20_000 {
+            withUnit.timestamp = time
+            history.append([withUnit], of: "accelerometer")
+            largest = max(largest, history.stored.count)
+        }
+        #expect(history.count == 4000 && history.dropped == 16_000)
+        #expect(largest <= 5000, "the array held \(largest) for a limit of 4000")
+        #expect(history.stored.allSatisfy { $0.metric.properties.isEmpty && $0.metric.isHistorical })
+    }
+
+    @Test func dataTheShellCouldNotSendGoBackToTheStoreByName() throws {
+        var session = Self.session()
+        _ = session.connected(birthDeathSequence: 0, now: 10)
+        let data = session.update("accelerometer", Self.sample(2, at: 11), now: 11)
+        #expect(data.count == 1 && data[0].payload.metrics[0].name == nil)
+        // The connection dropped before the DDATA went out: the shell hands it back, with the node's births.
+        session.disconnected()
+        session.keep(data[0])
+        #expect(session.history.count == 1)
+        let births = session.connected(birthDeathSequence: 1, now: 20)
+        let forwarded = try #require(births.last?.payload.metrics.first)
+        #expect(births.last?.topic.name == "spBv1.0/plant-1/DDATA/press-7/accelerometer")
+        #expect(forwarded.isHistorical && forwarded.timestamp == 11 && forwarded.value == .float(2) && forwarded.alias != nil)
+        // A birth that could not go out is made anew, not kept.
+        session.keep(births[0])
+        #expect(session.history.count == 0)
+    }
+
+    @Test func aDeviceThatGoesAwayDiesAndIsBornAgainWhenItComesBack() {
+        var session = Self.session()
+        _ = session.connected(birthDeathSequence: 0, now: 10)
+        #expect(session.hasDevice("accelerometer"))
+        #expect(session.removeDevice("accelerometer", now: 11).map(\.topic.name) == ["spBv1.0/plant-1/DDEATH/press-7/accelerometer"])
+        #expect(!session.hasDevice("accelerometer") && session.update("accelerometer", Self.sample(1, at: 12), now: 12).isEmpty)
+        let birth = session.declareDevice("accelerometer", metrics: [SparkplugMetric(name: "x", timestamp: 13, nullOf: .float)], now: 13)
+        #expect(birth.map(\.topic.name) == ["spBv1.0/plant-1/DBIRTH/press-7/accelerometer"])
+    }
+
     @Test func commandsAreTakenByNameOrAliasAndTheRestRefused() {
         var session = Self.session()
         let births = session.connected(birthDeathSequence: 0, now: 10)

@@ -74,6 +74,40 @@ import Testing
         #expect((try? SparkplugPayload(decoding: dataSet))?.metrics.first?.value == .unsupported(.dataSet))
     }
 
+    @Test func deeplyNestedMessagesAreRefusedBeforeProtobufCRecursesIntoThem() throws {
+        // protobuf-c's unpack recurses once per nested message: templates in templates (metric 18 → template,
+        // template 2 → metric) or property sets in property values, as many as 256 KiB holds, would take
+        // tens of thousands of stack frames. The wire is walked first and refused past the depth limit.
+        func varint(_ value: Int) -> [UInt8] {
+            var value = value
+            var bytes: [UInt8] = []
+            repeat {
+                bytes.append(UInt8(value & 0x7F) | (value > 0x7F ? 0x80 : 0))
+                value >>= 7
+            } while value > 0
+            return bytes
+        }
+        func nested(levels: Int) -> [UInt8] {
+            // Built from the inside out, reversed: each level is a tag and the length of what it holds.
+            var reversed: [UInt8] = [0x0B, 0x20]  // the innermost metric: datatype (4) = 11, is_null unset
+            for level in 0..<levels {
+                reversed += varint(reversed.count).reversed()
+                // Template 2 (a metric), then metric 18 (a template): field 18's tag is two bytes, 0x92 0x01.
+                reversed += level % 2 == 0 ? [0x12] : [0x01, 0x92]
+            }
+            reversed += [0x13, 0x20]  // the outer metric's datatype (4) = 19, Template
+            return [0x12] + varint(reversed.count) + reversed.reversed()  // payload 2 (the outer metric)
+        }
+        #expect {
+            try SparkplugPayload(decoding: nested(levels: 40_000))
+        } throws: { error in
+            (error as? PayloadError)?.description.contains("nested deeper than") == true
+        }
+        // A template in a template is fine: the limit is for crafted input, not for real user-defined types.
+        let shallow = try SparkplugPayload(decoding: nested(levels: 4))
+        #expect(shallow.metrics.first?.value == .unsupported(.template))
+    }
+
     @Test func topicsReadAndWriteAsTheNamespaceSays() {
         let device = SparkplugTopic.message(.deviceData, group: "plant-1", edgeNode: "press-7", device: "gyro")
         #expect(device.name == "spBv1.0/plant-1/DDATA/press-7/gyro")

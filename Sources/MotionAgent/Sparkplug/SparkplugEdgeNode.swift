@@ -33,6 +33,14 @@ final class SparkplugEdgeNode: Sendable {
         var willSequence: UInt64 = 0
         var timer: ScheduledWork?
         var stopped = false
+        /// Whether the queue has taken this connection's CONNACK (and sent its births, or waits for the
+        /// primary host): cleared by the network thread the moment the connection drops. Nothing is
+        /// published while it is clear, so data made before a drop cannot reach a quick reconnection ahead
+        /// of its NBIRTH.
+        var acknowledged = false
+        /// Which of the brokers the next connection tries first: one further after the primary host went
+        /// offline (Sparkplug 3.0: the edge node moves to the next MQTT server).
+        var brokerOffset = 0
     }
     private let connection = Mutex(Connection())
     /// Carries out a device's command on the control queue: nil when done, else why it was refused.
@@ -60,6 +68,12 @@ final class SparkplugEdgeNode: Sendable {
         commandHandler.withLock { $0 = handler }
     }
 
+    /// The node's client now (nil before the start, after the shutdown and while it connects again), for
+    /// the service manager's status line when the native contract is off.
+    var currentClient: (any MessageTransport)? {
+        connection.withLock { $0.client }
+    }
+
     /// Now, ms since the Unix epoch, through the agent's wall-clock anchor.
     private var now: UInt64 {
         SamplePayloadEncoder.sparkplugTimestamp(unixTime: core.wallClock.unixTime(of: Double(MonotonicClock.now()) / 1e9))
@@ -78,13 +92,7 @@ final class SparkplugEdgeNode: Sendable {
         session.withLock { session in
             _ = session.updateNode(nodeMetrics(refused: 0, dropped: 0, now: now), now: now)
             for service in Self.services where core.isAvailable(service) {
-                let declarations = SamplePayloadEncoder.sparkplugDeclarations(for: service).map { declaration in
-                    var metric = declaration
-                    metric.timestamp = now
-                    return metric
-                }
-                _ = session.declareDevice(
-                    service.topicName, metrics: Self.controlMetrics(statuses[service], now: now) + declarations, now: now)
+                _ = session.declareDevice(service.topicName, metrics: Self.deviceMetrics(service, statuses[service], now: now), now: now)
             }
         }
         connection.withLock { $0.willSequence = first }
@@ -98,22 +106,37 @@ final class SparkplugEdgeNode: Sendable {
                 + (identity.primaryHost.map { ", waiting for primary host \($0)" } ?? "") + ", first bdSeq \(first)")
     }
 
-    /// Makes a client whose will is the NDEATH of the next `bdSeq`, subscribes and starts it.
+    /// Makes a client whose will is the NDEATH of the next `bdSeq`, subscribes and starts it; nothing after
+    /// ``shutdown(timeout:)``.
     private func connect() throws {
         let configuration = core.configuration
-        let (generation, sequence) = connection.withLock { connection -> (Int, UInt64) in
+        var generation = 0
+        var sequence: UInt64 = 0
+        var brokerOffset = 0
+        guard connection.withLock({ connection in
+            guard !connection.stopped else { return false }
             connection.generation += 1
-            return (connection.generation, connection.willSequence)
-        }
+            (generation, sequence, brokerOffset) = (connection.generation, connection.willSequence, connection.brokerOffset)
+            return true
+        }) else { return }
+        let thisGeneration = generation
+        // Kept before the will can reach a broker: a restart after a power cut takes the next one.
+        keep(birthDeathSequence: sequence)
         let will = session.withLock { $0.death(birthDeathSequence: sequence, now: now) }.message
         var clientConfiguration = try configuration.clientConfiguration(will: will)
+        let brokers = clientConfiguration.brokers
+        if brokers.count > 1 {
+            let first = brokerOffset % brokers.count
+            clientConfiguration.broker = brokers[first]
+            clientConfiguration.failoverBrokers = Array(brokers[(first + 1)...] + brokers[..<first])
+        }
         clientConfiguration.clientID = settings.clientID ?? configuration.clientID + "-sparkplug"
         // Sparkplug 3.0: clean session; MQTT 3.1.1 (5.0 would need session expiry 0 and DISCONNECT 0x04).
         clientConfiguration.cleanSession = true
         clientConfiguration.protocolVersion = .v311
         clientConfiguration.allowsProtocolFallback = false
         clientConfiguration.durableOfflineBuffer = nil
-        let client = try makeTransport(clientConfiguration) { [weak self] event in self?.handle(event, generation: generation) }
+        let client = try makeTransport(clientConfiguration) { [weak self] event in self?.handle(event, generation: thisGeneration) }
         let topic = { (type: SparkplugMessageType, device: String?) in
             SparkplugTopic.message(type, group: self.identity.group, edgeNode: self.identity.edgeNode, device: device).name
         }
@@ -122,8 +145,23 @@ final class SparkplugEdgeNode: Sendable {
         if let host = identity.primaryHost {
             try client.subscribe(SparkplugTopic.state(hostID: host).name, qos: .atLeastOnce)
         }
-        connection.withLock { $0.client = client }
+        let current = connection.withLock { connection in
+            guard !connection.stopped, connection.generation == thisGeneration else { return false }
+            connection.client = client
+            return true
+        }
+        guard current else { return client.shutdown(timeout: .zero) }
         try client.start()
+    }
+
+    /// Writes the `bdSeq` a will carries to the state file (a failure is logged: the next start may then
+    /// repeat a `bdSeq`, which a host reads as a stale death).
+    private func keep(birthDeathSequence: UInt64) {
+        do {
+            try stateFile.write(birthDeathSequence)
+        } catch {
+            Logger.agent.warning("sparkplug: bdSeq \(birthDeathSequence) not kept: \(error)")
+        }
     }
 
     /// Publishes NDEATH and disconnects (waiting up to `timeout`); idempotent.
@@ -151,23 +189,25 @@ final class SparkplugEdgeNode: Sendable {
         guard current, let client else { return }
         switch event {
         case .connected:
-            // This connection's will carried `used`; the next one's carries one more, set before any reconnect.
-            let (used, next) = connection.withLock { connection -> (UInt64, UInt64) in
-                let used = connection.willSequence
-                connection.willSequence = SparkplugSession.birthDeathSequence(after: used)
-                return (used, connection.willSequence)
-            }
-            let will = session.withLock { $0.death(birthDeathSequence: next, now: now) }.message
-            do {
-                try client.replaceWill(will)
-            } catch {
-                Logger.agent.warning("sparkplug: the next connection's will was not set: \(error)")
-            }
+            // This connection's will carried `used`, and so do its births.
+            let used = connection.withLock { $0.willSequence }
             queue.async { self.connected(birthDeathSequence: used) }
         case .disconnected(_, let reason):
-            queue.async {
-                self.session.withLock { $0.disconnected() }
-                Logger.agent.warning("sparkplug: disconnected: \(reason)")
+            // At once, not on the queue: data made from now on are kept, and none made before goes out on
+            // the next connection before its births.
+            let next = connection.withLock { connection -> UInt64 in
+                connection.acknowledged = false
+                connection.willSequence = SparkplugSession.birthDeathSequence(after: connection.willSequence)
+                return connection.willSequence
+            }
+            session.withLock { $0.disconnected() }
+            Logger.agent.warning("sparkplug: disconnected: \(reason)")
+            // The next attempt (the client's own reconnection, on this thread) carries the next bdSeq, kept first.
+            keep(birthDeathSequence: next)
+            do {
+                try client.replaceWill(session.withLock { $0.death(birthDeathSequence: next, now: now) }.message)
+            } catch {
+                Logger.agent.warning("sparkplug: the next connection's will was not set: \(error)")
             }
         case .message(let message):
             queue.async { self.received(message) }
@@ -180,20 +220,20 @@ final class SparkplugEdgeNode: Sendable {
 
     // MARK: - The session (queue)
 
+    /// Publishes in order while this connection is born; device data that cannot go out (the connection
+    /// dropped meanwhile) go back to the store, to follow the next births.
     private func send(_ publications: [SparkplugPublication]) {
-        guard !publications.isEmpty, let client = connection.withLock({ $0.stopped ? nil : $0.client }) else { return }
-        for publication in publications {
-            _ = try? client.publish(publication.message)
+        guard !publications.isEmpty else { return }
+        let client = connection.withLock { $0.stopped || !$0.acknowledged ? nil : $0.client }
+        for (index, publication) in publications.enumerated() where (client.flatMap { try? $0.publish(publication.message) }) == nil {
+            session.withLock { session in publications[index...].forEach { session.keep($0) } }
+            return
         }
     }
 
     private func connected(birthDeathSequence: UInt64) {
-        do {
-            try stateFile.write(birthDeathSequence)
-        } catch {
-            Logger.agent.warning("sparkplug: bdSeq \(birthDeathSequence) not kept: \(error)")
-        }
         let now = self.now
+        connection.withLock { $0.acknowledged = true }
         send(session.withLock { $0.connected(birthDeathSequence: birthDeathSequence, now: now) })
         Logger.agent.notice("sparkplug: connected with bdSeq \(birthDeathSequence)")
     }
@@ -279,11 +319,17 @@ final class SparkplugEdgeNode: Sendable {
         })
     }
 
-    /// Publishes `death`, ends the connection and connects again with the next `bdSeq` (the primary host
-    /// went offline).
+    /// Publishes `death`, ends the connection and connects again with the next `bdSeq`, to the next broker
+    /// when there are several (the primary host went offline: Sparkplug 3.0 has the edge node move on).
     private func reconnect(after death: SparkplugPublication) {
         let old = connection.withLock { connection -> (any MessageTransport)? in
-            defer { connection.client = nil }
+            defer {
+                connection.client = nil
+                connection.acknowledged = false
+                connection.brokerOffset += 1
+                // The old client's events are ignored from here (it is no longer the client): the next bdSeq here.
+                connection.willSequence = SparkplugSession.birthDeathSequence(after: connection.willSequence)
+            }
             return connection.stopped ? nil : connection.client
         }
         guard let old else { return }
@@ -307,16 +353,25 @@ final class SparkplugEdgeNode: Sendable {
         }
     }
 
-    /// `service`'s status changed (control queue): its control metrics, when they changed.
+    /// `service`'s status changed (control queue): its control metrics, when they changed. A device comes
+    /// and goes with its sensor: born (DBIRTH) when the service becomes available, and dead (its last
+    /// control metrics, with the reason, then DDEATH) when it stops being available.
     func statusChanged(_ service: MotionService, _ status: ServiceStatus) {
         guard Self.services.contains(service) else { return }
+        let device = service.topicName
         queue.async {
             let now = self.now
             self.send(self.session.withLock { session in
-                let changed = Self.controlMetrics(status, now: now).filter { metric in
-                    metric.name.map { session.value(of: $0, device: service.topicName) != metric.value } ?? false
+                let declared = session.hasDevice(device)
+                if status.available, !declared {
+                    return session.declareDevice(device, metrics: Self.deviceMetrics(service, status, now: now), now: now)
                 }
-                return session.update(service.topicName, changed, now: now)
+                guard declared else { return [] }
+                let changed = Self.controlMetrics(status, now: now).filter { metric in
+                    metric.name.map { session.value(of: $0, device: device) != metric.value } ?? false
+                }
+                let update = session.update(device, changed, now: now)
+                return status.available ? update : update + session.removeDevice(device, now: now)
             })
         }
     }
@@ -345,6 +400,17 @@ final class SparkplugEdgeNode: Sendable {
             SparkplugMetric(name: SparkplugMetricName.refusedCommands, timestamp: now, value: .uint64(refused)),
             SparkplugMetric(name: SparkplugMetricName.droppedHistory, timestamp: now, value: .uint64(dropped)),
         ]
+    }
+
+    /// Every metric of `service`'s device, for its birth: the control metrics, then the samples' metrics
+    /// (null until the first sample).
+    static func deviceMetrics(_ service: MotionService, _ status: ServiceStatus?, now: UInt64) -> [SparkplugMetric] {
+        controlMetrics(status, now: now)
+            + SamplePayloadEncoder.sparkplugDeclarations(for: service).map { declaration in
+                var metric = declaration
+                metric.timestamp = now
+                return metric
+            }
     }
 
     /// A device's control and status metrics for `status` (nil: not known yet).

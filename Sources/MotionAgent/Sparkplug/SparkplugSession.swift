@@ -199,6 +199,11 @@ struct SparkplugSession: Sendable {
         return phase == .online ? [deviceBirth(device, now: now)] : []
     }
 
+    /// Whether `device` is declared.
+    func hasDevice(_ device: String) -> Bool {
+        devices[device] != nil
+    }
+
     /// Forgets a device: DDEATH when the node is born.
     mutating func removeDevice(_ device: String, now: UInt64) -> [SparkplugPublication] {
         guard devices.removeValue(forKey: device) != nil else { return [] }
@@ -219,6 +224,20 @@ struct SparkplugSession: Sendable {
         var publications = reshaped ? [deviceBirth(device, now: now)] : []
         publications.append(publication(.deviceData, device: device, metrics: metrics.map(devices[device]!.dataMetric), now: now))
         return publications
+    }
+
+    /// A publication the shell could not send (the connection dropped): a device's data go back to the
+    /// store, named again, to follow the next births as historical; anything else is made anew then.
+    mutating func keep(_ publication: SparkplugPublication) {
+        guard case .message(.deviceData, _, _, let device?) = publication.topic, let catalogue = devices[device] else { return }
+        let named = publication.payload.metrics.compactMap { metric -> SparkplugMetric? in
+            guard let entry = catalogue.entry(named: metric.name, alias: metric.alias) else { return nil }
+            var named = metric
+            named.name = entry.name
+            named.alias = nil
+            return named
+        }
+        history.append(named, of: device)
     }
 
     /// New values of node metrics (named): NDATA of those that changed, when born.

@@ -42,7 +42,8 @@ public struct SparkplugSettings: Sendable, Equatable {
         self.clientID = clientID
     }
 
-    /// The default ``storeLimit``: about 1.5 MB of metrics, 30 s of device motion at 100 Hz.
+    /// The default ``storeLimit``: at most about 1.6 MB (96 bytes a metric, plus names longer than 15
+    /// bytes, the array up to 1.25 × the limit); some 4 s of device motion at 100 Hz (23 metrics a sample).
     public static let defaultStoreLimit = 10_000
 
     /// The fields of `sparkplug`.

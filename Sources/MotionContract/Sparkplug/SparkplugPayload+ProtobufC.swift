@@ -47,13 +47,15 @@ extension SparkplugPayload {
 
     /// Reads a payload.
     /// - Throws: ``PayloadError`` when the bytes are not a Sparkplug B payload, are larger than
-    ///   ``maximumDecodedSize``, or a metric's value is not of its datatype.
+    ///   ``maximumDecodedSize``, nest messages deeper than protobuf-c may safely recurse (see
+    ///   `SparkplugWireDepth`), or a metric's value is not of its datatype.
     public init(decoding bytes: [UInt8]) throws(PayloadError) {
         guard bytes.count <= Self.maximumDecodedSize else {
             throw PayloadError(fieldPath: "", reason: "payload of \(bytes.count) bytes exceeds \(Self.maximumDecodedSize)")
         }
-        let unpacked = bytes.withUnsafeBufferPointer { buffer in
-            org__eclipse__tahu__protobuf__payload__unpack(nil, buffer.count, buffer.baseAddress)
+        let unpacked = try bytes.withUnsafeBufferPointer { buffer throws(PayloadError) in
+            try SparkplugWireDepth.check(buffer)
+            return org__eclipse__tahu__protobuf__payload__unpack(nil, buffer.count, buffer.baseAddress)
         }
         guard let unpacked else { throw PayloadError(fieldPath: "", reason: "not a Sparkplug B payload (protobuf)") }
         defer { org__eclipse__tahu__protobuf__payload__free_unpacked(unpacked, nil) }
@@ -117,7 +119,10 @@ extension SparkplugProperty {
                 throw PayloadError(fieldPath: "\(fieldPath).\(name)", reason: "\(value.type) is not a Sparkplug datatype")
             }
             if value.has_is_null != 0, value.is_null != 0 {
-                properties.append(SparkplugProperty(name, nil))
+                // A value a property cannot carry (bytes, arrays, files, nested sets) is written as null of its
+                // datatype, and read back as unsupported: so it writes again as it was read.
+                let scalar = dataType.rawValue < SparkplugDataType.dataSet.rawValue
+                properties.append(SparkplugProperty(name, scalar ? nil : .unsupported(dataType)))
                 continue
             }
             let scalar: CScalar

@@ -1,0 +1,105 @@
+/// How deeply a Sparkplug B payload's messages nest, read from the protobuf wire format without building
+/// anything, before protobuf-c unpacks it.
+///
+/// protobuf-c's `unpack` recurses once per nested message, and the schema lets messages nest without end:
+/// a metric's template holds metrics (`Metric.template_value` → `Template.metrics`), a property's value is a
+/// property set (`PropertyValue.propertyset_value` → `PropertySet.values`). A crafted command of 256 KiB
+/// could nest some 40 000 deep and exhaust the stack of the thread that reads it. This walk is iterative
+/// (its stack is an array) and knows which field of which message is a message, so it measures the depth
+/// protobuf-c would reach and refuses the payload first. Unknown fields are skipped as protobuf-c skips
+/// them (kept as bytes, not parsed).
+enum SparkplugWireDepth {
+    /// The deepest nesting read, in messages below the payload: a template in a template in a metric with
+    /// a property set of property sets is 8; real user-defined types stay well inside.
+    static let maximumDepth = 32
+
+    /// The messages of the schema, for knowing which length-delimited fields are messages.
+    private enum Message {
+        case payload, metric, metaData, propertySet, propertySetList, propertyValue
+        case template, parameter, dataSet, row, dataSetValue, extensionValue
+
+        /// The message a length-delimited field of this message holds, or nil for strings and bytes
+        /// (and unknown fields).
+        func child(field: UInt64) -> Message? {
+            switch (self, field) {
+            case (.payload, 2): .metric
+            case (.metric, 8): .metaData
+            case (.metric, 9): .propertySet
+            case (.metric, 17): .dataSet
+            case (.metric, 18): .template
+            case (.metric, 19), (.parameter, 9), (.dataSetValue, 7), (.propertyValue, 11): .extensionValue
+            case (.template, 2): .metric
+            case (.template, 3): .parameter
+            case (.dataSet, 4): .row
+            case (.row, 1): .dataSetValue
+            case (.propertyValue, 9): .propertySet
+            case (.propertyValue, 10): .propertySetList
+            case (.propertySet, 2): .propertyValue
+            case (.propertySetList, 1): .propertySet
+            default: nil
+            }
+        }
+    }
+
+    /// A message being read: which it is and the offset where its bytes end.
+    private struct OpenMessage {
+        let message: Message
+        let end: Int
+    }
+
+    /// Checks the nesting of a payload's messages.
+    /// - Throws: ``PayloadError`` when messages nest deeper than ``maximumDepth``, or the wire format is
+    ///   broken (a truncated field, a length past its message, a group or an unknown wire type).
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>) throws(PayloadError) {
+        // The open messages: what each is and where it ends. The payload itself is the bottom.
+        var open: [OpenMessage] = [OpenMessage(message: .payload, end: bytes.count)]
+        var position = 0
+        while let top = open.last {
+            let (message, end) = (top.message, top.end)
+            if position == end {
+                open.removeLast()
+                continue
+            }
+            let tag = try varint(bytes, at: &position, end: end)
+            switch tag & 7 {
+            case 0: _ = try varint(bytes, at: &position, end: end)
+            case 1: try skip(8, at: &position, end: end)
+            case 5: try skip(4, at: &position, end: end)
+            case 2:
+                let length = try varint(bytes, at: &position, end: end)
+                guard length <= UInt64(end - position) else { throw broken("a field's length runs past its message") }
+                if let child = message.child(field: tag >> 3) {
+                    guard open.count <= maximumDepth else {
+                        throw PayloadError(fieldPath: "", reason: "messages nested deeper than \(maximumDepth)")
+                    }
+                    open.append(OpenMessage(message: child, end: position + Int(length)))
+                } else {
+                    position += Int(length)
+                }
+            default: throw broken("wire type \(tag & 7) (groups are not protobuf 2's Sparkplug)")
+            }
+        }
+    }
+
+    private static func varint(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, end: Int) throws(PayloadError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < end, shift < 64 {
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        throw broken("a varint is cut off or longer than 10 bytes")
+    }
+
+    private static func skip(_ count: Int, at position: inout Int, end: Int) throws(PayloadError) {
+        guard end - position >= count else { throw broken("a fixed-size field is cut off") }
+        position += count
+    }
+
+    private static func broken(_ what: String) -> PayloadError {
+        PayloadError(fieldPath: "", reason: "not a Sparkplug B payload (protobuf): \(what)")
+    }
+}
