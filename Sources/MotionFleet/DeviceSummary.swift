@@ -82,6 +82,8 @@ public struct DeviceSummary: Sendable, Equatable {
     public var services: [Service]
     /// The last health report's highlights.
     public var health: Health?
+    /// `{group_id}/{edge_node_id}` when the agent was heard on Sparkplug B too (or only there).
+    public var sparkplug: String?
 
     /// The summary as a JSON object (for `--json`).
     public func write(into writer: inout JSONWriter) {
@@ -94,6 +96,7 @@ public struct DeviceSummary: Sendable, Equatable {
         if let contractVersion { writer.field("contract", contractVersion) }
         if let imu { writer.field("imu", imu) }
         if let sampleRateHz { writer.field("sample_rate_hz", sampleRateHz) }
+        if let sparkplug { writer.field("sparkplug", sparkplug) }
         writer.object("services") { entries in
             for service in services {
                 entries.object(service.service.topicName) { entry in

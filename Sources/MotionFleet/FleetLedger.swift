@@ -9,6 +9,11 @@ import MotionContract
 /// no health report) for more than ``staleIntervals`` of its health interval (contract 1.1). Without
 /// health reports (older agents, `health_interval` 0) staleness cannot be judged and such a device is
 /// listed by its retained status.
+///
+/// Agents that speak Sparkplug B (alone or beside the contract) are known from their births, data and
+/// deaths on `spBv1.0/…` too (``SparkplugNodeRecord``), under their edge node ID: the device ID unless
+/// configured otherwise, so an agent speaking both is one device. Nodes that are not MotionBridge agents
+/// are left out.
 public struct FleetLedger: Sendable {
     /// The first topic level of the devices (`motion`).
     public let prefix: String
@@ -16,6 +21,8 @@ public struct FleetLedger: Sendable {
     public static let staleIntervals = 3.0
 
     private var devices: [String: DeviceRecord] = [:]
+    /// MotionBridge agents heard on Sparkplug B, by edge node ID.
+    private var sparkplugNodes: [String: SparkplugNodeRecord] = [:]
 
     private struct DeviceRecord: Sendable {
         var availability: String?
@@ -44,6 +51,12 @@ public struct FleetLedger: Sendable {
     ///   - retained: whether the broker delivered it as retained (an old message, not a sign of life).
     ///   - arrival: when it arrived, Unix time, s.
     public mutating func receive(topic: String, payload: [UInt8], retained: Bool, arrival: Double) {
+        if case .message(let type, let group, let edgeNode, let device)? = SparkplugTopic(topic) {
+            guard !retained else { return }  // Sparkplug retains nothing of a node's; an old message says nothing
+            sparkplugNodes[edgeNode, default: SparkplugNodeRecord(group: group)]
+                .receive(type, device: device, payload: payload, arrival: arrival)
+            return
+        }
         guard let deviceID = TopicLayout.deviceID(inTopic: topic, prefix: prefix),
             let kind = TopicLayout(prefix: prefix, deviceID: deviceID).kind(ofTopic: topic)
         else { return }
@@ -85,11 +98,38 @@ public struct FleetLedger: Sendable {
     ///   - now: the current time, Unix time, s.
     ///   - listened: how long the caller has been receiving, s (for the measured rates; 0: none measured).
     public func summaries(matching pattern: DevicePattern = .all, now: Double, listened: Double) -> [DeviceSummary] {
-        devices.keys.sorted().filter(pattern.matches).map { summary(of: $0, now: now, listened: listened) }
+        let agents = sparkplugNodes.filter(\.value.isMotionBridge).keys
+        return Set(devices.keys).union(agents).sorted().filter(pattern.matches).map { deviceID in
+            let node = sparkplugNodes[deviceID].flatMap { $0.isMotionBridge ? $0 : nil }
+            guard let device = devices[deviceID] else { return Self.summary(of: deviceID, node: node!, listened: listened) }
+            var summary = summary(of: deviceID, device, now: now, listened: listened)
+            summary.sparkplug = node.map { "\($0.group)/\(deviceID)" }
+            return summary
+        }
     }
 
-    private func summary(of deviceID: String, now: Double, listened: Double) -> DeviceSummary {
-        let device = devices[deviceID]!
+    /// The MotionBridge agents heard on Sparkplug B without their birth (motionctl started listening after
+    /// it): `(group, edge node)`, for asking them to be born again (`Node Control/Rebirth`).
+    public var sparkplugNodesWithoutBirth: [(group: String, edgeNode: String)] {
+        sparkplugNodes.filter { $0.value.isMotionBridge && $0.value.birthDeathSequence == nil && !$0.value.dead }
+            .map { (group: $0.value.group, edgeNode: $0.key) }.sorted { $0.edgeNode < $1.edgeNode }
+    }
+
+    /// A device heard only on Sparkplug B: online from its birth or data until its death.
+    private static func summary(of deviceID: String, node: SparkplugNodeRecord, listened: Double) -> DeviceSummary {
+        let services = MotionService.allCases.compactMap { service -> DeviceSummary.Service? in
+            guard let device = node.devices[service.topicName] else { return nil }
+            return DeviceSummary.Service(
+                service: service, status: device.status, measuredRate: listened > 0 ? Double(device.dataMessages) / listened : nil, lost: 0)
+        }
+        var summary = DeviceSummary(
+            deviceID: deviceID, state: node.dead ? .offline : .online, started: nil, lastSeen: node.lastHeard, healthInterval: nil,
+            agentVersion: node.version, contractVersion: nil, imu: node.imu, sampleRateHz: nil, services: services, health: nil)
+        summary.sparkplug = "\(node.group)/\(deviceID)"
+        return summary
+    }
+
+    private func summary(of deviceID: String, _ device: DeviceRecord, now: Double, listened: Double) -> DeviceSummary {
         // The health report's own time when it has one (it may have been retained for a while), else
         // when it arrived.
         let healthSeen = device.health?.ts ?? device.healthArrival

@@ -26,7 +26,8 @@ public enum FleetTable {
     }
 
     /// The agent's version and the contract it speaks (`0.9.0, contract 1.7`), marked when its major
-    /// version is not this program's (its payloads may not read as documented here).
+    /// version is not this program's (its payloads may not read as documented here); `, Sparkplug B` when
+    /// it was heard there (alone, or `, + Sparkplug B` beside the contract).
     static func agent(_ device: DeviceSummary) -> String {
         var text = device.agentVersion.map { DeviceText.text($0, limit: 32) } ?? "-"
         if let contract = device.contractVersion {
@@ -35,6 +36,7 @@ public enum FleetTable {
                 text += " (not \(ContractVersion.major).x)"
             }
         }
+        if device.sparkplug != nil { text += device.contractVersion == nil ? ", Sparkplug B" : ", + Sparkplug B" }
         return text
     }
 

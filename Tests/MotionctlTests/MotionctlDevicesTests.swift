@@ -58,6 +58,51 @@ import Testing
         #expect(bad.status == 64 && bad.log.contains("cannot appear in a device id"), "\(bad.log)")
     }
 
+    @Test("a Sparkplug-only agent: listed from its data and the births --rebirth asks for, offline from its death")
+    func listsASparkplugOnlyAgent() throws {
+        let broker = try MosquittoBroker()
+        let id = "spb-only-\(UUID().uuidString.prefix(6).lowercased())"
+        let configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(id).json")
+        try Data(#"""
+            {"sparkplug": {"group_id": "fleet-it", "native_contract": false}, "services": {"accelerometer": {"rate_hz": 10}}}
+            """#.utf8).write(to: configuration)
+        defer { try? FileManager.default.removeItem(at: configuration) }
+        let subscriber = try RecordingSubscriber(broker: broker.address, topicFilters: ["spBv1.0/fleet-it/#", "motion/#"])
+        let agent = try AgentProcess(arguments: ["--config", configuration.path, "--broker", broker.url, "--id", id, "--device", "sim"])
+        defer { agent.send(SIGKILL) }
+        #expect(subscriber.waitForMessage(on: "spBv1.0/fleet-it/DDATA/\(id)/accelerometer", timeout: .seconds(10)) != nil, "\(agent.log)")
+        #expect(subscriber.allRecords().allSatisfy { !$0.message.topic.hasPrefix("motion/") }, "no native topic")
+
+        // motionctl starts listening after the births: it hears data, asks for a rebirth, and reads the births.
+        func listing(wait: Double) throws -> (status: Int32?, device: [String: Any]?, log: String) {
+            let result = try AgentProcess.run(
+                "motionctl", arguments: ["devices", "--broker", broker.url, "--json", "--wait", "\(wait)", "--rebirth", "--sparkplug-group", "fleet-it"])
+            let document = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+            let device = (document?["devices"] as? [[String: Any]])?.first { $0["device"] as? String == id }
+            return (result.status, device, result.output + result.log)
+        }
+        let live = try listing(wait: 2)
+        #expect(live.status == 0, "\(live.log)")
+        #expect(live.device?["state"] as? String == "online" && live.device?["sparkplug"] as? String == "fleet-it/\(id)", "\(live.log)")
+        #expect(live.device?["agent_version"] is String && live.device?["imu"] is String, "from the NBIRTH: \(live.log)")
+        let accelerometer = (live.device?["services"] as? [String: Any])?["accelerometer"] as? [String: Any]
+        #expect(accelerometer?["state"] as? String == "active" && (accelerometer?["configured_rate_hz"] as? NSNumber)?.doubleValue == 10)
+        let measured = (accelerometer?["measured_rate_hz"] as? NSNumber)?.doubleValue ?? 0
+        #expect((6...14).contains(measured), "measured \(measured) msg/s at 10 Hz")
+
+        // Killed while motionctl listens (after the rebirth it asked for): the broker publishes its will,
+        // NDEATH with the bdSeq of those births, and the agent is listed offline.
+        DispatchQueue.global().async {
+            if subscriber.waitForMessage(on: "spBv1.0/fleet-it/NCMD/\(id)", timeout: .seconds(5)) != nil {
+                Thread.sleep(forTimeInterval: 0.5)  // the births it asked for
+            }
+            agent.send(SIGKILL)
+        }
+        let after = try listing(wait: 4)
+        #expect(subscriber.waitForMessage(on: "spBv1.0/fleet-it/NCMD/\(id)", timeout: .zero) != nil, "motionctl asked for a rebirth")
+        #expect(after.status == 1 && after.device?["state"] as? String == "offline", "\(after.log)")
+    }
+
     @Test("an unreachable broker is exit status 69")
     func unreachableBroker() throws {
         let result = try AgentProcess.run("motionctl", arguments: ["devices", "--broker", "mqtt://127.0.0.1:1", "--wait", "0.2"])

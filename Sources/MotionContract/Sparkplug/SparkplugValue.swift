@@ -58,6 +58,30 @@ public enum SparkplugValue: Sendable, Equatable {
         default: nil
         }
     }
+
+    /// The value as a whole number, for an integer datatype whose value fits (`bdSeq` is Int64); nil for
+    /// the others.
+    public var integer: Int64? {
+        switch self {
+        case .int8(let value): Int64(value)
+        case .int16(let value): Int64(value)
+        case .int32(let value): Int64(value)
+        case .int64(let value): value
+        case .uint8(let value): Int64(value)
+        case .uint16(let value): Int64(value)
+        case .uint32(let value): Int64(value)
+        case .uint64(let value): Int64(exactly: value)
+        default: nil
+        }
+    }
+
+    /// The text of a String, Text or UUID value; nil for the others.
+    public var text: String? {
+        switch self {
+        case .string(let text), .text(let text), .uuid(let text): text
+        default: nil
+        }
+    }
 }
 
 /// One entry of a metric's property set (Sparkplug 3.0, section 6.4.10): a key and its typed value, for
