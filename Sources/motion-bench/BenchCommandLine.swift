@@ -49,7 +49,7 @@ struct BenchCommandLine {
     /// - Throws: ``MotionCommandLine/CommandLineError`` naming the unknown command or option, or the bad value.
     init(arguments: [String]) throws(CommandLineError) {
         guard let first = arguments.first, let command = Command(rawValue: first) else {
-            throw CommandLineError("expected a command: throughput, agent, floor, all, broad, broad-variants, payloads or vibration")
+            throw CommandLineError("expected a command: throughput, agent, floor, all, broad, broad-variants, payloads, vibration or formats")
         }
         self.command = command
         let options = try ArgumentScanner(

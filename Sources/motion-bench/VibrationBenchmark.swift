@@ -54,24 +54,14 @@ enum VibrationBenchmark {
         }
         let seconds = try scanner.number("--seconds", atLeast: 0.5) ?? 20
         let warmUp = try scanner.number("--warmup", atLeast: 0) ?? 2
-        let agent = scanner["--agent"] ?? executableDirectory() + "/motion-agent"
-        guard FileManager.default.isExecutableFile(atPath: agent) else {
-            throw BenchError("\(agent) not found: build it with `swift build -c release` or pass --agent")
-        }
+        let agent = try agentExecutable(scanner["--agent"])
         let floor = try floorExecutable(scanner["--floor"])
         let startMachine = machineDescription()
 
         let directory = NSTemporaryDirectory() + "motion-bench-vibration-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var privateBroker: MosquittoBroker?
-        let broker: MQTTBrokerAddress
-        if let url = scanner["--broker"] {
-            broker = try MQTTBrokerAddress(url: url)
-        } else {
-            do { privateBroker = try MosquittoBroker() } catch { throw BenchError("cannot start mosquitto: \(error)") }
-            broker = privateBroker!.address
-        }
+        let (broker, privateBroker) = try benchmarkBroker(scanner["--broker"])
         let brokerPID = privateBroker?.processIdentifier
         defer { withExtendedLifetime(privateBroker) {} }
 
@@ -117,20 +107,7 @@ enum VibrationBenchmark {
                 Row(rate: rate, withoutService: results[0], withService: results[1], summaries: summaries, floor: floorResult,
                     configurations: configurations))
         }
-        // Other processes on the machine during the runs show in the load average (1 min) at the end.
-        let load = (ProcFS.read("/proc/loadavg") ?? "").split(separator: " ").prefix(3).joined(separator: " ")
-        let machine = "\(startMachine), \(load) at the end"
-        if scanner.has("--json") {
-            struct Document: Encodable {
-                let machine: String
-                let rows: [Row]
-            }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(Document(machine: machine, rows: rows)), as: UTF8.self))
-        } else {
-            print(text(rows, machine: machine, seconds: seconds), terminator: "")
-        }
+        try printReport(rows, machineAtStart: startMachine, json: scanner.has("--json")) { text(rows, machine: $0, seconds: seconds) }
     }
 
     /// The agent's configuration: the simulated machine at `rate`, the accelerometer at 1 Hz, every other

@@ -29,6 +29,45 @@ func floorExecutable(_ option: String?) throws -> String {
     return path
 }
 
+/// The agent to measure: `option`, else `motion-agent` next to this executable.
+func agentExecutable(_ option: String?) throws -> String {
+    let agent = option ?? executableDirectory() + "/motion-agent"
+    guard FileManager.default.isExecutableFile(atPath: agent) else {
+        throw BenchError("\(agent) not found: build it with `swift build -c release` or pass --agent")
+    }
+    return agent
+}
+
+/// The broker a benchmark measures against: `url`, else a private mosquitto on a free loopback port
+/// (stopped when the returned one is released).
+func benchmarkBroker(_ url: String?) throws -> (address: MQTTBrokerAddress, privateBroker: MosquittoBroker?) {
+    if let url { return (try MQTTBrokerAddress(url: url), nil) }
+    do {
+        let broker = try MosquittoBroker()
+        return (broker.address, broker)
+    } catch {
+        throw BenchError("cannot start mosquitto: \(error)")
+    }
+}
+
+/// A standalone benchmark's JSON document.
+struct BenchDocument<Row: Encodable>: Encodable {
+    let machine: String
+    let rows: [Row]
+}
+
+/// Prints a standalone benchmark's rows: as one JSON document `{"machine": …, "rows": […]}` when `json`,
+/// else `text(machine)`. `machine` is the one described at the start with the load average at the end
+/// added (other processes during the runs show there).
+func printReport<Row: Encodable>(_ rows: [Row], machineAtStart: String, json: Bool, text: (String) -> String) throws {
+    let load = (ProcFS.read("/proc/loadavg") ?? "").split(separator: " ").prefix(3).joined(separator: " ")
+    let machine = "\(machineAtStart), \(load) at the end"
+    guard json else { return print(text(machine), terminator: "") }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(BenchDocument(machine: machine, rows: rows)), as: UTF8.self))
+}
+
 /// Host name, cores and load average, so readers know how busy the machine was.
 func machineDescription() -> String {
     let load = (ProcFS.read("/proc/loadavg") ?? "").split(separator: " ").prefix(3).joined(separator: " ")
@@ -171,11 +210,16 @@ case "vibration":
     runStandalone(
         Array(arguments.dropFirst()), valued: ["--agent", "--floor", "--rates", "--seconds", "--warmup", "--broker"],
         usage: VibrationBenchmark.usage, VibrationBenchmark.run)
+case "formats":
+    // The agent's CPU with each payload format, beside the batched C floor (starts its own broker).
+    runStandalone(
+        Array(arguments.dropFirst()), valued: ["--agent", "--floor", "--device", "--seconds", "--warmup", "--broker"],
+        usage: FormatsBenchmark.usage, FormatsBenchmark.run)
 default:
     break
 }
 if arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "help" }) {
-    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage + "\n" + BroadVariants.usage + "\n" + PayloadBenchmark.usage + "\n" + VibrationBenchmark.usage)
+    print(BenchCommandLine.usage + "\n" + BroadBenchmark.usage + "\n" + BroadVariants.usage + "\n" + PayloadBenchmark.usage + "\n" + VibrationBenchmark.usage + "\n" + FormatsBenchmark.usage)
     exit(0)
 }
 let options: BenchCommandLine

@@ -11,7 +11,9 @@ import Testing
         let invocations: [(String, [String], String)] =
             [("motion-agent", [flag], "usage: motion-agent"), ("motionctl", [flag], "usage: motionctl COMMAND"),
              ("motion-bench", [flag], "usage: motion-bench"), ("motion-bench", ["broad", flag], "usage: motion-bench broad"),
-             ("motion-bench", ["broad-variants", flag], "usage: motion-bench broad-variants")]
+             ("motion-bench", ["broad-variants", flag], "usage: motion-bench broad-variants"),
+             ("motion-bench", ["formats", flag], "usage: motion-bench formats"),
+             ("motion-bench", ["vibration", flag], "usage: motion-bench vibration")]
             + Self.motionctlCommands.map { ("motionctl", [$0, flag], "usage: motionctl \($0)") }
         for (program, arguments, expected) in invocations {
             let run = try AgentProcess.run(program, arguments: arguments)
