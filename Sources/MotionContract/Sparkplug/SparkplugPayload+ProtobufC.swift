@@ -53,10 +53,13 @@ extension SparkplugPayload {
         guard bytes.count <= Self.maximumDecodedSize else {
             throw PayloadError(fieldPath: "", reason: "payload of \(bytes.count) bytes exceeds \(Self.maximumDecodedSize)")
         }
-        let unpacked = try bytes.withUnsafeBufferPointer { buffer throws(PayloadError) in
-            try SparkplugWireDepth.check(buffer)
-            return org__eclipse__tahu__protobuf__payload__unpack(nil, buffer.count, buffer.baseAddress)
+        // Not a typed throw through the closure: Swift 6.0's withUnsafeBufferPointer rethrows `any Error`.
+        var problem: PayloadError?
+        let unpacked = bytes.withUnsafeBufferPointer { buffer in
+            problem = SparkplugWireDepth.problem(in: buffer)
+            return problem == nil ? org__eclipse__tahu__protobuf__payload__unpack(nil, buffer.count, buffer.baseAddress) : nil
         }
+        if let problem { throw problem }
         guard let unpacked else { throw PayloadError(fieldPath: "", reason: "not a Sparkplug B payload (protobuf)") }
         defer { org__eclipse__tahu__protobuf__payload__free_unpacked(unpacked, nil) }
         let payload = unpacked.pointee

@@ -47,10 +47,11 @@ enum SparkplugWireDepth {
         let end: Int
     }
 
-    /// Checks the nesting of a payload's messages.
-    /// - Throws: ``PayloadError`` when messages nest deeper than ``maximumDepth``, or the wire format is
+    /// What is wrong with a payload's nesting: nil when protobuf-c may read it. (A returned error, not a
+    /// thrown one: the caller runs it inside `withUnsafeBufferPointer`, which Swift 6.0 rethrows untyped.)
+    /// - Returns: a ``PayloadError`` when messages nest deeper than ``maximumDepth``, or the wire format is
     ///   broken (a truncated field, a length past its message, a group or an unknown wire type).
-    static func check(_ bytes: UnsafeBufferPointer<UInt8>) throws(PayloadError) {
+    static func problem(in bytes: UnsafeBufferPointer<UInt8>) -> PayloadError? {
         // The open messages: what each is and where it ends. The payload itself is the bottom.
         var open: [OpenMessage] = [OpenMessage(message: .payload, end: bytes.count)]
         var position = 0
@@ -60,28 +61,33 @@ enum SparkplugWireDepth {
                 open.removeLast()
                 continue
             }
-            let tag = try varint(bytes, at: &position, end: end)
+            guard let tag = varint(bytes, at: &position, end: end) else { return cutVarint }
             switch tag & 7 {
-            case 0: _ = try varint(bytes, at: &position, end: end)
-            case 1: try skip(8, at: &position, end: end)
-            case 5: try skip(4, at: &position, end: end)
+            case 0:
+                guard varint(bytes, at: &position, end: end) != nil else { return cutVarint }
+            case 1, 5:
+                let size = tag & 7 == 1 ? 8 : 4
+                guard end - position >= size else { return broken("a fixed-size field is cut off") }
+                position += size
             case 2:
-                let length = try varint(bytes, at: &position, end: end)
-                guard length <= UInt64(end - position) else { throw broken("a field's length runs past its message") }
+                guard let length = varint(bytes, at: &position, end: end) else { return cutVarint }
+                guard length <= UInt64(end - position) else { return broken("a field's length runs past its message") }
                 if let child = message.child(field: tag >> 3) {
                     guard open.count <= maximumDepth else {
-                        throw PayloadError(fieldPath: "", reason: "messages nested deeper than \(maximumDepth)")
+                        return PayloadError(fieldPath: "", reason: "messages nested deeper than \(maximumDepth)")
                     }
                     open.append(OpenMessage(message: child, end: position + Int(length)))
                 } else {
                     position += Int(length)
                 }
-            default: throw broken("wire type \(tag & 7) (groups are not protobuf 2's Sparkplug)")
+            default: return broken("wire type \(tag & 7) (groups are not protobuf 2's Sparkplug)")
             }
         }
+        return nil
     }
 
-    private static func varint(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, end: Int) throws(PayloadError) -> UInt64 {
+    /// A varint at `position` (moved past it); nil when it is cut off by `end` or longer than 10 bytes.
+    private static func varint(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, end: Int) -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while position < end, shift < 64 {
@@ -91,13 +97,10 @@ enum SparkplugWireDepth {
             if byte & 0x80 == 0 { return value }
             shift += 7
         }
-        throw broken("a varint is cut off or longer than 10 bytes")
+        return nil
     }
 
-    private static func skip(_ count: Int, at position: inout Int, end: Int) throws(PayloadError) {
-        guard end - position >= count else { throw broken("a fixed-size field is cut off") }
-        position += count
-    }
+    private static var cutVarint: PayloadError { broken("a varint is cut off or longer than 10 bytes") }
 
     private static func broken(_ what: String) -> PayloadError {
         PayloadError(fieldPath: "", reason: "not a Sparkplug B payload (protobuf): \(what)")
