@@ -86,7 +86,7 @@ public final class MotionAgent: Sendable {
         detectors = DetectorService(
             engine: engine, topics: core.topics, wallClock: clock.anchor, version: version, vibrationState: vibrationState)
         let sparkplug = configuration.sparkplug.map { [core, clock] in
-            SparkplugEdgeNode(settings: $0, core: core, clock: clock, transport: transport)
+            SparkplugEdgeNode(settings: $0, core: core, clock: clock, intake: intake, transport: transport)
         }
         self.sparkplug = sparkplug
         announcer = AgentAnnouncer(core: core, detectors: detectors, sparkplug: sparkplug)

@@ -17,12 +17,14 @@ import Synchronization
 final class SparkplugEdgeNode: Sendable {
     let settings: SparkplugSettings
     let core: AgentCore
-    private let clock: ClockSupervisor
+    let clock: ClockSupervisor
     private let makeTransport: MessageTransportFactory
+    /// The agent's bound on commands waiting (shared with the native contract's).
+    private let intake: CommandIntake
     private let stateFile: SparkplugStateFile
     /// Owns the session; every publication is made here, in order.
     let queue = DispatchQueue(label: "motion-agent.sparkplug")
-    private let session: Mutex<SparkplugSession>
+    let session: Mutex<SparkplugSession>
     private let identity: SparkplugIdentity
 
     private struct Connection {
@@ -53,8 +55,11 @@ final class SparkplugEdgeNode: Sendable {
     /// How often changed node metrics (the clock's state, the counters) are published, s.
     static let nodeMetricsInterval = 5.0
 
-    init(settings: SparkplugSettings, core: AgentCore, clock: ClockSupervisor, transport: @escaping MessageTransportFactory) {
+    init(
+        settings: SparkplugSettings, core: AgentCore, clock: ClockSupervisor, intake: CommandIntake, transport: @escaping MessageTransportFactory
+    ) {
         self.settings = settings
+        self.intake = intake
         self.core = core
         self.clock = clock
         self.makeTransport = transport
@@ -75,7 +80,7 @@ final class SparkplugEdgeNode: Sendable {
     }
 
     /// Now, ms since the Unix epoch, through the agent's wall-clock anchor.
-    private var now: UInt64 {
+    var now: UInt64 {
         SamplePayloadEncoder.sparkplugTimestamp(unixTime: core.wallClock.unixTime(of: Double(MonotonicClock.now()) / 1e9))
     }
 
@@ -210,7 +215,15 @@ final class SparkplugEdgeNode: Sendable {
                 Logger.agent.warning("sparkplug: the next connection's will was not set: \(error)")
             }
         case .message(let message):
-            queue.async { self.received(message) }
+            // Bounded with the native commands: a flood is dropped and counted (health's `commands_dropped`);
+            // the slot is held until the control queue has carried out the message's writes.
+            guard intake.admit() else {
+                if intake.droppedCount == 1 {
+                    Logger.agent.warning("sparkplug: commands arrive faster than they can be handled: dropping them (counted in health)")
+                }
+                return
+            }
+            queue.async { self.carryOut(self.received(message)) }
         case .connectionRefused(_, let reason):
             Logger.agent.warning("sparkplug: the broker refused the connection: \(reason)")
         case .offlineBufferProblem, .published:
@@ -222,7 +235,7 @@ final class SparkplugEdgeNode: Sendable {
 
     /// Publishes in order while this connection is born; device data that cannot go out (the connection
     /// dropped meanwhile) go back to the store, to follow the next births.
-    private func send(_ publications: [SparkplugPublication]) {
+    func send(_ publications: [SparkplugPublication]) {
         guard !publications.isEmpty else { return }
         let client = connection.withLock { $0.stopped || !$0.acknowledged ? nil : $0.client }
         for (index, publication) in publications.enumerated() where (client.flatMap { try? $0.publish(publication.message) }) == nil {
@@ -238,7 +251,14 @@ final class SparkplugEdgeNode: Sendable {
         Logger.agent.notice("sparkplug: connected with bdSeq \(birthDeathSequence)")
     }
 
-    private func received(_ message: MQTTMessage) {
+    /// A write a host asked for, for the control plane.
+    private struct Write {
+        let command: ControlCommand
+        let device: String
+    }
+
+    /// Takes a message of a subscription: a STATE, or a command whose writes it returns.
+    private func received(_ message: MQTTMessage) -> [Write] {
         let now = self.now
         switch SparkplugTopic(message.topic) {
         case .state(let hostID)?:
@@ -246,7 +266,8 @@ final class SparkplugEdgeNode: Sendable {
             do {
                 state = try SparkplugHostState(decoding: message.payload)
             } catch {
-                return Logger.agent.warning("sparkplug: ignored a STATE of \(ContractText.sanitized(hostID)) that does not read: \(error)")
+                Logger.agent.warning("sparkplug: ignored a STATE of \(ContractText.sanitized(hostID)) that does not read: \(error)")
+                return []
             }
             switch session.withLock({ $0.received(state, from: hostID, now: now) }) {
             case .none: break
@@ -258,20 +279,23 @@ final class SparkplugEdgeNode: Sendable {
                 reconnect(after: death)
             }
         case .message(.nodeCommand, _, _, nil)?, .message(.deviceCommand, _, _, _)?:
-            command(message, now: now)
+            return command(message, now: now)
         default:
             break
         }
+        return []
     }
 
-    private func command(_ message: MQTTMessage, now: UInt64) {
+    /// Carries out an NCMD or DCMD's rebirth and refusals here; returns its writes.
+    private func command(_ message: MQTTMessage, now: UInt64) -> [Write] {
         let device: String? = if case .message(_, _, _, let device)? = SparkplugTopic(message.topic) { device } else { nil }
         let payload: SparkplugPayload
         do {
             payload = try SparkplugPayload(decoding: message.payload)
         } catch {
             session.withLock { $0.countRefusal() }
-            return Logger.agent.notice("sparkplug: refused a command on \(ContractText.sanitized(message.topic)): \(error)")
+            Logger.agent.notice("sparkplug: refused a command on \(ContractText.sanitized(message.topic)): \(error)")
+            return []
         }
         // Not `let (commands, refusals) = session.withLock { … }`: Swift 6.0.3's SILGen crashes on a labeled
         // tuple returned through Mutex.withLock ("Remangling failed").
@@ -279,30 +303,36 @@ final class SparkplugEdgeNode: Sendable {
         var refusals: [String] = []
         session.withLock { session in (commands, refusals) = session.commands(in: payload, device: device) }
         refusals.forEach { Logger.agent.notice("sparkplug: refused: \($0)") }
+        var writes: [Write] = []
         for command in commands {
             switch command {
             case .rebirth:
                 Logger.agent.notice("sparkplug: rebirth requested")
                 send(session.withLock { $0.rebirth(now: now) })
-            case .setRunning(let device, let running): carryOut(ControlCommand(active: running), device: device)
+            case .setRunning(let device, let running): writes.append(Write(command: ControlCommand(active: running), device: device))
             case .setInterval(let device, let interval):
                 guard ControlCommand.intervalRange.contains(interval) else {
                     refuse("DCMD for \(device): Control/Interval must be \(ControlCommand.intervalRange.lowerBound)…"
                         + "\(ControlCommand.intervalRange.upperBound) s", device: device)
                     continue
                 }
-                carryOut(ControlCommand(interval: interval), device: device)
+                writes.append(Write(command: ControlCommand(interval: interval), device: device))
             }
         }
+        return writes
     }
 
-    /// Has the control plane carry out `command`; a refusal is logged, counted and answered with the
-    /// device's control metrics as they are (a host's written value reverts).
-    private func carryOut(_ command: ControlCommand, device: String) {
-        guard let service = MotionService(topicName: device), let handler = commandHandler.withLock({ $0 }) else { return }
+    /// Has the control plane carry out `writes`, then frees the message's slot in the intake; a refusal
+    /// is logged, counted and answered with the device's control metrics as they are (a host's written
+    /// value reverts).
+    private func carryOut(_ writes: [Write]) {
+        guard !writes.isEmpty, let handler = commandHandler.withLock({ $0 }) else { return intake.finished() }
         core.controlQueue.async {
-            guard let refusal = handler(service, command) else { return }
-            self.queue.async { self.refuse("DCMD for \(device): \(refusal)", device: device) }
+            defer { self.intake.finished() }
+            for write in writes {
+                guard let service = MotionService(topicName: write.device), let refusal = handler(service, write.command) else { continue }
+                self.queue.async { self.refuse("DCMD for \(write.device): \(refusal)", device: write.device) }
+            }
         }
     }
 
@@ -340,89 +370,5 @@ final class SparkplugEdgeNode: Sendable {
         } catch {
             Logger.agent.error("sparkplug: cannot connect again: \(error)")
         }
-    }
-
-    // MARK: - Metrics
-
-    /// Samples of `service`, as metrics (from the device's thread).
-    func publish(_ metrics: [SparkplugMetric], of service: MotionService) {
-        guard !metrics.isEmpty else { return }
-        queue.async {
-            let now = self.now
-            self.send(self.session.withLock { $0.update(service.topicName, metrics, now: now) })
-        }
-    }
-
-    /// `service`'s status changed (control queue): its control metrics, when they changed. A device comes
-    /// and goes with its sensor: born (DBIRTH) when the service becomes available, and dead (its last
-    /// control metrics, with the reason, then DDEATH) when it stops being available.
-    func statusChanged(_ service: MotionService, _ status: ServiceStatus) {
-        guard Self.services.contains(service) else { return }
-        let device = service.topicName
-        queue.async {
-            let now = self.now
-            self.send(self.session.withLock { session in
-                let declared = session.hasDevice(device)
-                if status.available, !declared {
-                    return session.declareDevice(device, metrics: Self.deviceMetrics(service, status, now: now), now: now)
-                }
-                guard declared else { return [] }
-                let changed = Self.controlMetrics(status, now: now).filter { metric in
-                    metric.name.map { session.value(of: $0, device: device) != metric.value } ?? false
-                }
-                let update = session.update(device, changed, now: now)
-                return status.available ? update : update + session.removeDevice(device, now: now)
-            })
-        }
-    }
-
-    private func publishNodeMetrics() {
-        let now = self.now
-        send(session.withLock { session in
-            session.updateNode(nodeMetrics(refused: session.refusedCommands, dropped: session.history.dropped, now: now), now: now)
-        })
-    }
-
-    /// The node's metrics now.
-    private func nodeMetrics(refused: UInt64, dropped: UInt64, now: UInt64) -> [SparkplugMetric] {
-        let configuration = core.configuration
-        let status = clock.kernelStatusNow
-        var maximumError = status.map { SparkplugMetric(name: SparkplugMetricName.clockMaximumError, timestamp: now, value: .double($0.maximumError * 1000)) }
-            ?? SparkplugMetric(name: SparkplugMetricName.clockMaximumError, timestamp: now, nullOf: .double)
-        maximumError.properties = [SparkplugProperty(SparkplugProperty.engineeringUnitKey, .string("ms"))]
-        return [
-            SparkplugMetric(name: SparkplugMetricName.version, timestamp: now, value: .string(core.version)),
-            SparkplugMetric(name: SparkplugMetricName.deviceID, timestamp: now, value: .string(configuration.resolvedDeviceID)),
-            SparkplugMetric(name: SparkplugMetricName.imu, timestamp: now, value: .string(core.engine.deviceInfo?.chip ?? configuration.device)),
-            SparkplugMetric(
-                name: SparkplugMetricName.clockSynchronized, timestamp: now, value: .boolean(status?.synchronized ?? core.wallClock.isSynchronized)),
-            maximumError,
-            SparkplugMetric(name: SparkplugMetricName.refusedCommands, timestamp: now, value: .uint64(refused)),
-            SparkplugMetric(name: SparkplugMetricName.droppedHistory, timestamp: now, value: .uint64(dropped)),
-        ]
-    }
-
-    /// Every metric of `service`'s device, for its birth: the control metrics, then the samples' metrics
-    /// (null until the first sample).
-    static func deviceMetrics(_ service: MotionService, _ status: ServiceStatus?, now: UInt64) -> [SparkplugMetric] {
-        controlMetrics(status, now: now)
-            + SamplePayloadEncoder.sparkplugDeclarations(for: service).map { declaration in
-                var metric = declaration
-                metric.timestamp = now
-                return metric
-            }
-    }
-
-    /// A device's control and status metrics for `status` (nil: not known yet).
-    static func controlMetrics(_ status: ServiceStatus?, now: UInt64) -> [SparkplugMetric] {
-        guard let status else { return [] }
-        var interval = SparkplugMetric(name: SparkplugMetricName.interval, timestamp: now, value: .double(status.interval))
-        interval.properties = [SparkplugProperty(SparkplugProperty.engineeringUnitKey, .string("s"))]
-        return [
-            SparkplugMetric(name: SparkplugMetricName.running, timestamp: now, value: .boolean(status.active)),
-            interval,
-            SparkplugMetric(name: SparkplugMetricName.available, timestamp: now, value: .boolean(status.available)),
-            SparkplugMetric(name: SparkplugMetricName.unavailableReason, timestamp: now, value: .string(status.error ?? "")),
-        ]
     }
 }
