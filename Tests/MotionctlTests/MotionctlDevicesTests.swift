@@ -92,14 +92,16 @@ import Testing
 
         // Killed while motionctl listens (after the rebirth it asked for): the broker publishes its will,
         // NDEATH with the bdSeq of those births, and the agent is listed offline.
+        // The births that this listing's rebirth brings are one DBIRTH of the accelerometer more than so far.
+        let births = "spBv1.0/fleet-it/DBIRTH/\(id)/accelerometer"
+        let birthsSoFar = subscriber.records(on: births).count
         DispatchQueue.global().async {
-            if subscriber.waitForMessage(on: "spBv1.0/fleet-it/NCMD/\(id)", timeout: .seconds(5)) != nil {
-                Thread.sleep(forTimeInterval: 0.5)  // the births it asked for
-            }
+            _ = subscriber.waitForCount(on: births, count: birthsSoFar + 1, timeout: .seconds(5))
             agent.send(SIGKILL)
         }
         let after = try listing(wait: 4)
-        #expect(subscriber.waitForMessage(on: "spBv1.0/fleet-it/NCMD/\(id)", timeout: .zero) != nil, "motionctl asked for a rebirth")
+        #expect(subscriber.records(on: "spBv1.0/fleet-it/NCMD/\(id)").count == 2, "each listing asked for a rebirth")
+        #expect(subscriber.records(on: births).count == birthsSoFar + 1, "the agent was born again before it was killed")
         #expect(after.status == 1 && after.device?["state"] as? String == "offline", "\(after.log)")
     }
 
