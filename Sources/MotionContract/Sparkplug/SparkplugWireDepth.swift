@@ -1,3 +1,5 @@
+import CSparkplugB
+
 /// How deeply a Sparkplug B payload's messages nest, read from the protobuf wire format without building
 /// anything, before protobuf-c unpacks it.
 ///
@@ -5,40 +7,28 @@
 /// a metric's template holds metrics (`Metric.template_value` → `Template.metrics`), a property's value is a
 /// property set (`PropertyValue.propertyset_value` → `PropertySet.values`). A crafted command of 256 KiB
 /// could nest some 40 000 deep and exhaust the stack of the thread that reads it. This walk is iterative
-/// (its stack is an array) and knows which field of which message is a message, so it measures the depth
-/// protobuf-c would reach and refuses the payload first. Unknown fields are skipped as protobuf-c skips
-/// them (kept as bytes, not parsed).
+/// (its stack is an array) and learns which field of which message is a message from protobuf-c's own
+/// generated descriptors (the schema's one source), so it measures the depth protobuf-c would reach and
+/// refuses the payload first. Unknown fields are skipped as protobuf-c skips them (kept as bytes, not
+/// parsed).
 enum SparkplugWireDepth {
     /// The deepest nesting read, in messages below the payload: a template in a template in a metric with
     /// a property set of property sets is 8; real user-defined types stay well inside.
     static let maximumDepth = 32
 
-    /// The messages of the schema, for knowing which length-delimited fields are messages.
-    private enum Message {
-        case payload, metric, metaData, propertySet, propertySetList, propertyValue
-        case template, parameter, dataSet, row, dataSetValue, extensionValue
+    /// A message type: its generated descriptor (static C data; the copy's field pointers point into it).
+    private typealias Message = ProtobufCMessageDescriptor
 
-        /// The message a length-delimited field of this message holds, or nil for strings and bytes
-        /// (and unknown fields).
-        func child(field: UInt64) -> Message? {
-            switch (self, field) {
-            case (.payload, 2): .metric
-            case (.metric, 8): .metaData
-            case (.metric, 9): .propertySet
-            case (.metric, 17): .dataSet
-            case (.metric, 18): .template
-            case (.metric, 19), (.parameter, 9), (.dataSetValue, 7), (.propertyValue, 11): .extensionValue
-            case (.template, 2): .metric
-            case (.template, 3): .parameter
-            case (.dataSet, 4): .row
-            case (.row, 1): .dataSetValue
-            case (.propertyValue, 9): .propertySet
-            case (.propertyValue, 10): .propertySetList
-            case (.propertySet, 2): .propertyValue
-            case (.propertySetList, 1): .propertySet
-            default: nil
-            }
+    /// The message a length-delimited field of `message` holds, or nil for strings, bytes, packed
+    /// repeated scalars and unknown fields.
+    private static func child(of message: Message, field: UInt64) -> Message? {
+        for index in 0..<Int(message.n_fields) {
+            let member = message.fields[index]
+            guard UInt64(member.id) == field else { continue }
+            guard member.type == PROTOBUF_C_TYPE_MESSAGE, let child = member.descriptor else { return nil }
+            return child.assumingMemoryBound(to: ProtobufCMessageDescriptor.self).pointee
         }
+        return nil
     }
 
     /// A message being read: which it is and the offset where its bytes end.
@@ -53,7 +43,7 @@ enum SparkplugWireDepth {
     ///   broken (a truncated field, a length past its message, a group or an unknown wire type).
     static func problem(in bytes: UnsafeBufferPointer<UInt8>) -> PayloadError? {
         // The open messages: what each is and where it ends. The payload itself is the bottom.
-        var open: [OpenMessage] = [OpenMessage(message: .payload, end: bytes.count)]
+        var open: [OpenMessage] = [OpenMessage(message: org__eclipse__tahu__protobuf__payload__descriptor, end: bytes.count)]
         var position = 0
         while let top = open.last {
             let (message, end) = (top.message, top.end)
@@ -72,7 +62,7 @@ enum SparkplugWireDepth {
             case 2:
                 guard let length = varint(bytes, at: &position, end: end) else { return cutVarint }
                 guard length <= UInt64(end - position) else { return broken("a field's length runs past its message") }
-                if let child = message.child(field: tag >> 3) {
+                if let child = child(of: message, field: tag >> 3) {
                     guard open.count <= maximumDepth else {
                         return PayloadError(fieldPath: "", reason: "messages nested deeper than \(maximumDepth)")
                     }
