@@ -57,8 +57,11 @@ suites='^(MotionMathTests|MotionModelTests|MotionLogTests|MotionSupervisionTests
 # time against how fast the driver reads it (at an emulated CPU's speed the FIFO overflows first), and one
 # runs 200 simulated devices in real time on the shared delivery threads and counts samples per delivery.
 # They run natively, on Debian 12 and 13. The spectrum's comparison with SciPy runs Python, which the
-# emulated test bundle would start from the host: it too runs natively.
-skip='WelchSciPyTests|InvenSenseFIFOTests/theConfiguredRateDecidesHowFastTheFIFOFills|ICM20948DriverTests/(magnetometerRidesOnTheNewestSampleOfABatch|overflowIsReportedOnceAndReadingGoesOn)|ICM20948DeviceTests/fifoOverflowIsOneFaultAndSamplesContinue|SharedDeliveryTests/manySharedDevicesEachDeliverEverySampleInOrderAtTheirRate'
+# emulated test bundle would start from the host: it too runs natively. The scoring on the twelve full
+# BROAD recordings (when ../shared is beside the checkout) takes over ten minutes of an emulated debug
+# build: it runs natively on both Debian releases, and here the same filter is checked on arm64's
+# arithmetic against VQF's figures on the committed excerpt (OrientationErrorTests, VQFReferenceTests).
+skip='BroadAccuracyTests|WelchSciPyTests|InvenSenseFIFOTests/theConfiguredRateDecidesHowFastTheFIFOFills|ICM20948DriverTests/(magnetometerRidesOnTheNewestSampleOfABatch|overflowIsReportedOnceAndReadingGoesOn)|ICM20948DeviceTests/fifoOverflowIsOneFaultAndSamplesContinue|SharedDeliveryTests/manySharedDevicesEachDeliverEverySampleInOrderAtTheirRate'
 log=$(mktemp)
 trap 'rm -f "$lintian_log" "$log"' EXIT
 if ! qemu-aarch64-static -L "$root" "$bundle" --testing-library swift-testing --filter "$suites" --skip "$skip" > "$log" 2>&1; then
