@@ -21,16 +21,18 @@ import Darwin
 /// never handed to this client. The journal watches its file: one replaced, truncated or overwritten while
 /// in use is set aside and written again from what the journal holds, every row of it (`+Integrity`).
 ///
+/// The agent's Sparkplug edge node keeps its store in one too (`SparkplugStore`), hence `package`.
+///
 /// **Threads.** `insert`, `delete` and `close` may be called from any thread; only `close` waits for the
 /// disk. The database, its statements and the file watch are touched only on ``writer`` (and in `init`,
 /// before the queue exists for anyone else).
-final class OfflineMessageJournal: Sendable {
+package final class OfflineMessageJournal: Sendable {
     /// A message kept by an earlier run, with its key.
-    struct Recovered {
-        let key: Int64
-        let message: MQTTMessage
+    package struct Recovered {
+        package let key: Int64
+        package let message: MQTTMessage
         /// When it was published, Unix time in seconds (its expiry counts from then).
-        let storedAt: Double
+        package let storedAt: Double
     }
 
     /// A row the file holds once the pending changes are committed.
@@ -72,11 +74,11 @@ final class OfflineMessageJournal: Sendable {
     /// When the file was opened, Unix time in seconds.
     let openedAt: Double
     /// Recovered messages dropped to respect the bounds (the oldest).
-    let droppedAtOpen: Int
+    package let droppedAtOpen: Int
     /// The largest key in the file when it was opened (0 for none): new keys start above it.
-    let largestKey: Int64
+    package let largestKey: Int64
     /// Messages in the file that belong to another owner: kept for it, not sent.
-    let othersMessages: Int
+    package let othersMessages: Int
     /// The file in use.
     let path: String
     /// Whose the rows this client writes are.
@@ -108,7 +110,7 @@ final class OfflineMessageJournal: Sendable {
     ///   - limits: the buffer's bounds; the oldest recovered messages beyond them are dropped.
     ///   - defaultOwner: the owner when the configuration names none (the client id and brokers).
     ///   - clock: what times the commits and the looks at the file (the process's clock by default).
-    init(
+    package init(
         configuration: MQTTDurableOfflineBuffer, limits: MQTTOfflineBufferLimits, defaultOwner: String = "",
         clock: any SupervisionClock = DispatchSupervisionClock()
     ) {
@@ -146,7 +148,7 @@ final class OfflineMessageJournal: Sendable {
 
     /// The messages the previous run left, oldest first; empty after the first call (the client owns
     /// them from then on, so they are not held twice).
-    func takeRecovered() -> [Recovered] {
+    package func takeRecovered() -> [Recovered] {
         recovered.withLock { recovered in
             defer { recovered = [] }
             return recovered
@@ -161,26 +163,26 @@ final class OfflineMessageJournal: Sendable {
     }
 
     /// Whether messages reach the disk (false after a failure, or when the file could not be used).
-    var isDurable: Bool { pending.withLock { !$0.disabled } }
+    package var isDurable: Bool { pending.withLock { !$0.disabled } }
 
     /// Transactions committed and rows inserted or deleted since opening (the cost of durability).
-    var writes: (commits: Int, rows: Int) { pending.withLock { ($0.commits, $0.rowsChanged) } }
+    package var writes: (commits: Int, rows: Int) { pending.withLock { ($0.commits, $0.rowsChanged) } }
 
     /// The newest problem reported since opening, or `nil`.
-    var lastProblem: String? { problems.last }
+    package var lastProblem: String? { problems.last }
 
     /// Hands every problem so far, and every later one, to `report` (from any thread).
-    func startReporting(_ report: @escaping @Sendable (String) -> Void) {
+    package func startReporting(_ report: @escaping @Sendable (String) -> Void) {
         problems.start(report)
     }
 
     /// Records that `message` is kept under `key` (a key larger than every earlier one).
-    func insert(_ key: Int64, _ message: MQTTMessage) {
+    package func insert(_ key: Int64, _ message: MQTTMessage) {
         record(key, .insert(Row(message: message, storedAt: Self.unixTime(), owner: owner)))
     }
 
     /// Records that the message kept under `key` is gone (acknowledged, or dropped by the bounds).
-    func delete(_ key: Int64) {
+    package func delete(_ key: Int64) {
         record(key, .delete)
     }
 
@@ -210,7 +212,7 @@ final class OfflineMessageJournal: Sendable {
 
     /// Writes what is pending and closes the file; later changes are ignored. Waits for the disk.
     /// Idempotent.
-    func close() {
+    package func close() {
         pending.withLock { $0.closed = true }
         writer.sync {
             commit()

@@ -42,6 +42,10 @@ extension AgentConfiguration {
         if let stateFile = sparkplug?.stateFile, !stateFile.isEmpty {
             uses.append(FileUse(field: "sparkplug.state_file", path: stateFile, writes: true, companions: [stateFile + ".tmp"]))
         }
+        if let storeFile = sparkplug?.storeFile, !storeFile.isEmpty {
+            uses.append(FileUse(field: "sparkplug.store_file", path: storeFile, writes: true,
+                                companions: ["-wal", "-shm", "-journal"].map { storeFile + $0 }))
+        }
         if let recording { uses.append(FileUse(field: "record.file", path: recording.file, writes: true, companions: [])) }
         return uses
     }
@@ -76,6 +80,8 @@ extension AgentConfiguration {
                     ? "\(use.field): cannot keep the state in \(use.path) (\(problem)): remote documents will be kept in memory only"
                     : use.field == "sparkplug.state_file"
                     ? "\(use.field): cannot keep bdSeq in \(use.path) (\(problem)): it will start at 0 in every run"
+                    : use.field == "sparkplug.store_file"
+                    ? "\(use.field): cannot keep the Sparkplug store in \(use.path) (\(problem)): it will be kept in memory only"
                     : "\(use.field): cannot keep the offline buffer in \(use.path) (\(problem)): it will be kept in memory only"
             }
         }

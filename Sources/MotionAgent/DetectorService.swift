@@ -78,6 +78,8 @@ final class DetectorService: Sendable {
     /// `{base}/state/vibration`'s two parts (the vibration service writes the other).
     private let vibrationState: VibrationStateBoard
     private let counts = Mutex(Dictionary(uniqueKeysWithValues: MotionEventPayload.EventType.allCases.map { ($0.rawValue, UInt64(0)) }))
+    /// The Sparkplug edge node, which takes every event and state too (connected to the native broker or not).
+    private let sparkplug: SparkplugEdgeNode?
 
     /// The detectors of an agent.
     /// - Parameters:
@@ -85,8 +87,14 @@ final class DetectorService: Sendable {
     ///   - topics: the agent's topics.
     ///   - wallClock: where the events' Unix times (`ts`) come from.
     ///   - version: the agent's version, for Home Assistant's device.
-    init(engine: MotionEngine, topics: TopicLayout, wallClock: WallClockAnchor, version: String, vibrationState: VibrationStateBoard) {
+    ///   - vibrationState: `{base}/state/vibration`, shared with the vibration service.
+    ///   - sparkplug: the Sparkplug edge node, if any.
+    init(
+        engine: MotionEngine, topics: TopicLayout, wallClock: WallClockAnchor, version: String, vibrationState: VibrationStateBoard,
+        sparkplug: SparkplugEdgeNode?
+    ) {
         self.engine = engine
+        self.sparkplug = sparkplug
         self.vibrationState = vibrationState
         self.topics = topics
         self.wallClock = wallClock
@@ -131,7 +139,9 @@ final class DetectorService: Sendable {
             DetectorProcessor(pipeline: pipeline, settings: settings), frame: frame,
             detectors: DetectorPipeline.bank(for: settings, bands: pipeline.bands)
         ) { [weak self] found in
-            guard let self, let client = self.client.withLock({ $0 }) else { return }
+            guard let self else { return }
+            self.sparkplug?.detectorsFound(found.output)
+            guard let client = self.client.withLock({ $0 }) else { return }
             self.publisher.async { [weak self] in self?.publish(found.output, qos: found.qos, format: found.format, on: client) }
         }
         guard let channel else {

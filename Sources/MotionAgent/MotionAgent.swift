@@ -83,11 +83,12 @@ public final class MotionAgent: Sendable {
         encoder.senmlBaseName = configuration.senmlBaseName ?? "urn:dev:mac:0000000000000000_\(configuration.resolvedDeviceID):"
         let intake = CommandIntake()
         let vibrationState = VibrationStateBoard(topics: core.topics, wallClock: clock.anchor)
-        detectors = DetectorService(
-            engine: engine, topics: core.topics, wallClock: clock.anchor, version: version, vibrationState: vibrationState)
         let sparkplug = configuration.sparkplug.map { [core, clock] in
             SparkplugEdgeNode(settings: $0, core: core, clock: clock, intake: intake, transport: transport)
         }
+        detectors = DetectorService(
+            engine: engine, topics: core.topics, wallClock: clock.anchor, version: version, vibrationState: vibrationState,
+            sparkplug: sparkplug)
         self.sparkplug = sparkplug
         announcer = AgentAnnouncer(core: core, detectors: detectors, sparkplug: sparkplug)
         publisher = try ServicePublisher(core: core, announcer: announcer, encoder: encoder, vibrationState: vibrationState)

@@ -88,12 +88,12 @@ import Testing
         }
     }
 
-    static func agent(broker: MosquittoBroker, deviceID: String, sparkplug: String, services: String = "{}") throws -> AgentProcess {
+    static func agent(
+        broker: MosquittoBroker, deviceID: String, sparkplug: String, services: String = "{}", device: String = "sim:motion=stationary,rate=100"
+    ) throws -> AgentProcess {
         let configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(deviceID)-\(UUID().uuidString).json")
         try Data(#"{"sparkplug": \#(sparkplug), "services": \#(services)}"#.utf8).write(to: configuration)
-        return try AgentProcess(arguments: [
-            "--config", configuration.path, "--broker", broker.url, "--id", deviceID, "--device", "sim:motion=stationary,rate=100",
-        ])
+        return try AgentProcess(arguments: ["--config", configuration.path, "--broker", broker.url, "--id", deviceID, "--device", device])
     }
 
     /// The `seq` of every message of the node in arrival order runs on by one (mod 256) from 0 at each NBIRTH.
@@ -211,6 +211,90 @@ import Testing
         let times = Set(samples.compactMap(\.timestamp)).sorted()
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect(times.count >= 25 && gaps.allSatisfy { $0 < 150 }, "\(times.count) samples, largest gap \(gaps.max() ?? 0) ms")
+    }
+
+    @Test func theStoreOutlivesAKillAndFollowsTheNextRunsBirths() throws {
+        let broker = try MosquittoBroker()
+        let deviceID = "spb-\(UUID().uuidString.prefix(6).lowercased())"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sparkplug-store-\(deviceID)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let restarted = directory + "/restarted"
+        let host = try Host(port: broker.port, hostID: "scada-it", actions: [
+            "sleep:1", "online", "wait:NBIRTH", "wait:DDATA:accelerometer:5", "offline", "wait:NDEATH", "sleep:3", "mark:kill",
+            "waitfile:\(restarted)", "online", "wait:NBIRTH", "wait:DDATA:accelerometer:10",
+        ])
+        #expect(host.waitForMark("subscribed"))
+        let sparkplug = #"{"group_id": "\#(Self.group)", "primary_host_id": "scada-it", "native_contract": false, "store_file": "\#(directory)/store.db"}"#
+        let services = #"{"accelerometer": {"rate_hz": 10}}"#
+        let first = try Self.agent(broker: broker, deviceID: deviceID, sparkplug: sparkplug, services: services)
+        #expect(host.waitForMark("kill"), "\(host.lines.compactMap(\.error)) \(first.log)")
+        // Kept while the host is away, then a kill: only what the last commit interval (0.1 s) held may be lost.
+        let killedAt = Date().timeIntervalSince1970 * 1000
+        first.send(SIGKILL)
+        _ = first.waitForExit(timeout: .seconds(5))
+
+        let second = try Self.agent(broker: broker, deviceID: deviceID, sparkplug: sparkplug, services: services)
+        #expect(eventually(within: .seconds(20)) { second.log.contains("metrics kept from the last run") }, "\(second.log)")
+        #expect(FileManager.default.createFile(atPath: restarted, contents: nil))
+        let (status, errors) = host.finish()
+        let lines = host.lines
+        #expect(status == 0, "\(errors) \(lines.compactMap(\.error)) \(second.log)")
+        second.send(SIGTERM)
+        _ = second.waitForExit(timeout: .seconds(5))
+
+        // The first run's samples, from its first to the kill: those it kept while the host was away came
+        // after the second run's birth, historical, and no 0.1 s step is missing.
+        let births = try #require(lines.lastIndex { $0.type == "NBIRTH" })
+        let samples = lines.filter { $0.type == "DDATA" && $0.device == "accelerometer" }.flatMap { line in
+            (line.metrics ?? []).filter { $0.name == "x" }
+        }
+        let fromTheFirstRun = Set(samples.compactMap(\.timestamp).filter { $0 < killedAt - 200 }).sorted()
+        let gaps = zip(fromTheFirstRun, fromTheFirstRun.dropFirst()).map { $1 - $0 }
+        #expect(fromTheFirstRun.count >= 40 && gaps.allSatisfy { $0 < 150 }, "\(fromTheFirstRun.count) samples, largest gap \(gaps.max() ?? 0) ms")
+        let afterTheBirth: [Line] = lines[births...].filter { $0.type == "DDATA" && $0.device == "accelerometer" }
+        let forwarded: [Line.Metric] = afterTheBirth.flatMap { line -> [Line.Metric] in
+            (line.metrics ?? []).filter { metric in metric.name == "x" && (metric.timestamp ?? .infinity) < killedAt }
+        }
+        #expect(forwarded.count >= 25 && forwarded.allSatisfy { $0.historical }, "\(forwarded.count) forwarded")
+    }
+
+    @Test func aDropReachesTheHostAsTheDetectorsEventsAndStates() throws {
+        let broker = try MosquittoBroker()
+        let deviceID = "spb-\(UUID().uuidString.prefix(6).lowercased())"
+        // The simulated drop lets go 5 s into every 10 s: a free fall, then an impact.
+        let host = try Host(port: broker.port, hostID: "scada-it", actions: ["wait:NBIRTH", "sleep:8"])
+        #expect(host.waitForMark("subscribed"))
+        let agent = try Self.agent(
+            broker: broker, deviceID: deviceID, sparkplug: #"{"group_id": "\#(Self.group)", "native_contract": false}"#,
+            services: #"{"accelerometer": {"rate_hz": 1}, "gyro": {"enabled": false}, "magnetometer": {"enabled": false}}"#,
+            device: "sim:motion=drop")
+        let (status, errors) = host.finish()
+        agent.send(SIGTERM)
+        _ = agent.waitForExit(timeout: .seconds(5))
+        let lines = host.lines
+        #expect(status == 0, "\(errors) \(lines.compactMap(\.error)) \(agent.log)")
+
+        // Born with every event type's and state's metrics, null until they happen, with units.
+        let birth = try #require(lines.first { $0.type == "DBIRTH" && $0.device == "detectors" })
+        #expect(birth.metric("Events/free_fall/magnitude")?.unit == "m" && birth.metric("Events/impact/magnitude")?.unit == "g")
+        #expect(birth.metric("Events/shake/count") != nil && birth.metric("State/tilted") != nil && birth.metric("State/angle")?.unit == "deg")
+        Self.expectSeqRunsOn(lines)
+
+        // The drop: one free fall of about 1 m lasting 0.45 s, then an impact, each at the time it began.
+        let data = lines.filter { $0.type == "DDATA" && $0.device == "detectors" }.flatMap { $0.metrics ?? [] }
+        let falls = data.filter { $0.name == "Events/free_fall/count" }
+        let fall = try #require(falls.first)
+        #expect(falls.count == 1 && fall.value == .number(1), "\(falls)")
+        let height = try #require(data.first { $0.name == "Events/free_fall/magnitude" })
+        let duration = try #require(data.first { $0.name == "Events/free_fall/duration" })
+        #expect(abs((height.value?.number ?? 0) - 1) < 0.12 && abs((duration.value?.number ?? 0) - 0.4515) < 0.03, "\(height) \(duration)")
+        #expect(height.timestamp == fall.timestamp && duration.timestamp == fall.timestamp)
+        let impact = try #require(data.first { $0.name == "Events/impact/count" })
+        #expect(impact.value == .number(1) && (impact.timestamp ?? 0) > (fall.timestamp ?? .infinity))
+        // The states as they change: the board lies face up before it is dropped.
+        #expect(data.contains { $0.name == "State/orientation" && $0.value == .string("face_up") }, "\(data.map { $0.name ?? "" })")
+        #expect(data.contains { $0.name == "State/moving" })
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/protoc-c")))

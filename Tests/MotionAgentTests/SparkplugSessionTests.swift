@@ -135,21 +135,6 @@ import Testing
         #expect(session.history.count == 0)
     }
 
-    @Test func theStoreHoldsAtMostAQuarterMoreThanItsLimitAndNoProperties() {
-        var history = SparkplugHistory(limit: 4000)
-        var withUnit = SparkplugMetric(name: "x", timestamp: 0, value: .float(0))
-        withUnit.properties = [SparkplugProperty(SparkplugProperty.engineeringUnitKey, .string("m/s2"))]
-        var largest = 0
-        for time in UInt64(1)...20_000 {
-            withUnit.timestamp = time
-            history.append([withUnit], of: "accelerometer")
-            largest = max(largest, history.stored.count)
-        }
-        #expect(history.count == 4000 && history.dropped == 16_000)
-        #expect(largest <= 5000, "the array held \(largest) for a limit of 4000")
-        #expect(history.stored.allSatisfy { $0.metric.properties.isEmpty && $0.metric.isHistorical })
-    }
-
     @Test func dataTheShellCouldNotSendGoBackToTheStoreByName() throws {
         var session = Self.session()
         _ = session.connected(birthDeathSequence: 0, now: 10)
@@ -176,6 +161,49 @@ import Testing
         #expect(!session.hasDevice("accelerometer") && session.update("accelerometer", Self.sample(1, at: 12), now: 12).isEmpty)
         let birth = session.declareDevice("accelerometer", metrics: [SparkplugMetric(name: "x", timestamp: 13, nullOf: .float)], now: 13)
         #expect(birth.map(\.topic.name) == ["spBv1.0/plant-1/DBIRTH/press-7/accelerometer"])
+    }
+
+    @Test func whatTheStoreKeptOfADeviceFollowsItsOwnBirthWhenItComesBack() {
+        var session = Self.session()
+        _ = session.declareDevice("gyro", metrics: [SparkplugMetric(name: "x", timestamp: 1, nullOf: .float)], now: 1)
+        // Kept while disconnected; then the gyro goes away before the node is born again.
+        _ = session.update("gyro", Self.sample(1, at: 2), now: 2)
+        _ = session.update("accelerometer", Self.sample(2, at: 3), now: 3)
+        _ = session.removeDevice("gyro", now: 4)
+        let births = session.connected(birthDeathSequence: 1, now: 10)
+        #expect(births.map(\.topic.name) == [
+            "spBv1.0/plant-1/NBIRTH/press-7", "spBv1.0/plant-1/DBIRTH/press-7/accelerometer", "spBv1.0/plant-1/DDATA/press-7/accelerometer",
+        ])
+        #expect(session.history.count == 1)
+        // The gyro's sample waits for the gyro: right after its DBIRTH, historical, by alias.
+        let back = session.declareDevice("gyro", metrics: [SparkplugMetric(name: "x", timestamp: 11, nullOf: .float)], now: 11)
+        #expect(back.map(\.topic.name) == ["spBv1.0/plant-1/DBIRTH/press-7/gyro", "spBv1.0/plant-1/DDATA/press-7/gyro"])
+        let forwarded = back[1].payload.metrics
+        #expect(forwarded.count == 1 && forwarded[0].isHistorical && forwarded[0].timestamp == 2 && forwarded[0].alias != nil)
+        #expect(session.history.count == 0)
+    }
+
+    @Test func aJournaledStoreListsEveryChangeAndTakesBackWhatAnEarlierRunKept() {
+        var session = Self.session(storeLimit: 3)
+        let earlier = [40, 41].map { key in
+            SparkplugHistory.Batch(key: Int64(key), device: "accelerometer", metrics: [
+                SparkplugMetric(name: "x", timestamp: UInt64(key - 40), value: .float(0)),
+            ])
+        }
+        session.journalStore(largestKey: 41, restoring: earlier)
+        #expect(session.takeStoreChanges().isEmpty && session.history.count == 2)
+        // New batches take keys above the file's; the oldest beyond the limit go, and say so.
+        _ = session.update("accelerometer", Self.sample(3, at: 3), now: 3)
+        _ = session.update("accelerometer", Self.sample(4, at: 4), now: 4)
+        let changes = session.takeStoreChanges()
+        #expect(changes.count == 3)
+        guard changes.count == 3, case .stored(let first) = changes[0], case .stored(let second) = changes[1] else { return }
+        #expect(first.key == 42 && second.key == 43 && first.metrics[0].isHistorical)
+        #expect(changes[2] == .removed(key: 40))
+        // The births forward the rest, oldest first, and remove them from the file.
+        let births = session.connected(birthDeathSequence: 0, now: 10)
+        #expect(births.last?.payload.metrics.map(\.timestamp) == [1, 3, 4])
+        #expect(session.takeStoreChanges() == [.removed(key: 41), .removed(key: 42), .removed(key: 43)])
     }
 
     @Test func commandsAreTakenByNameOrAliasAndTheRestRefused() {

@@ -10,7 +10,7 @@ extension SparkplugEdgeNode {
         guard !metrics.isEmpty else { return }
         queue.async {
             let now = self.now
-            self.send(self.session.withLock { $0.update(service.topicName, metrics, now: now) })
+            self.send(self.withSession { $0.update(service.topicName, metrics, now: now) })
         }
     }
 
@@ -22,7 +22,7 @@ extension SparkplugEdgeNode {
         let device = service.topicName
         queue.async {
             let now = self.now
-            self.send(self.session.withLock { session in
+            self.send(self.withSession { session in
                 let declared = session.hasDevice(device)
                 if status.available, !declared {
                     return session.declareDevice(device, metrics: Self.deviceMetrics(service, status, now: now), now: now)
@@ -37,9 +37,43 @@ extension SparkplugEdgeNode {
         }
     }
 
+    /// What the detectors found (the detectors' thread): events and changed states as the metrics of the
+    /// `detectors` device, each at the time it began; the device is born first when it was not yet (the
+    /// detectors were switched on after the start).
+    func detectorsFound(_ output: DetectorPipeline.Output) {
+        guard !output.events.isEmpty || !output.states.isEmpty else { return }
+        queue.async {
+            let now = self.now
+            self.send(self.withSession { session in
+                let device = SparkplugDetectorMetrics.device
+                let birth = session.hasDevice(device) ? [] : session.declareDevice(device, metrics: Self.detectorDeclarations(now: now), now: now)
+                var counts: [String: UInt64] = [:]
+                var metrics: [SparkplugMetric] = []
+                for event in output.events {
+                    let name = SparkplugDetectorMetrics.countName(of: event.type)
+                    let last: UInt64 = if case .uint64(let count)? = session.value(of: name, device: device) { count } else { 0 }
+                    let count = (counts[name] ?? last) + 1
+                    counts[name] = count
+                    metrics += SparkplugDetectorMetrics.metrics(of: event, count: count)
+                }
+                for state in output.states { metrics += SparkplugDetectorMetrics.metrics(of: state) }
+                return birth + session.update(device, metrics, now: now)
+            })
+        }
+    }
+
+    /// The `detectors` device's metrics for its birth, null until the first event and state.
+    static func detectorDeclarations(now: UInt64) -> [SparkplugMetric] {
+        SparkplugDetectorMetrics.declarations.map { declaration in
+            var metric = declaration
+            metric.timestamp = now
+            return metric
+        }
+    }
+
     func publishNodeMetrics() {
         let now = self.now
-        send(session.withLock { session in
+        send(withSession { session in
             session.updateNode(nodeMetrics(refused: session.refusedCommands, dropped: session.history.dropped, now: now), now: now)
         })
     }

@@ -20,11 +20,14 @@ final class SparkplugEdgeNode: Sendable {
     let clock: ClockSupervisor
     private let makeTransport: MessageTransportFactory
     /// The agent's bound on commands waiting (shared with the native contract's).
-    private let intake: CommandIntake
+    let intake: CommandIntake
     private let stateFile: SparkplugStateFile
     /// Owns the session; every publication is made here, in order.
     let queue = DispatchQueue(label: "motion-agent.sparkplug")
-    let session: Mutex<SparkplugSession>
+    /// Touched through ``withSession(_:)`` alone, which mirrors the store's changes to its file.
+    private let session: Mutex<SparkplugSession>
+    /// The store's file (`sparkplug.store_file`); nil: the store lives in memory.
+    private let store: SparkplugStore?
     private let identity: SparkplugIdentity
 
     private struct Connection {
@@ -46,7 +49,7 @@ final class SparkplugEdgeNode: Sendable {
     }
     private let connection = Mutex(Connection())
     /// Carries out a device's command on the control queue: nil when done, else why it was refused.
-    private let commandHandler = Mutex<(@Sendable (MotionService, ControlCommand) -> String?)?>(nil)
+    let commandHandler = Mutex<(@Sendable (MotionService, ControlCommand) -> String?)?>(nil)
 
     /// The services that are Sparkplug devices: the sample services (the vibration service's summaries and
     /// spectra are the native contract's alone).
@@ -64,8 +67,22 @@ final class SparkplugEdgeNode: Sendable {
         self.clock = clock
         self.makeTransport = transport
         stateFile = SparkplugStateFile(path: settings.stateFile)
-        identity = settings.identity(deviceID: core.configuration.resolvedDeviceID)
+        let identity = settings.identity(deviceID: core.configuration.resolvedDeviceID)
+        self.identity = identity
         session = Mutex(SparkplugSession(identity: identity, nodeMetrics: [], storeLimit: settings.storeLimit))
+        store = settings.storeFile.flatMap { path in
+            settings.storeLimit > 0 ? SparkplugStore(path: path, identity: identity, limit: settings.storeLimit) : nil
+        }
+    }
+
+    /// Runs `body` on the session under its lock, then hands the store's changes to its file (in order:
+    /// still under the lock).
+    func withSession<Result>(_ body: (inout SparkplugSession) -> Result) -> Result {
+        session.withLock { session in
+            let result = body(&session)
+            if let store { store.apply(session.takeStoreChanges()) }
+            return result
+        }
     }
 
     /// Who carries out `Control/Running` and `Control/Interval` writes (the control plane).
@@ -94,10 +111,16 @@ final class SparkplugEdgeNode: Sendable {
         if let problem { Logger.agent.warning("sparkplug: \(problem); bdSeq starts at 0") }
         let first = last == nil ? 0 : SparkplugSession.birthDeathSequence(after: last)
         let now = self.now
-        session.withLock { session in
+        let recovered = openStore()
+        withSession { session in
+            if let store { session.journalStore(largestKey: store.largestKey, restoring: recovered) }
             _ = session.updateNode(nodeMetrics(refused: 0, dropped: 0, now: now), now: now)
             for service in Self.services where core.isAvailable(service) {
                 _ = session.declareDevice(service.topicName, metrics: Self.deviceMetrics(service, statuses[service], now: now), now: now)
+            }
+            let detectors = core.configuration.detectors
+            if DetectorSettings.Detector.allCases.contains(where: detectors.isOn) {
+                _ = session.declareDevice(SparkplugDetectorMetrics.device, metrics: Self.detectorDeclarations(now: now), now: now)
             }
         }
         connection.withLock { $0.willSequence = first }
@@ -109,6 +132,18 @@ final class SparkplugEdgeNode: Sendable {
         Logger.agent.notice(
             "sparkplug: edge node \(identity.group)/\(identity.edgeNode)"
                 + (identity.primaryHost.map { ", waiting for primary host \($0)" } ?? "") + ", first bdSeq \(first)")
+    }
+
+    /// The batches the store's file kept from the last run (said in the log), and its problems from now on
+    /// in the log.
+    private func openStore() -> [SparkplugHistory.Batch] {
+        guard let store, let path = settings.storeFile else { return [] }
+        store.startReporting { Logger.agent.warning("sparkplug: store: \($0)") }
+        let (batches, unreadable) = store.recovered()
+        if unreadable > 0 { Logger.agent.warning("sparkplug: store \(path): \(unreadable) rows were not this node's data and are deleted") }
+        let metrics = batches.reduce(0) { $0 + $1.metrics.count }
+        if metrics > 0 { Logger.agent.notice("sparkplug: store \(path): \(metrics) metrics kept from the last run, sent after the births") }
+        return batches
     }
 
     /// Makes a client whose will is the NDEATH of the next `bdSeq`, subscribes and starts it; nothing after
@@ -127,7 +162,7 @@ final class SparkplugEdgeNode: Sendable {
         let thisGeneration = generation
         // Kept before the will can reach a broker: a restart after a power cut takes the next one.
         keep(birthDeathSequence: sequence)
-        let will = session.withLock { $0.death(birthDeathSequence: sequence, now: now) }.message
+        let will = withSession { $0.death(birthDeathSequence: sequence, now: now) }.message
         var clientConfiguration = try configuration.clientConfiguration(will: will)
         let brokers = clientConfiguration.brokers
         if brokers.count > 1 {
@@ -178,9 +213,14 @@ final class SparkplugEdgeNode: Sendable {
             return (connection.client, connection.timer)
         }
         timer?.cancel()
+        // The store's file last, once the queue is idle: what it keeps until the client is gone is written too.
+        defer {
+            queue.sync {}
+            store?.close()
+        }
         guard let client else { return }
         // Drained: no publication of the queue can follow the death.
-        let death = queue.sync { session.withLock { $0.death(now: now) } }
+        let death = queue.sync { withSession { $0.death(now: now) } }
         if client.isConnected, let id = try? client.publish(death.message) {
             _ = client.waitUntilPublished(messageID: id, timeout: timeout / 2)
         }
@@ -205,12 +245,12 @@ final class SparkplugEdgeNode: Sendable {
                 connection.willSequence = SparkplugSession.birthDeathSequence(after: connection.willSequence)
                 return connection.willSequence
             }
-            session.withLock { $0.disconnected() }
+            withSession { $0.disconnected() }
             Logger.agent.warning("sparkplug: disconnected: \(reason)")
             // The next attempt (the client's own reconnection, on this thread) carries the next bdSeq, kept first.
             keep(birthDeathSequence: next)
             do {
-                try client.replaceWill(session.withLock { $0.death(birthDeathSequence: next, now: now) }.message)
+                try client.replaceWill(withSession { $0.death(birthDeathSequence: next, now: now) }.message)
             } catch {
                 Logger.agent.warning("sparkplug: the next connection's will was not set: \(error)")
             }
@@ -239,7 +279,7 @@ final class SparkplugEdgeNode: Sendable {
         guard !publications.isEmpty else { return }
         let client = connection.withLock { $0.stopped || !$0.acknowledged ? nil : $0.client }
         for (index, publication) in publications.enumerated() where (client.flatMap { try? $0.publish(publication.message) }) == nil {
-            session.withLock { session in publications[index...].forEach { session.keep($0) } }
+            withSession { session in publications[index...].forEach { session.keep($0) } }
             return
         }
     }
@@ -247,111 +287,13 @@ final class SparkplugEdgeNode: Sendable {
     private func connected(birthDeathSequence: UInt64) {
         let now = self.now
         connection.withLock { $0.acknowledged = true }
-        send(session.withLock { $0.connected(birthDeathSequence: birthDeathSequence, now: now) })
+        send(withSession { $0.connected(birthDeathSequence: birthDeathSequence, now: now) })
         Logger.agent.notice("sparkplug: connected with bdSeq \(birthDeathSequence)")
-    }
-
-    /// A write a host asked for, for the control plane.
-    private struct Write {
-        let command: ControlCommand
-        let device: String
-    }
-
-    /// Takes a message of a subscription: a STATE, or a command whose writes it returns.
-    private func received(_ message: MQTTMessage) -> [Write] {
-        let now = self.now
-        switch SparkplugTopic(message.topic) {
-        case .state(let hostID)?:
-            let state: SparkplugHostState
-            do {
-                state = try SparkplugHostState(decoding: message.payload)
-            } catch {
-                Logger.agent.warning("sparkplug: ignored a STATE of \(ContractText.sanitized(hostID)) that does not read: \(error)")
-                return []
-            }
-            switch session.withLock({ $0.received(state, from: hostID, now: now) }) {
-            case .none: break
-            case .publish(let births):
-                Logger.agent.notice("sparkplug: primary host \(hostID) is online: births")
-                send(births)
-            case .disconnect(let death):
-                Logger.agent.notice("sparkplug: primary host \(hostID) went offline: NDEATH, and connecting again")
-                reconnect(after: death)
-            }
-        case .message(.nodeCommand, _, _, nil)?, .message(.deviceCommand, _, _, _)?:
-            return command(message, now: now)
-        default:
-            break
-        }
-        return []
-    }
-
-    /// Carries out an NCMD or DCMD's rebirth and refusals here; returns its writes.
-    private func command(_ message: MQTTMessage, now: UInt64) -> [Write] {
-        let device: String? = if case .message(_, _, _, let device)? = SparkplugTopic(message.topic) { device } else { nil }
-        let payload: SparkplugPayload
-        do {
-            payload = try SparkplugPayload(decoding: message.payload)
-        } catch {
-            session.withLock { $0.countRefusal() }
-            Logger.agent.notice("sparkplug: refused a command on \(ContractText.sanitized(message.topic)): \(error)")
-            return []
-        }
-        // Not `let (commands, refusals) = session.withLock { … }`: Swift 6.0.3's SILGen crashes on a labeled
-        // tuple returned through Mutex.withLock ("Remangling failed").
-        var commands: [SparkplugSession.Command] = []
-        var refusals: [String] = []
-        session.withLock { session in (commands, refusals) = session.commands(in: payload, device: device) }
-        refusals.forEach { Logger.agent.notice("sparkplug: refused: \($0)") }
-        var writes: [Write] = []
-        for command in commands {
-            switch command {
-            case .rebirth:
-                Logger.agent.notice("sparkplug: rebirth requested")
-                send(session.withLock { $0.rebirth(now: now) })
-            case .setRunning(let device, let running): writes.append(Write(command: ControlCommand(active: running), device: device))
-            case .setInterval(let device, let interval):
-                guard ControlCommand.intervalRange.contains(interval) else {
-                    refuse("DCMD for \(device): Control/Interval must be \(ControlCommand.intervalRange.lowerBound)…"
-                        + "\(ControlCommand.intervalRange.upperBound) s", device: device)
-                    continue
-                }
-                writes.append(Write(command: ControlCommand(interval: interval), device: device))
-            }
-        }
-        return writes
-    }
-
-    /// Has the control plane carry out `writes`, then frees the message's slot in the intake; a refusal
-    /// is logged, counted and answered with the device's control metrics as they are (a host's written
-    /// value reverts).
-    private func carryOut(_ writes: [Write]) {
-        guard !writes.isEmpty, let handler = commandHandler.withLock({ $0 }) else { return intake.finished() }
-        core.controlQueue.async {
-            defer { self.intake.finished() }
-            for write in writes {
-                guard let service = MotionService(topicName: write.device), let refusal = handler(service, write.command) else { continue }
-                self.queue.async { self.refuse("DCMD for \(write.device): \(refusal)", device: write.device) }
-            }
-        }
-    }
-
-    private func refuse(_ reason: String, device: String) {
-        Logger.agent.notice("sparkplug: refused: \(reason)")
-        let now = self.now
-        send(session.withLock { session in
-            session.countRefusal()
-            let names = [SparkplugMetricName.running, SparkplugMetricName.interval]
-            let current = names.compactMap { name in
-                session.value(of: name, device: device).map { SparkplugMetric(name: name, timestamp: now, value: $0) }
-            }
-            return session.update(device, current, now: now)
-        })
     }
 
     /// Publishes `death`, ends the connection and connects again with the next `bdSeq`, to the next broker
     /// when there are several (the primary host went offline: Sparkplug 3.0 has the edge node move on).
-    private func reconnect(after death: SparkplugPublication) {
+    func reconnect(after death: SparkplugPublication) {
         let old = connection.withLock { connection -> (any MessageTransport)? in
             defer {
                 connection.client = nil

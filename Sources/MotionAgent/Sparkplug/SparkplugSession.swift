@@ -30,7 +30,8 @@ struct SparkplugPublication: Sendable, Equatable {
 /// - with a primary host, births wait for its STATE `online`; a STATE older than the last one taken is
 ///   ignored; when it goes offline the node publishes NDEATH and ends the connection (the shell connects
 ///   again with the next `bdSeq`) and keeps device data meanwhile;
-/// - kept data follow the births of the next session, marked historical.
+/// - kept data follow the births of their devices (the next session's, or a device's own when it comes
+///   back), marked historical; the shell may keep them in a file across restarts (``journalStore(largestKey:restoring:)``).
 struct SparkplugSession: Sendable {
     /// Where the node is.
     enum Phase: Sendable, Equatable {
@@ -164,10 +165,15 @@ struct SparkplugSession: Sendable {
         for device in deviceOrder {
             publications.append(deviceBirth(device, now: now))
         }
-        for run in history.drain(chunk: Self.forwardChunk) where devices[run.device] != nil {
-            publications.append(publication(.deviceData, device: run.device, metrics: run.metrics.map(devices[run.device]!.dataMetric), now: now))
+        let declared = devices
+        return publications + forwardHistory(of: { declared[$0] != nil }, now: now)
+    }
+
+    /// DDATA of the kept metrics of the devices `forwarded` accepts (declared ones), historical.
+    private mutating func forwardHistory(of forwarded: (String) -> Bool, now: UInt64) -> [SparkplugPublication] {
+        history.drain(chunk: Self.forwardChunk, where: forwarded).map { run in
+            publication(.deviceData, device: run.device, metrics: run.metrics.map(devices[run.device]!.dataMetric), now: now)
         }
-        return publications
     }
 
     private mutating func deviceBirth(_ device: String, now: UInt64) -> SparkplugPublication {
@@ -189,14 +195,16 @@ struct SparkplugSession: Sendable {
     // MARK: - Metrics
 
     /// Declares a device (or declares it again: its metrics are recorded) with its named metrics; born
-    /// at once when the node is.
+    /// at once when the node is, and followed by what the store kept of it (from before it went away, or
+    /// from an earlier run).
     mutating func declareDevice(_ device: String, metrics: [SparkplugMetric], now: UInt64) -> [SparkplugPublication] {
         if devices[device] == nil {
             devices[device] = SparkplugMetricCatalogue()
             deviceOrder.append(device)
         }
         for metric in metrics { devices[device]!.record(metric, nextAlias: &nextAlias) }
-        return phase == .online ? [deviceBirth(device, now: now)] : []
+        guard phase == .online else { return [] }
+        return [deviceBirth(device, now: now)] + forwardHistory(of: { $0 == device }, now: now)
     }
 
     /// Whether `device` is declared.
@@ -238,6 +246,21 @@ struct SparkplugSession: Sendable {
             return named
         }
         history.append(named, of: device)
+    }
+
+    // MARK: - The store's file
+
+    /// Keeps the store in a file whose keys go up to `largestKey` (every change from now on is listed for
+    /// ``takeStoreChanges()``), and takes back the batches it kept from an earlier run, oldest first; the
+    /// limit applies to them as to new ones.
+    mutating func journalStore(largestKey: Int64, restoring batches: [SparkplugHistory.Batch]) {
+        history.startJournal(largestKey: largestKey)
+        batches.forEach { history.restore($0) }
+    }
+
+    /// The store's changes for its file since the last call (none unless journaled).
+    mutating func takeStoreChanges() -> [SparkplugHistory.Change] {
+        history.takeChanges()
     }
 
     /// New values of node metrics (named): NDATA of those that changed, when born.
