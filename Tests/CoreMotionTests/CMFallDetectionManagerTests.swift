@@ -40,14 +40,17 @@ extension CMMotionManagerDeviceTests {
             // Replayed as fast as it goes: the wait is for the samples to have passed, not for time.
             let seconds = 20.0, rate = 200.0
             CMLinuxMotionDevice.use(CMFitnessTests.fastReplay(.stationary(attitude: .identity), seconds: seconds, rate: rate))
-            let monitor = FallMonitor()
-            monitor.begin()
+            // The counter first: the replay starts with the first subscription and does not wait, so a
+            // counter that subscribed after the fall monitor could miss the first samples (3 of 4000 once,
+            // under load) and wait for them in vain.
             let counter = CMMotionManager()
             counter.accelerometerUpdateInterval = 1 / rate
             let samples = Recorder<Double>()
             counter.startAccelerometerUpdates(to: OperationQueue()) { data, _ in
                 if let data { samples.append(data.timestamp) }
             }
+            let monitor = FallMonitor()
+            monitor.begin()
             #expect(waitUntil(timeout: 20) { samples.count >= Int(seconds * rate) - 1 }, "\(samples.count) samples")
             counter.stopAccelerometerUpdates()
             monitor.end()
