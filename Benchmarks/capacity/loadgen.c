@@ -1,7 +1,8 @@
 /*
  * capacity-loadgen: the protocol-level load of the capacity benchmark (Benchmarks/capacity/run.sh):
  * N devices publishing device-motion, as `motionctl simulate --devices N` does with N real agents, but
- * with nothing behind the MQTT client: no IMU, no fusion, no encoder.
+ * with nothing behind the MQTT client but the payload: no IMU, no fusion, no engine; each message's JSON
+ * is formatted when it is published, as the agent's encoder does (a fair comparison, issue 36).
  *
  *   capacity-loadgen --port P [--host H] --devices N --rate HZ [--seconds S] [--prefix motion]
  *                    [--id-prefix gen] [--threads T] [--protocol mqtt5|mqtt311]
@@ -9,9 +10,10 @@
  *       TCP_NODELAY, keep-alive 60 s, last will `offline` retained at QoS 1 on PREFIX/ID/status, and
  *       `online` retained at QoS 1 published there once connected, as the agent does), spread over T
  *       threads (default: the number of cores), and waits until all are connected (at most 60 s). Then
- *       every device publishes PREFIX/ID/device-motion at HZ, QoS 0: a payload of the agent's shape and
- *       size (one the agent published, ~510 bytes) with a real `seq` from 1, `timestamp` (CLOCK_MONOTONIC
- *       seconds) and `ts` (CLOCK_REALTIME at the publish call, seconds). The devices' publication times
+ *       every device publishes PREFIX/ID/device-motion at HZ, QoS 0: the agent's device-motion JSON,
+ *       every field formatted with snprintf for each message (~580 bytes, as the agent's; see
+ *       format_payload) with a real `seq` from 1, `timestamp` (CLOCK_MONOTONIC seconds) and `ts`
+ *       (CLOCK_REALTIME at the publish call, seconds). The devices' publication times
  *       are spread evenly over the period, on an absolute schedule (a late thread catches up).
  *       Each thread sleeps with clock_nanosleep(TIMER_ABSTIME) to the next due publication (at most one
  *       wake-up a millisecond) and publishes everything due; mosquitto_publish writes the packet itself
@@ -21,13 +23,15 @@
  *       After S seconds of publishing (default: until SIGTERM or SIGINT) every device publishes `offline`
  *       and disconnects cleanly; then it prints one line on standard error:
  *         capacity-loadgen: devices=N connected=C published=P errors=E lost_connections=L lag_p99_ms=… lag_max_ms=…
+ *                           payload_bytes=B (the mean payload size)
  *       lag is how far a publication was behind its schedule (a saturated generator shows it here, its
  *       `ts` being the time of the publish call).
  *
- * Build: gcc -O2 -Wall -Wextra -o capacity-loadgen loadgen.c -lmosquitto -lpthread
+ * Build: gcc -O2 -Wall -Wextra -o capacity-loadgen loadgen.c -lmosquitto -lpthread -lm
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <mosquitto.h>
 #include <mqtt_protocol.h>
 #include <pthread.h>
@@ -41,14 +45,35 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Everything after `ts` of a device-motion payload the agent published (the golden sample of
- * Tests/MotionAgentTests/PayloadGoldenTests.swift, measurements in single precision). */
-static const char payload_rest[] =
-    "\"attitude\":{\"quaternion\":{\"x\":0.2028646,\"y\":-0.08799802,\"z\":-0.7006566,\"w\":0.6783676},"
-    "\"roll\":0.18076494,\"pitch\":0.40993133,\"yaw\":-1.6407957},\"rotationRate\":{\"x\":0.16766053,"
-    "\"y\":0.32789034,\"z\":0.23270959},\"gravity\":{\"x\":0.16488683,\"y\":-0.39854634,\"z\":-0.90220463},"
-    "\"userAcceleration\":{\"x\":0.00014351617,\"y\":-0.00034689152,\"z\":-0.0007852716},\"magneticField\":"
-    "{\"field\":{\"x\":7.3849487,\"y\":0.0024031682,\"z\":-47.946003},\"accuracy\":\"low\"},\"heading\":4.0106697}";
+/* The device-motion payload, built per message as the agent builds it: the same fields in the same
+ * order (Tests/MotionAgentTests/PayloadGoldenTests.swift), every number formatted at publish time from a
+ * state that moves (a slow rotation about the vertical, a tilt that wobbles), `timestamp` with 9
+ * decimals, `ts` with 7, measurements in single precision with 8 significant digits (the agent prints a
+ * Float's shortest round-trip form: 7 to 9). About 580 bytes, as the agent's. */
+static int format_payload(char *out, size_t size, long seq, const struct timespec *monotonic,
+                          const struct timespec *wall, double phase) {
+    double t = (double)monotonic->tv_sec + (double)monotonic->tv_nsec / 1e9;
+    double yaw = fmod(0.3 * t + phase, 2 * M_PI) - M_PI, pitch = 0.44 + 0.05 * sin(1.3 * t + phase);
+    double roll = 0.22 + 0.003 * cos(0.7 * t + phase);
+    double cy = cos(yaw / 2), sy = sin(yaw / 2), cp = cos(pitch / 2), sp = sin(pitch / 2), cr = cos(roll / 2), sr = sin(roll / 2);
+    float w = (float)(cr * cp * cy + sr * sp * sy), x = (float)(sr * cp * cy - cr * sp * sy);
+    float y = (float)(cr * sp * cy + sr * cp * sy), z = (float)(cr * cp * sy - sr * sp * cy);
+    float gx = (float)(-sin(pitch)), gy = (float)(sin(roll) * cos(pitch)), gz = (float)(-cos(roll) * cos(pitch));
+    float spin = (float)(0.05 * 1.3 * cos(1.3 * t + phase));
+    return snprintf(out, size,
+        "{\"seq\":%ld,\"tsUncertain\":true,\"timestamp\":%ld.%09ld,\"ts\":%ld.%07ld,"
+        "\"attitude\":{\"quaternion\":{\"x\":%.8g,\"y\":%.8g,\"z\":%.8g,\"w\":%.8g},"
+        "\"roll\":%.8g,\"pitch\":%.8g,\"yaw\":%.8g},"
+        "\"rotationRate\":{\"x\":%.8g,\"y\":%.8g,\"z\":%.8g},"
+        "\"gravity\":{\"x\":%.8g,\"y\":%.8g,\"z\":%.8g},"
+        "\"userAcceleration\":{\"x\":%.8g,\"y\":%.8g,\"z\":%.8g},"
+        "\"magneticField\":{\"field\":{\"x\":%.8g,\"y\":%.8g,\"z\":%.8g},\"accuracy\":\"low\"},"
+        "\"heading\":%.8g,\"uncertainty\":{\"heading\":%.8g,\"inclination\":%.8g}}",
+        seq, (long)monotonic->tv_sec, monotonic->tv_nsec, (long)wall->tv_sec, wall->tv_nsec / 100,
+        x, y, z, w, roll, pitch, yaw, spin + 0.09, 0.32 - spin, 0.22f + spin, gx, gy, gz,
+        0.01f * spin, 0.006f - spin / 10, 0.008f + spin / 7, 10.2f + 3 * gx, -1.7f + gy, -47.4f + gz,
+        (float)(yaw + M_PI), 0.8096f + spin / 100, 0.3322f - spin / 100);
+}
 
 #define LAG_BUCKET_US 100
 #define LAG_BUCKETS 100000 /* up to 10 s */
@@ -60,6 +85,7 @@ struct client {
     char topic[160];
     char status_topic[160];
     long seq;
+    double phase; /* where this device's motion starts, rad */
     int connected;
     int watching_write; /* EPOLLOUT armed */
     int gone;           /* connection lost */
@@ -72,6 +98,7 @@ struct worker {
     struct client *clients;
     int epoll_fd;
     long published, errors, lost_connections;
+    long long payload_bytes;
     long *lag_histogram;
     double lag_max_ms;
 };
@@ -167,9 +194,8 @@ static void publish(struct worker *worker, struct client *client, long lag_ns) {
     clock_gettime(CLOCK_REALTIME, &wall);
     clock_gettime(CLOCK_MONOTONIC, &monotonic);
     char payload[1024];
-    int length = snprintf(payload, sizeof payload, "{\"seq\":%ld,\"timestamp\":%ld.%09ld,\"ts\":%ld.%06ld,%s",
-                          ++client->seq, (long)monotonic.tv_sec, monotonic.tv_nsec, (long)wall.tv_sec,
-                          wall.tv_nsec / 1000, payload_rest);
+    int length = format_payload(payload, sizeof payload, ++client->seq, &monotonic, &wall, client->phase);
+    worker->payload_bytes += length;
     if (mosquitto_publish_v5(client->m, NULL, client->topic, length, payload, 0, false, NULL) == MOSQ_ERR_SUCCESS)
         worker->published++;
     else
@@ -201,6 +227,7 @@ static void *run_worker(void *argument) {
         snprintf(id, sizeof id, "%s-%04d", id_prefix, number);
         snprintf(client->topic, sizeof client->topic, "%s/%s/device-motion", prefix, id);
         snprintf(client->status_topic, sizeof client->status_topic, "%s/%s/status", prefix, id);
+        client->phase = 2 * M_PI * (double)number / (double)devices;
         client->m = mosquitto_new(id, true, client);
         if (!client->m) {
             fprintf(stderr, "capacity-loadgen: mosquitto_new failed for %s\n", id);
@@ -355,11 +382,13 @@ int main(int argc, char **argv) {
     __atomic_store_n(&start_ns, monotonic_ns(), __ATOMIC_SEQ_CST);
 
     long published = 0, errors = 0, lost_connections = 0, lag_total = 0;
+    long long payload_bytes = 0;
     double lag_max_ms = 0;
     long *lag = calloc(LAG_BUCKETS, sizeof *lag);
     for (int w = 0; w < threads; w++) {
         pthread_join(workers[w].thread, NULL);
         published += workers[w].published;
+        payload_bytes += workers[w].payload_bytes;
         errors += workers[w].errors;
         lost_connections += workers[w].lost_connections;
         if (workers[w].lag_max_ms > lag_max_ms) lag_max_ms = workers[w].lag_max_ms;
@@ -378,8 +407,9 @@ int main(int argc, char **argv) {
     }
     fprintf(stderr,
             "capacity-loadgen: devices=%d connected=%d published=%ld errors=%ld lost_connections=%ld lag_p99_ms=%.1f "
-            "lag_max_ms=%.1f\n",
-            devices, connected, published, errors, lost_connections, lag_p99_ms, lag_max_ms);
+            "lag_max_ms=%.1f payload_bytes=%.0f\n",
+            devices, connected, published, errors, lost_connections, lag_p99_ms, lag_max_ms,
+            published > 0 ? (double)payload_bytes / (double)published : 0.0);
     mosquitto_lib_cleanup();
     return 0;
 }

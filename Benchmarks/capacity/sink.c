@@ -10,12 +10,15 @@
  *       Latency is CLOCK_REALTIME at receipt minus the payload's `ts` (Unix time of the sample). Then it
  *       prints one line on standard output and exits 0:
  *         devices=N seen=M received=R lost=L delivered=D% throughput=T% p50_ms=… p99_ms=… max_ms=…
- *         cpu_NAME=…% … cpu_sink=…% cpu_machine=…% cpu_steal=…%
+ *         cpu_NAME=…% … cpu_sink=…% user_us_NAME=… … user_us_sink=… cpu_machine=…% cpu_steal=…%
+ *         payload_bytes=B (the mean payload size received)
  *       delivered = R / (R + L); throughput = R / (N * HZ * W), which shows a publisher that falls behind
  *       without gaps; seen = devices heard in the window. cpu_* are per cent of one core over the window:
  *       for each `NAME PID` line of FILE (read when the window starts; /proc/PID/stat utime + stime), the
  *       sink itself, and the whole machine (/proc/stat, all cores: 200 % is a saturated 2-core machine;
- *       cpu_steal: the time the hypervisor gave the machine's virtual cores to others).
+ *       cpu_steal: the time the hypervisor gave the machine's virtual cores to others). user_us_* are each
+ *       process's user time (utime) over the window per message received, µs: the publisher's own code per
+ *       message beside the broker's (the kernel's half of loopback TCP is system time, left out).
  *       Prints `capacity-sink: subscribed` on standard error once the broker has granted the subscription.
  *
  * It speaks MQTT over its own socket instead of through libmosquitto: libmosquitto's client reads every
@@ -60,6 +63,7 @@ enum phase { WAITING, WARMING, MEASURING, DONE };
 static enum phase phase = WAITING;
 
 static long received, lost, reordered, malformed;
+static long long received_bytes; /* payload bytes of the messages received in the window */
 static long *histogram;
 static double latency_max_ms = 0;
 
@@ -101,7 +105,7 @@ static struct device *device_named(const char *id, size_t length) {
 }
 
 /* One device-motion message; payload is NUL-terminated. */
-static void on_message(const char *topic, size_t topic_length, const char *payload) {
+static void on_message(const char *topic, size_t topic_length, const char *payload, size_t payload_length) {
     if (topic_length <= prefix_length + 1) return;
     const char *id = topic + prefix_length + 1;
     const char *slash = memchr(id, '/', topic_length - prefix_length - 1);
@@ -118,6 +122,7 @@ static void on_message(const char *topic, size_t topic_length, const char *paylo
     long seq = strtol(seq_field + 6, NULL, 10);
     double latency_ms = (now - strtod(ts_field + 5, NULL)) * 1e3;
     received++;
+    received_bytes += (long long)payload_length;
     device->received++;
     if (device->last_seq < 0) {
         devices_in_window++;
@@ -147,8 +152,8 @@ static double percentile_ms(double fraction) {
     return latency_max_ms;
 }
 
-/* utime + stime of a process in clock ticks, -1 when it is gone. */
-static long process_ticks(const char *pid) {
+/* utime + stime of a process in clock ticks, -1 when it is gone; its utime alone in *user. */
+static long process_ticks(const char *pid, long *user) {
     char path[64], line[1024];
     snprintf(path, sizeof path, "/proc/%s/stat", pid);
     FILE *file = fopen(path, "r");
@@ -160,6 +165,7 @@ static long process_ticks(const char *pid) {
     unsigned long utime, stime;
     if (!end || sscanf(end + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
         return -1;
+    *user = (long)utime;
     return (long)(utime + stime);
 }
 
@@ -181,6 +187,7 @@ struct watched {
     char name[32];
     char pid[16];
     long start;
+    long start_user;
 };
 static struct watched watched[MAX_WATCHED + 1]; /* the last one is the sink itself */
 static int watched_count;
@@ -201,16 +208,28 @@ static void start_cpu(const char *pids_file) {
     }
     strcpy(watched[watched_count].name, "sink");
     strcpy(watched[watched_count].pid, "self");
-    for (int i = 0; i <= watched_count; i++) watched[i].start = process_ticks(watched[i].pid);
+    for (int i = 0; i <= watched_count; i++) watched[i].start = process_ticks(watched[i].pid, &watched[i].start_user);
     machine_ticks(&machine_busy0, &machine_steal0, &machine_total0);
 }
 
-static void print_cpu(double seconds) {
+/* Each watched process's CPU over the window (cpu_NAME, % of one core) and its user time per message
+ * received (user_us_NAME, µs): what a publisher spends in its own code for each message, beside the
+ * broker's. */
+static void print_cpu(double seconds, long messages) {
     double ticks = (double)sysconf(_SC_CLK_TCK);
+    long end_user[MAX_WATCHED + 1];
     for (int i = 0; i <= watched_count; i++) {
-        long end = process_ticks(watched[i].pid);
-        if (watched[i].start < 0 || end < 0) printf(" cpu_%s=-", watched[i].name);
-        else printf(" cpu_%s=%.1f%%", watched[i].name, 100.0 * (double)(end - watched[i].start) / ticks / seconds);
+        long end = process_ticks(watched[i].pid, &end_user[i]);
+        if (watched[i].start < 0 || end < 0) {
+            printf(" cpu_%s=-", watched[i].name);
+            end_user[i] = -1;
+        } else {
+            printf(" cpu_%s=%.1f%%", watched[i].name, 100.0 * (double)(end - watched[i].start) / ticks / seconds);
+        }
+    }
+    for (int i = 0; i <= watched_count; i++) {
+        if (end_user[i] < 0 || messages <= 0) printf(" user_us_%s=-", watched[i].name);
+        else printf(" user_us_%s=%.1f", watched[i].name, 1e6 * (double)(end_user[i] - watched[i].start_user) / ticks / (double)messages);
     }
     unsigned long long busy, steal, total;
     machine_ticks(&busy, &steal, &total);
@@ -340,7 +359,7 @@ static void handle_packet(unsigned char type_flags, unsigned char *body, size_t 
         }
         unsigned char saved = body[length];
         body[length] = '\0';
-        on_message((const char *)body + 2, topic_length, (const char *)body + offset);
+        on_message((const char *)body + 2, topic_length, (const char *)body + offset, length - offset);
         body[length] = saved;
         break;
     }
@@ -451,7 +470,8 @@ int main(int argc, char **argv) {
            expected_devices, devices_in_window, received, lost_total, delivered,
            100.0 * (double)received / ((double)expected_devices * rate * measured), percentile_ms(0.50),
            percentile_ms(0.99), latency_max_ms);
-    print_cpu(measured);
+    print_cpu(measured, received);
+    printf(" payload_bytes=%.0f", received > 0 ? (double)received_bytes / (double)received : 0.0);
     if (reordered) printf(" reordered=%ld", reordered);
     if (malformed) printf(" malformed=%ld", malformed);
     printf("\n");
