@@ -49,7 +49,18 @@ struct SampleRouter {
     /// Timestamp of the previous sample, s.
     private var previousTimestamp: Double?
     /// Applied to every sample before fusion and the accelerometer stream (nil: raw samples).
-    var calibration: IMUCalibration?
+    var calibration: IMUCalibration? {
+        get { calibrationBox?.calibration }
+        set { calibrationBox = newValue.map(CalibrationBox.init) }
+    }
+    /// ``calibration`` behind a reference: the per-sample path reads it in place, where an optional value
+    /// was copied whole (its strings, date and matrices) for every sample.
+    private var calibrationBox: CalibrationBox?
+
+    private final class CalibrationBox: Sendable {
+        let calibration: IMUCalibration
+        init(_ calibration: IMUCalibration) { self.calibration = calibration }
+    }
 
     /// The subscriptions, in the order they were added.
     var subscriptions: [MotionSubscription] { entries.map(\.subscription) }
@@ -68,7 +79,7 @@ struct SampleRouter {
 
     /// The grade of ``calibration``'s magnetometer part, reported with the device motion's field.
     var magneticCalibrationAccuracy: MagneticFieldAccuracy? {
-        calibration?.magnetometer.map { Self.accuracy(of: $0.quality) }
+        calibrationBox?.calibration.magnetometer.map { Self.accuracy(of: $0.quality) }
     }
 
     /// The contract's accuracy for a calibration grade.
@@ -142,7 +153,7 @@ struct SampleRouter {
         let timestamp = Double(sample.timestamp) / 1e9
         let deltaTime = previousTimestamp.map { timestamp - $0 } ?? 0
         previousTimestamp = timestamp
-        let calibrated = calibration.map { $0.apply(to: sample) } ?? sample
+        let calibrated = calibrationBox.map { $0.calibration.apply(to: sample) } ?? sample
         if let gyroscope = calibrated.rotationRate {
             for index in fusions.indices {
                 fusions[index].update(
