@@ -47,15 +47,7 @@ trap cleanup EXIT
 sleep 0.5
 
 # The configuration `motion-bench all` gives the agent.
-services=""
-for service in accelerometer gyro magnetometer device-motion; do
-  services+="\"$service\": {\"enabled\": true, \"rate_hz\": 100, \"qos\": 0}, "
-done
-services+='"steps": {"enabled": false}, "activity": {"enabled": false}, "altitude": {"enabled": false}, "vibration": {"enabled": false}'
-cat >"$work/agent.json" <<EOF
-{"device_id": "bench", "topic_prefix": "motion", "device": "$device", "broker": {"url": "mqtt://127.0.0.1:$port"},
- "services": {$services}}
-EOF
+Benchmarks/bench-agent-config.sh "$port" "$device" >"$work/agent.json"
 "$agent" --config "$work/agent.json" >"$work/agent.log" 2>&1 &
 agent_pid=$!
 sleep 5
