@@ -111,6 +111,13 @@ let package = Package(
         // Shared by the test targets: a real mosquitto on a free loopback port, a recording subscriber,
         // and register-level emulations of I²C IMU chips on an emulated bus.
         .target(name: "MotionTestSupport", dependencies: ["MQTT", "MotionHAL", "MotionLog", "MotionSupervision", "PrivateBroker"], path: "Tests/MotionTestSupport"),
+        // The agent's heap allocations per message (issue 36): the probe runs an agent in-process with the C
+        // allocator's entry points counted (CAllocationCounter defines them, so only the probe links it; the
+        // integration tests run it as a program, from the products directory). Not shipped.
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .executableTarget(
+            name: "allocation-probe", dependencies: ["CAllocationCounter", "MotionAgent", "MotionCommandLine", "MQTT"],
+            path: "Tests/AllocationProbe"),
         // VQF as published, the reference the attitude filter is measured against (not shipped).
         .target(name: "FusionReference", dependencies: ["MotionMath"], path: "Tests/FusionReference"),
 

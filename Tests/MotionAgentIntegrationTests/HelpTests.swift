@@ -13,7 +13,8 @@ import Testing
              ("motion-bench", [flag], "usage: motion-bench"), ("motion-bench", ["broad", flag], "usage: motion-bench broad"),
              ("motion-bench", ["broad-variants", flag], "usage: motion-bench broad-variants"),
              ("motion-bench", ["formats", flag], "usage: motion-bench formats"),
-             ("motion-bench", ["vibration", flag], "usage: motion-bench vibration")]
+             ("motion-bench", ["vibration", flag], "usage: motion-bench vibration"),
+             ("allocation-probe", [flag], "usage: allocation-probe")]
             + Self.motionctlCommands.map { ("motionctl", [$0, flag], "usage: motionctl \($0)") }
         for (program, arguments, expected) in invocations {
             let run = try AgentProcess.run(program, arguments: arguments)
