@@ -46,6 +46,17 @@ struct BenchReport: Codable {
             check("agent CPU, % of one core", goal: "< 2 %", pass: agent.cpuPercent < 2) {
                 Self.format($0.cpuPercent, "%")
             }
+            // Issue 36: the agent at or below the C floor with its own delivery structure, in the same run.
+            if let ratio = cpuRatioToBatchedFloor {
+                checks.append(
+                    TargetCheck(
+                        name: "agent CPU / C batched CPU", goal: "<= 1.0", measured: Self.format(ratio, "x"),
+                        floor: floor.map { Self.format($0.cpuPercent / (batchedFloor?.cpuPercent ?? 1), "x") },
+                        batchedFloor: "1.00 x", pass: ratio <= 1))
+            }
+            check("agent private memory (RssAnon)", goal: "<= 2 MB", pass: agent.anonymousResidentMegabytes <= 2) {
+                Self.format($0.anonymousResidentMegabytes, "MB")
+            }
             check("agent resident memory (peak VmHWM)", goal: "<= 12 MB", pass: agent.peakResidentMegabytes <= 12) {
                 Self.format($0.peakResidentMegabytes, "MB")
             }
@@ -53,8 +64,8 @@ struct BenchReport: Codable {
                 Self.format($0.executableMegabytes, "MB")
             }
             check(
-                "sample-to-subscriber latency p99", goal: "< 5 ms",
-                pass: agent.latency.count > 0 && agent.latency.p99 < 5
+                "sample-to-subscriber latency p99", goal: "<= 0.5 ms",
+                pass: agent.latency.count > 0 && agent.latency.p99 <= 0.5
             ) { Self.format($0.latency.p99, "ms") }
             check("rate on each of the 4 topics", goal: "100 msg/s", pass: (agent.ratesByTopic.values.min() ?? 0) >= 99) {
                 Self.format($0.ratesByTopic.values.min() ?? 0, "/s (min)")
@@ -68,6 +79,13 @@ struct BenchReport: Codable {
                     pass: swift.receivedRate >= 50_000 && swift.lost == 0))
         }
         return checks
+    }
+
+    /// The agent's CPU divided by the batched C floor's in the same run (nil unless both ran and the floor
+    /// used any): issue 36's ratio, at most 1.0 to pass.
+    var cpuRatioToBatchedFloor: Double? {
+        guard let agent, let batchedFloor, batchedFloor.cpuPercent > 0 else { return nil }
+        return agent.cpuPercent / batchedFloor.cpuPercent
     }
 
     /// The report as a text table.
@@ -122,6 +140,9 @@ struct BenchReport: Codable {
             }
             out += Self.table(rows)
         }
+        if let ratio = cpuRatioToBatchedFloor {
+            out += "\nagent CPU / C batched floor CPU: \(String(format: "%.2f", ratio)) (goal <= 1.0)\n"
+        }
         return out
     }
 
@@ -130,10 +151,11 @@ struct BenchReport: Codable {
         struct Document: Encodable {
             let report: BenchReport
             let targets: [TargetCheck]
+            let cpuRatioToBatchedFloor: Double?
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Document(report: self, targets: targets))
+        let data = try encoder.encode(Document(report: self, targets: targets, cpuRatioToBatchedFloor: cpuRatioToBatchedFloor))
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
