@@ -9,12 +9,19 @@ import Testing
 /// every thread, over 3 s after a 2 s warm-up).
 ///
 /// The budget holds the figure where it is, so that a change that allocates more per message shows here:
-/// 2026-12-06, debug build (the tests'), 51.99–52.05 allocations per message in three runs (the figure
-/// moves by less than 0.1 from run to run); a release build makes far fewer (docs/BENCHMARKS.md,
-/// "Allocations per message"). Allocation-free is the goal; lower the budget as the path gets there.
+/// 2026-12-06, debug build (the tests'), 51.99–52.05 allocations per message in three runs with Swift
+/// 6.3.1 and 61.86–61.98 in two with 6.0.3 (the figure moves by less than 0.2 from run to run); a release
+/// build makes far fewer (docs/BENCHMARKS.md, "Allocations per message"). Allocation-free is the goal;
+/// lower the budget as the path gets there.
 @Suite(.timeLimit(.minutes(1))) struct AllocationBudgetTests {
-    /// Allocations per message a debug build may make.
+    /// Allocations per message a debug build may make. The compilers differ: Swift 6.0.3's debug code
+    /// (Debian 13's toolchain, the trixie leg) allocates about 62 a message where 6.3's makes 52, so each
+    /// has its own budget (`#if compiler`: the difference is the compiler's, not the platform's).
+#if compiler(>=6.1)
     static let budget = 55.0
+#else
+    static let budget = 65.0
+#endif
 
     @Test func theSteadyPathStaysWithinItsAllocationsPerMessage() throws {
         let broker = try MosquittoBroker()
