@@ -72,7 +72,8 @@ agent_pid=$!
 sleep "$warmup"
 kill -0 "$agent_pid" 2>/dev/null || { cat "$work/agent.log" >&2; echo "cost-account-arm64.sh: the agent did not start" >&2; exit 1; }
 # The messages published in the plugin's window (started with it, give or take the time to start a process).
-timeout "$seconds" mosquitto_sub -p "$port" -t 'motion/bench/+' >"$work/messages" 2>/dev/null || true
+timeout "$seconds" mosquitto_sub -p "$port" -t motion/bench/accelerometer -t motion/bench/gyro -t motion/bench/magnetometer \
+  -t motion/bench/device-motion >"$work/messages" 2>/dev/null || true
 sleep 1
 kill -TERM "$agent_pid"
 wait "$agent_pid" || true

@@ -55,7 +55,8 @@ kill -0 "$agent_pid" 2>/dev/null || { cat "$work/agent.log" >&2; echo "cost-acco
 
 # Without the profiler: the agent's CPU and the messages it publishes.
 ticks=$(getconf CLK_TCK)
-timeout "$seconds" mosquitto_sub -p "$port" -t 'motion/bench/+' >"$work/messages" 2>/dev/null &
+timeout "$seconds" mosquitto_sub -p "$port" -t motion/bench/accelerometer -t motion/bench/gyro -t motion/bench/magnetometer \
+  -t motion/bench/device-motion >"$work/messages" 2>/dev/null &
 counter=$!
 before=$(awk '{print $14 + $15}' "/proc/$agent_pid/stat")
 sleep "$seconds"

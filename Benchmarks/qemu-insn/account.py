@@ -99,10 +99,8 @@ def read_counts(path):
 
 
 def stage_of(function, library):
-    for name, pattern in cost_account.RULES:
-        if pattern.search(function) or pattern.search(library):
-            return name
-    for name, pattern in LEAF_RULES:
+    """The agent's stages first (cost-account.py's rules), then the runtime's and the libraries'."""
+    for name, pattern in cost_account.RULES + LEAF_RULES:
         if pattern.search(function) or pattern.search(library):
             return name
     return OTHER
@@ -138,11 +136,13 @@ def main():
         if offset == 0 and path not in bases:
             bases[path] = start
     map_starts = [m[0] for m in maps]
+    # Resolved once per mapped file, not once per block.
+    executable_paths = {path for _, _, _, path in maps if os.path.realpath(path) == executable}
     by_function = Counter()
     for address, instructions in blocks:
         index = bisect.bisect_right(map_starts, address) - 1
         path = maps[index][3] if index >= 0 and address < maps[index][1] else "?"
-        if os.path.realpath(path) == executable:
+        if path in executable_paths:
             table, relative = tables[executable], address
         elif path in bases:
             if path not in tables:

@@ -47,11 +47,11 @@ struct BenchReport: Codable {
                 Self.format($0.cpuPercent, "%")
             }
             // Issue 36: the agent at or below the C floor with its own delivery structure, in the same run.
-            if let ratio = cpuRatioToBatchedFloor {
+            if let ratio = cpuRatioToBatchedFloor, let batched = batchedFloor {
                 checks.append(
                     TargetCheck(
                         name: "agent CPU / C batched CPU", goal: "<= 1.0", measured: Self.format(ratio, "x"),
-                        floor: floor.map { Self.format($0.cpuPercent / (batchedFloor?.cpuPercent ?? 1), "x") },
+                        floor: floor.map { Self.format($0.cpuPercent / batched.cpuPercent, "x") },
                         batchedFloor: "1.00 x", pass: ratio <= 1))
             }
             check("agent private memory (RssAnon)", goal: "<= 2 MB", pass: agent.anonymousResidentMegabytes <= 2) {

@@ -33,7 +33,8 @@ void *calloc(size_t count_, size_t size) {
 
 void *realloc(void *pointer, size_t size) {
     void *result = __libc_realloc(pointer, size);
-    if (result != pointer) count();  // a new block (a resize in place allocates nothing)
+    // A new block; a resize in place allocates nothing, and a failure (or a free by size 0) returns NULL.
+    if (result && result != pointer) count();
     return result;
 }
 
