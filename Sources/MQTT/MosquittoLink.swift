@@ -120,6 +120,9 @@ final class MosquittoLink: Sendable {
     let propertyCache = MosquittoPropertyCache()
     /// The durable copy of the offline buffer, when configured.
     let journal: OfflineMessageJournal?
+    /// What became of libmosquitto's wake-up socket pair over plain TCP (``MosquittoWakePair``); `nil`
+    /// over TLS, where the network thread waits on it.
+    let wakePair: MosquittoWakePair.Outcome?
 
     /// Creates the handle and applies the configuration (protocol version first, then options,
     /// credentials, TLS, will).
@@ -133,6 +136,7 @@ final class MosquittoLink: Sendable {
             throw MQTTError(code: MosquittoResult.systemError.code, operation: "create MQTT client", systemErrno: errno)
         }
         self.handle = handle
+        wakePair = configuration.tls == nil ? MosquittoWakePair.retire(on: handle) : nil
         do {
             self.wakeSignal = configuration.tls == nil ? try WakeSignal() : nil
         } catch {

@@ -26,7 +26,7 @@ struct PublicationLedger: Sendable, Equatable {
     /// A message handed to libmosquitto directly under `messageID`.
     /// - Returns: the journal key to delete now when its acknowledgement already arrived.
     mutating func registerSent(_ messageID: Int32, acknowledged qos: MQTTQoS, journalKey: Int64?) -> Int64? {
-        guard completedBeforeRegistration.remove(messageID) == nil else { return journalKey }
+        guard completedBeforeRegistration.isEmpty || completedBeforeRegistration.remove(messageID) == nil else { return journalKey }
         pending.insert(messageID)
         if qos != .atMostOnce { awaitingAcknowledgement.insert(messageID) }
         if let journalKey { journalKeysBySentID[messageID] = journalKey }
@@ -56,9 +56,10 @@ struct PublicationLedger: Sendable, Equatable {
     /// - Returns: the ID `publish` returned for it (the buffered ID of a flushed message), and its
     ///   journal key to delete.
     mutating func complete(_ messageID: Int32) -> (publishedID: Int32, journalKey: Int64?) {
-        awaitingAcknowledgement.remove(messageID)
-        let journalKey = journalKeysBySentID.removeValue(forKey: messageID)
-        if let bufferedID = bufferedIDsBySentID.removeValue(forKey: messageID) {
+        // A QoS 0 message written at once (the common case) finds these empty: no hashing for them.
+        if !awaitingAcknowledgement.isEmpty { awaitingAcknowledgement.remove(messageID) }
+        let journalKey = journalKeysBySentID.isEmpty ? nil : journalKeysBySentID.removeValue(forKey: messageID)
+        if !bufferedIDsBySentID.isEmpty, let bufferedID = bufferedIDsBySentID.removeValue(forKey: messageID) {
             pending.remove(bufferedID)
             return (bufferedID, journalKey)
         }

@@ -37,12 +37,12 @@ final class ClockSupervisor: Sendable {
     ///   - unixTime: `CLOCK_REALTIME`, s.
     ///   - kernelStatus: the kernel's synchronization status (`adjtimex`); `nil` when unknown, taken as
     ///     synchronized (nothing to say otherwise).
-    ///   - source: the disciplining daemon, read at each health report.
+    ///   - source: the disciplining daemon, read at each health report (the process's shared probe by default).
     ///   - logger: where a step is reported.
     init(
         monotonicNanoseconds: @escaping @Sendable () -> UInt64, unixTime: @escaping @Sendable () -> Double,
         kernelStatus: @escaping @Sendable () -> KernelClockStatus? = { KernelClockStatus.current() },
-        source: @escaping @Sendable () -> TimeSynchronizationSource? = { TimeSynchronizationSource.running() },
+        source: @escaping @Sendable () -> TimeSynchronizationSource? = { TimeSynchronizationProbe.shared.source() },
         logger: Logger = .agent
     ) {
         self.monotonicNanoseconds = monotonicNanoseconds

@@ -161,13 +161,17 @@ final class ServicePublisher: Sendable {
     func readyToPublish(_ service: MotionService) -> ServiceDelivery? {
         let sparkplug = announcer.sparkplug
         let (ready, recovered) = core.state.withLock { state -> (ServiceDelivery?, Bool) in
-            let serviceState = state.services[service]
-            guard !state.shuttingDown, state.client != nil || sparkplug != nil, serviceState.active else { return (nil, false) }
-            let recovered = serviceState.error != nil
+            guard !state.shuttingDown, state.client != nil || sparkplug != nil else { return (nil, false) }
+            let client = state.client
+            // Read in place: this runs for every message, and a copy of the state would copy its settings.
+            guard let (delivery, recovered) = state.services.reading(service, { serviceState -> (ServiceDelivery, Bool)? in
+                guard serviceState.active else { return nil }
+                let delivery = ServiceDelivery(
+                    client: client, qos: serviceState.qos, expiry: serviceState.settings.messageExpiry,
+                    format: serviceState.settings.format, sparkplug: sparkplug)
+                return (delivery, serviceState.error != nil)
+            }) else { return (nil, false) }
             if recovered { state.services[service].error = nil }
-            let delivery = ServiceDelivery(
-                client: state.client, qos: serviceState.qos, expiry: serviceState.settings.messageExpiry,
-                format: serviceState.settings.format, sparkplug: sparkplug)
             return (delivery, recovered)
         }
         if recovered, ready != nil {

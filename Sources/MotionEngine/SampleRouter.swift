@@ -272,7 +272,8 @@ struct SampleRouter {
             guard calibrated.rotationRate != nil, let accelerometer = calibrated.acceleration,
                 let fusion = fusions.firstIndex(where: { $0.frame == frame }), fusions[fusion].isReady
             else { return nil }
-            item = .fused(fusions[fusion].fusedSample(accelerometer: accelerometer, timestamp: timestamp))
+            // One subscriber per frame (the detectors): not kept, so not copied into `made` either.
+            return .fused(fusions[fusion].fusedSample(accelerometer: accelerometer, timestamp: timestamp))
         }
         if let item { made[stream] = item }
         return item

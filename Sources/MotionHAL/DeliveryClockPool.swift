@@ -97,17 +97,19 @@ final class DeliveryClockPool: @unchecked Sendable {
 }
 
 /// A binary min-heap of clocks by deadline. The deadlines live in their own array, so that sifting
-/// compares and moves plain integers and touches no reference count; the clocks move beside them.
+/// compares and moves plain integers; the clocks move beside them as unmanaged references, retained
+/// once while in the heap (a sift of a 2 000-clock heap moves 11 entries, and each move of a managed
+/// reference cost a retain and a release: 2 % of `motionctl simulate`'s CPU).
 private struct DeadlineHeap {
     private var deadlines: [UInt64] = []
-    private var clocks: [DeliveryClock] = []
+    private var clocks: [Unmanaged<DeliveryClock>] = []
 
     /// The earliest deadline (ns of `CLOCK_MONOTONIC`), `nil` when empty.
     var earliestDeadline: UInt64? { deadlines.first }
 
     mutating func push(deadline: UInt64, clock: DeliveryClock) {
         deadlines.append(deadline)
-        clocks.append(clock)
+        clocks.append(.passRetained(clock))
         var child = deadlines.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
@@ -120,7 +122,7 @@ private struct DeadlineHeap {
     /// Removes and returns the entry with the earliest deadline; the heap must not be empty.
     mutating func popFirst() -> (deadline: UInt64, clock: DeliveryClock) {
         swap(0, deadlines.count - 1)
-        let first = (deadlines.removeLast(), clocks.removeLast())
+        let first = (deadlines.removeLast(), clocks.removeLast().takeRetainedValue())
         let count = deadlines.count
         var parent = 0
         while true {

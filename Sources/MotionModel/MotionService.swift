@@ -22,10 +22,10 @@ public enum MotionService: String, CaseIterable, Sendable, Codable {
     /// detectors and the barometer make of them).
     public static let sensorServices: [MotionService] = [.accelerometer, .gyro, .magnetometer, .deviceMotion]
 
-    /// Hashes the case rather than its raw string (the default for a `String`-backed enum): the agent
-    /// looks services up in dictionaries for every message it publishes.
-    public func hash(into hasher: inout Hasher) {
-        let ordinal = switch self {
+    /// The service's place in ``allCases`` (0 for the accelerometer … 7 for vibration): an index for
+    /// tables that hold one entry per service.
+    public var ordinal: Int {
+        switch self {
         case .accelerometer: 0
         case .gyro: 1
         case .magnetometer: 2
@@ -35,6 +35,11 @@ public enum MotionService: String, CaseIterable, Sendable, Codable {
         case .altitude: 6
         case .vibration: 7
         }
+    }
+
+    /// Hashes the case rather than its raw string (the default for a `String`-backed enum): the agent
+    /// looks services up in dictionaries for every message it publishes.
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(ordinal)
     }
 }

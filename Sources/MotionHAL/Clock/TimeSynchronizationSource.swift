@@ -29,7 +29,8 @@ public enum TimeSynchronizationSource: String, Sendable, CaseIterable {
     }
 
     /// The source running on this machine, from `/proc` (``detect(amongProcesses:)``); `nil` when none runs
-    /// or `/proc` cannot be read. Reads one small file per process: call it seldom (the health interval).
+    /// or `/proc` cannot be read. Reads one small file per process: call it seldom, or through
+    /// ``TimeSynchronizationProbe``, which shares one scan among the callers of a process.
     /// - Parameter procRoot: the proc file system (`/proc`; a fake tree in tests).
     public static func running(procRoot: String = "/proc") -> TimeSynchronizationSource? {
         var names: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
 import MotionHAL
+import Synchronization
 import Testing
 
 /// The wall clock against the monotonic one: steps told from slewing, the kernel's synchronization status,
@@ -59,5 +60,28 @@ import Testing
         try FileManager.default.createDirectory(atPath: "\(root)/self", withIntermediateDirectories: true)
         #expect(TimeSynchronizationSource.running(procRoot: root) == .timesyncd)
         #expect(TimeSynchronizationSource.running(procRoot: root + "/missing") == nil)
+    }
+
+    @Test func theProbeSharesOneScanUntilItIsTooOld() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("proc-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func run(_ pid: String, _ comm: String) throws {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(pid)", withIntermediateDirectories: true)
+            try "\(comm)\n".write(toFile: "\(root)/\(pid)/comm", atomically: false, encoding: .utf8)
+        }
+        try run("1", "systemd")
+        let clock = Atomic<UInt64>(1_000 * Self.second)
+        let probe = TimeSynchronizationProbe(procRoot: root, maximumAge: 30, now: { clock.load(ordering: .relaxed) })
+        #expect(probe.source() == nil)
+        try run("412", "chronyd")
+        clock.add(29 * Self.second, ordering: .relaxed)
+        #expect(probe.source() == nil)  // the first scan still answers
+        clock.add(1 * Self.second, ordering: .relaxed)
+        #expect(probe.source() == .chrony)  // 30 s old: scanned again
+        try FileManager.default.removeItem(atPath: "\(root)/412")
+        clock.add(10 * Self.second, ordering: .relaxed)
+        #expect(probe.source() == .chrony)
+        clock.add(20 * Self.second, ordering: .relaxed)
+        #expect(probe.source() == nil)
     }
 }
