@@ -8,6 +8,7 @@
 #include <linux/i2c-dev.h>
 #include <linux/i2c.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/timex.h>
 
 static int transfer(int fd, struct i2c_msg *messages, unsigned count) {
@@ -55,4 +56,13 @@ int clinuxio_clock_status(struct clinuxio_clock_status *out) {
     out->maximum_error_us = request.maxerror;
     out->status = request.status;
     return 0;
+}
+
+int clinuxio_set_timer_slack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0) < 0 ? -errno : 0;
+}
+
+long clinuxio_timer_slack(void) {
+    int result = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+    return result < 0 ? -errno : result;
 }

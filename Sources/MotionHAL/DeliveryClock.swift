@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CLinuxIO
 import Dispatch
 import MotionSupervision
 import Synchronization
@@ -123,7 +124,14 @@ final class DeliveryClock: Sendable {
         return !finishesNow
     }
 
+    /// The timer slack of the clocks' threads, ns. A tick is a deadline that samples wait on: with the
+    /// kernel's default 50 µs for a normal thread, each delivery woke up to 50 µs late and every message
+    /// carried that delay (`motion-bench agent`, two runs each: latency p50 0.50–0.54 → 0.40–0.44 ms,
+    /// p99 0.72–0.74 → 0.62–0.66 ms).
+    static let timerSlack: UInt = 1_000
+
     private func run(from start: UInt64) {
+        _ = clinuxio_set_timer_slack(Self.timerSlack)
         var deadline = start + interval
         while !cancelled.load(ordering: .acquiring) {
             var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))

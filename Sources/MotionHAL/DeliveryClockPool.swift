@@ -1,3 +1,4 @@
+import CLinuxIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -70,6 +71,7 @@ final class DeliveryClockPool: @unchecked Sendable {
         }
 
         private func run() -> Never {
+            _ = clinuxio_set_timer_slack(DeliveryClock.timerSlack)
             // Reused every wake-up (a thousand a second), so that a tick allocates nothing here.
             var due: [(deadline: UInt64, clock: DeliveryClock)] = []
             var kept: [(deadline: UInt64, clock: DeliveryClock)] = []

@@ -43,4 +43,12 @@ struct clinuxio_clock_status {
 /// Reads the clock's status into `out`. Returns 0 or a negative errno value.
 int clinuxio_clock_status(struct clinuxio_clock_status *out);
 
+/// Sets the calling thread's timer slack (`prctl(PR_SET_TIMERSLACK)`, variadic in C): how much later than
+/// asked the kernel may end its timed sleeps, to group wake-ups. `nanoseconds` 0 restores the default
+/// (50 µs for a normal thread). Threads created afterwards by this thread inherit it.
+int clinuxio_set_timer_slack(unsigned long nanoseconds);
+
+/// The calling thread's timer slack, ns, or a negative errno value.
+long clinuxio_timer_slack(void);
+
 #endif
