@@ -14,7 +14,7 @@ import Synchronization
 /// One wake-up per tick: a dispatch timer costs two (the dispatch manager thread, then a worker), which at
 /// 100 deliveries a second is a measurable share of the agent's CPU. A late tick does not cause a burst:
 /// the next deadline then counts from now. A clock may instead be kept by the process's
-/// ``DeliveryClockPool`` (one thread per core for every such clock), for fleets of simulated devices, or
+/// ``DeliveryClockPool`` (four threads per core for every such clock), for fleets of simulated devices, or
 /// by the supervision clock of a ``DeviceTime`` (a test's manual clock: the ticks run when it is advanced).
 final class DeliveryClock: Sendable {
     private let cancelled = Atomic<Bool>(false)

@@ -56,7 +56,7 @@ import MotionMath
 ///   (``SimulatedIMU/Configuration/deliveryInterval``), 0.0005...1 s; default 0.01. Larger values mean fewer
 ///   wake-ups and more latency; timestamps are unaffected.
 /// - `clock=own|shared`: `own` (default): a delivery thread of the device's own; `shared`: the process's
-///   shared delivery threads, one per core, for every simulated device that asks (a fleet simulated in one
+///   shared delivery threads, four per core, for every simulated device that asks (a fleet simulated in one
 ///   process, `motionctl simulate`).
 /// - `fault_after=SECONDS`: fault injection (see ``SimulatedFaultInjection``): that many seconds (0…31536000, a
 ///   year) after

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Simulated devices on the process's shared delivery threads (`sim:…,clock=shared`): many devices each
-/// at its own rate on a thread per core, every sample delivered once and in order, stop waiting for the
+/// at its own rate on the pool's threads (four per core), every sample delivered once and in order, stop waiting for the
 /// device's last delivery, and a start after a stop.
 @Suite struct SharedDeliveryTests {
     @Test func manySharedDevicesEachDeliverEverySampleInOrderAtTheirRate() throws {

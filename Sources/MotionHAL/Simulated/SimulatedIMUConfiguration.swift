@@ -28,7 +28,7 @@ extension SimulatedIMU {
         /// must be > 0 (intervals under 0.1 ms are raised to 0.1 ms). Only the wake-up rate depends on it, not
         /// the sample timestamps.
         public var deliveryInterval: Double = 0.01
-        /// Whether the live device's deliveries run on the process's shared delivery threads (one per core,
+        /// Whether the live device's deliveries run on the process's shared delivery threads (four per core,
         /// for every simulated device that asks) instead of a thread of its own (default false): for
         /// simulating a fleet in one process, where a thread per device would cost more than the devices.
         public var sharesDeliveryThreads = false

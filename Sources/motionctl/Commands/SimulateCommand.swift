@@ -19,7 +19,7 @@ enum SimulateCommand {
           --device-rate HZ  the simulated IMUs' sample rate (default: the publishing rate, at least 1 Hz; a
                             board's 100–1000 Hz costs the simulator more CPU, not the broker more messages)
           The agents log warnings and errors only (their routine lines would be N times each).
-          The simulated IMUs share one delivery thread per core (sim:…,clock=shared) and deliver each sample
+          The simulated IMUs share four delivery threads per core (sim:…,clock=shared) and deliver each sample
           as it is taken, so the process's cost per device stays near the MQTT traffic's
         """
 
