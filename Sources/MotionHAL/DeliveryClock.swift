@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// One wake-up per tick: a dispatch timer costs two (the dispatch manager thread, then a worker), which at
 /// 100 deliveries a second is a measurable share of the agent's CPU. A late tick does not cause a burst:
-/// the next deadline then counts from now. A clock may instead be kept by the process's
+/// the ticks it missed are skipped, and the next keeps the clock's phase
+/// (``nextDeadline(after:interval:now:)``). A clock may instead be kept by the process's
 /// ``DeliveryClockPool`` (four threads per core for every such clock), for fleets of simulated devices, or
 /// by the supervision clock of a ``DeviceTime`` (a test's manual clock: the ticks run when it is advanced).
 final class DeliveryClock: Sendable {
@@ -138,10 +139,23 @@ final class DeliveryClock: Sendable {
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
             if cancelled.load(ordering: .acquiring) { break }
             tick()
-            deadline += interval
-            let now = MonotonicClock.now()
-            if deadline <= now { deadline = now + interval }
+            deadline = Self.nextDeadline(after: deadline, interval: interval, now: MonotonicClock.now())
         }
+    }
+
+    /// The deadline after `deadline`: one interval later, or, when that has passed already (a tick later
+    /// than a whole interval), the first one on the same grid after `now`. Missed ticks are skipped, so a
+    /// late tick causes no burst, and the ticks stay in phase with the samples: counting the next one from
+    /// `now` instead shifted every later delivery by the lateness, for good (a simulated fleet's devices
+    /// drifted to half a period of latency on average).
+    /// - Parameters:
+    ///   - deadline: the tick's deadline, ns.
+    ///   - interval: ns between ticks, > 0.
+    ///   - now: the time after the tick, ns.
+    static func nextDeadline(after deadline: UInt64, interval: UInt64, now: UInt64) -> UInt64 {
+        let next = deadline + interval
+        guard next <= now else { return next }
+        return next + ((now - next) / interval + 1) * interval
     }
 
     /// What the new thread needs, handed over through its start argument.

@@ -92,9 +92,7 @@ final class DeliveryClockPool: @unchecked Sendable {
                 }
                 for (deadline, clock) in due {
                     guard clock.tickFromPool() else { continue }  // cancelled: it has finished
-                    let next = deadline + clock.interval
-                    let current = MonotonicClock.now()
-                    kept.append((next > current ? next : current + clock.interval, clock))
+                    kept.append((DeliveryClock.nextDeadline(after: deadline, interval: clock.interval, now: MonotonicClock.now()), clock))
                 }
                 due.removeAll(keepingCapacity: true)
                 if !kept.isEmpty { lock.locked { for entry in kept { heap.push(deadline: entry.deadline, clock: entry.clock) } } }

@@ -31,3 +31,25 @@ import Testing
         #expect(slackSeenByATick(shared: true) == Int(DeliveryClock.timerSlack))
     }
 }
+
+/// A late tick skips the deadlines it missed and keeps the clock's phase.
+@Suite struct DeliveryClockScheduleTests {
+    @Test func onTimeTheNextDeadlineIsOneIntervalLater() {
+        #expect(DeliveryClock.nextDeadline(after: 1_000, interval: 100, now: 1_050) == 1_100)
+        #expect(DeliveryClock.nextDeadline(after: 1_000, interval: 100, now: 1_099) == 1_100)
+    }
+
+    @Test func aLateTickSkipsTheMissedDeadlinesAndStaysOnTheGrid() {
+        // Exactly on the next deadline: that one has come, the one after is next.
+        #expect(DeliveryClock.nextDeadline(after: 1_000, interval: 100, now: 1_100) == 1_200)
+        // 3.5 intervals late: three ticks skipped, not a burst of them, and not 1_350 + 100 (a phase shift).
+        #expect(DeliveryClock.nextDeadline(after: 1_000, interval: 100, now: 1_350) == 1_400)
+        #expect(DeliveryClock.nextDeadline(after: 1_000, interval: 100, now: 1_399) == 1_400)
+        #expect(DeliveryClock.nextDeadline(after: 1_000, interval: 100, now: 1_400) == 1_500)
+        let interval: UInt64 = 10_000_000
+        for lateness in stride(from: UInt64(0), to: 50 * interval, by: 7_777_777) {
+            let next = DeliveryClock.nextDeadline(after: 5 * interval, interval: interval, now: 6 * interval + lateness)
+            #expect(next % interval == 0 && next > 6 * interval + lateness && next <= 7 * interval + lateness)
+        }
+    }
+}
