@@ -5,8 +5,9 @@
 # the p99 end-to-end latency (receipt minus the payload's `ts`) is <= 20 ms and >= 98 % of the offered
 # rate arrives; and what limits it, from the CPU of the broker, the publisher and the sink over each
 # measurement window. The publishers:
-#   simulate   `motionctl simulate --devices N`: N real agents in one process (simulated IMU, fusion,
-#              encoder, MQTT client each);
+#   simulate   `motionctl simulate --devices N --detectors off`: N real agents in one process (simulated
+#              IMU, fusion, encoder, MQTT client each; no motion detectors, whose states the generator
+#              does not publish either);
 #   generator  Benchmarks/capacity/loadgen.c: N libmosquitto connections and nothing behind them.
 # The measuring subscriber is Benchmarks/capacity/sink.c. Every step gets a fresh private mosquitto on a
 # free loopback port (127.0.0.1 only, persistence off); the sink subscribes first, the publisher starts,
@@ -56,7 +57,7 @@ while (($#)); do
         --motionctl) motionctl="$2"; shift 2 ;;
         --keep) keep=true; shift ;;
         --rabbitmq) rabbitmq=true; shift ;;
-        -h|--help) sed -n '2,31p' "$self" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,32p' "$self" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -190,7 +191,7 @@ run_step() {
     local publisher_pid
     case $publisher in
         simulate)
-            "$motionctl" simulate --devices "$n" --rate "$rate" --services device-motion --seconds "$publisher_seconds" \
+            "$motionctl" simulate --devices "$n" --rate "$rate" --services device-motion --detectors off --seconds "$publisher_seconds" \
                 --broker "mqtt://127.0.0.1:$port" --prefix "$prefix" --protocol "$protocol" >"$log.publisher" 2>&1 &
             publisher_pid=$! ;;
         generator)

@@ -43,4 +43,31 @@ import Testing
             #expect(subscriber.waitForMessage(on: "motion/\(id)/status") { $0.payloadString == "offline" } != nil, "\(id) offline")
         }
     }
+
+    @Test("--detectors: on by default (the states topics, as an agent's), off publishes the services only (states cleared); a bad value exits 64")
+    func detectorsOption() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try RecordingSubscriber(broker: broker.address, topicFilters: ["motion/+/device-motion", "motion/+/state/#"])
+        func simulate(_ prefix: String, _ extra: [String]) throws -> (states: [String], messages: Int) {
+            let simulation = try AgentProcess(
+                "motionctl", arguments: ["simulate", "--devices", "2", "--rate", "20", "--id-prefix", prefix, "--broker", broker.url] + extra)
+            defer { simulation.send(SIGKILL) }
+            // Two seconds of device motion from the second device: the detectors' first states come with
+            // their first samples (retained), well within that.
+            #expect(subscriber.waitForCount(on: "motion/\(prefix)-0002/device-motion", count: 40, timeout: .seconds(20)), "\(simulation.log)")
+            simulation.send(SIGTERM)
+            #expect(simulation.waitForExit(timeout: .seconds(20)) == 0, "\(simulation.log)")
+            let records = subscriber.allRecords().filter { $0.message.topic.hasPrefix("motion/\(prefix)-") }
+            // Without detectors, an agent clears the retained states with empty messages; those are not states.
+            let states = records.filter { $0.message.topic.contains("/state/") && !$0.message.payload.isEmpty }
+            return (states.map(\.message.topic), records.count)
+        }
+        let on = try simulate("don", [])
+        #expect(on.states.contains("motion/don-0001/state/tilt") && on.states.contains("motion/don-0002/state/moving"), "\(on.states)")
+        let off = try simulate("doff", ["--detectors", "off"])
+        #expect(off.messages >= 80 && off.states.isEmpty, "\(off)")
+
+        let bad = try AgentProcess.run("motionctl", arguments: ["simulate", "--devices", "1", "--detectors", "maybe", "--broker", broker.url])
+        #expect(bad.status == 64 && bad.log.contains("--detectors maybe: on or off"), "\(bad.log)")
+    }
 }

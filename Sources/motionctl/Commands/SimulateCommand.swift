@@ -10,12 +10,14 @@ import MQTT
 /// planning and for trying fleet tools on many devices.
 enum SimulateCommand {
     static let usage = """
-        usage: motionctl simulate --devices N [--rate HZ] [--device-rate HZ] [--services LIST] [--id-prefix NAME] [--seconds S] [--protocol mqtt5|mqtt311] \(BrokerCommandOptions.usage)
+        usage: motionctl simulate --devices N [--rate HZ] [--device-rate HZ] [--services LIST] [--id-prefix NAME] [--seconds S] [--protocol mqtt5|mqtt311] [--detectors on|off] \(BrokerCommandOptions.usage)
           runs N simulated agents, device ids NAME-0001… (default sim), each publishing the services in LIST
           (comma-separated, default device-motion) at --rate HZ (default 10) and the others stopped; until
           Ctrl-C or S seconds, then each stops cleanly (inactive statuses, offline)
           --protocol P      the agents' broker.protocol (default mqtt5, which falls back to 3.1.1 by itself;
                             mqtt311 spares a broker without MQTT 5, such as RabbitMQ 3.x, the refused attempts)
+          --detectors S     on (default, as an agent: the motion detectors' events and states topics) or off
+                            (no detectors: spares the simulator their CPU when only the services' traffic matters)
           --device-rate HZ  the simulated IMUs' sample rate (default: the publishing rate, at least 1 Hz; a
                             board's 100–1000 Hz costs the simulator more CPU, not the broker more messages)
           The agents log warnings and errors only (their routine lines would be N times each).
@@ -25,7 +27,7 @@ enum SimulateCommand {
 
     static func run(_ arguments: [String]) -> Never {
         let options = CommandOptions(
-            arguments, valued: BrokerCommandOptions.valued.union(["--devices", "--rate", "--device-rate", "--services", "--id-prefix", "--seconds", "--protocol"]),
+            arguments, valued: BrokerCommandOptions.valued.union(["--devices", "--rate", "--device-rate", "--services", "--id-prefix", "--seconds", "--protocol", "--detectors"]),
             usage: usage)
         guard options.positional.isEmpty else { options.fail("simulate takes no positional arguments") }
         guard let count = options.number("--devices", atLeast: 1, atMost: 10_000).map(Int.init) else {
@@ -49,6 +51,12 @@ enum SimulateCommand {
         case "mqtt311": protocolVersion = .v311
         case let other: options.fail("--protocol \(other): mqtt5 or mqtt311")
         }
+        let detectors: Bool
+        switch options["--detectors"] ?? "on" {
+        case "on": detectors = true
+        case "off": detectors = false
+        case let other: options.fail("--detectors \(other): on or off")
+        }
         // One sample per message by default: the broker's load is the same, and a fleet of thousands fits.
         let deviceRate = options.number("--device-rate", atLeast: 1, atMost: 2_000) ?? min(max(rate, 1), 2_000)
         LoggingSystem.setMinimumPriority(.warning)
@@ -64,6 +72,7 @@ enum SimulateCommand {
             configuration.broker.tls = connection.tls.map {
                 BrokerSettings.TLSSettings(caFile: $0.caFile, certificateFile: $0.certificateFile, keyFile: $0.keyFile)
             }
+            configuration.detectors.enabled = detectors
             for service in MotionService.allCases {
                 configuration.services[service] = ServiceSettings(enabled: services.contains(service), rateHz: rate)
             }
