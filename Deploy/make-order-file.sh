@@ -40,10 +40,18 @@ cat >"$work/agent.json" <<JSON
  "broker": {"url": "mqtt://127.0.0.1:$port"}, "services": {$services}}
 JSON
 
+# Valgrind 3.19 (Debian 12) gives up on the DWARF 5 the Swift 6.3 toolchain writes ("unhandled dwarf2
+# abbrev form code 0x25", then "possibly corrupted debuginfo file"), in motion-agent.debug as in the
+# unstripped build. Callgrind needs only the symbol table: it profiles the unstripped executable (beside
+# the deployed one, in SwiftPM's release directory) without its debug sections. The code is the same
+# bytes at the same addresses as the deployed agent's.
+profiled="$work/motion-agent"
+objcopy --strip-debug "$(dirname "$agent")/../release/motion-agent" "$profiled"
+
 echo "make-order-file: profiling the agent for $seconds s" >&2
 # The agent stops cleanly on SIGINT, so callgrind writes its profile at exit.
 timeout -s INT "$seconds" valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/callgrind.out" \
-    "$agent" --config "$work/agent.json" >"$work/agent.log" 2>&1 || true
+    "$profiled" --config "$work/agent.json" >"$work/agent.log" 2>&1 || true
 [ -s "$work/callgrind.out" ] || { cat "$work/agent.log" >&2; echo "make-order-file: no profile" >&2; exit 1; }
 
 # Names defined more than once (local functions of the same name in several objects, such as a value
@@ -57,7 +65,7 @@ nm --defined-only "$agent.debug" | awk '{ count[$3]++ } END { for (name in count
     echo "# ran in $seconds s under callgrind on sim:rate=1000, four services at 100 Hz, hottest first."
     echo "# Made by Deploy/make-order-file.sh on $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD)."
     callgrind_annotate --auto=no --threshold=100 --inclusive=no --show-percs=no "$work/callgrind.out" 2>/dev/null |
-        awk -v object="[$agent]" -v ambiguous_file="$work/ambiguous" '
+        awk -v object="[$profiled]" -v ambiguous_file="$work/ambiguous" '
         BEGIN { while ((getline line < ambiguous_file) > 0) ambiguous[line] = 1 }
         $NF == object && $1 ~ /^[0-9,]+$/ {
             name = $2; sub(/^[^:]*:/, "", name)
