@@ -165,13 +165,13 @@ extension AgentConfiguration {
             sources: error == nil ? remote.sources : RemoteConfiguration().sources, ts: ts, error: error)
     }
 
-    /// SHA-256 of `bytes`, lowercase hex (OpenSSL's libcrypto).
+    /// SHA-256 of `bytes`, lowercase hex (OpenSSL's libcrypto, through its low-level interface: the EVP
+    /// one would keep about 2 MB more of the library resident; see `CCrypto/shim.h`).
     static func sha256(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let done = bytes.withUnsafeBufferPointer { EVP_Digest($0.baseAddress, $0.count, &digest, &length, EVP_sha256(), nil) }
-        precondition(done == 1 && length == 32, "OpenSSL's SHA-256 failed")
+        var digest = [UInt8](repeating: 0, count: 32)
+        let done = bytes.withUnsafeBufferPointer { ccrypto_sha256($0.baseAddress, $0.count, &digest) }
+        precondition(done == 1, "OpenSSL's SHA-256 failed")
         let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.prefix(32).flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
     }
 }
