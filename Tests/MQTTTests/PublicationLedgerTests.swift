@@ -25,6 +25,31 @@ import Testing
         #expect(!ledger.isPending(9) && ledger.wasPublished(9) && ledger.awaitingAcknowledgement.isEmpty)
     }
 
+    @Test func qos0MessagesCompletedInsidePublishLeaveNothingBehind() {
+        var ledger = PublicationLedger()
+        // libmosquitto completes a QoS 0 message inside mosquitto_publish, before its registration.
+        for id in Int32(1)...100 {
+            #expect(ledger.complete(id) == (id, nil))
+            #expect(ledger.registerSent(id, acknowledged: .atMostOnce, journalKey: nil) == nil)
+            #expect(ledger.wasPublished(id) && !ledger.isPending(id))
+        }
+        #expect(ledger == PublicationLedger())
+    }
+
+    @Test func severalEarlyCompletionsAreEachFoundAtTheirRegistration() {
+        var ledger = PublicationLedger()
+        // Three completions overtake their registrations (the network thread raced ahead), found in
+        // another order than they came.
+        for id: Int32 in [4, 5, 6] { _ = ledger.complete(id) }
+        for id: Int32 in [5, 6, 4] {
+            #expect(ledger.registerSent(id, acknowledged: .atLeastOnce, journalKey: Int64(id) * 10) == Int64(id) * 10, "\(id)")
+            #expect(!ledger.isPending(id), "\(id)")
+        }
+        #expect(ledger == PublicationLedger())
+        // A registration that no completion overtook stays pending.
+        #expect(ledger.registerSent(7, acknowledged: .atMostOnce, journalKey: nil) == nil && ledger.isPending(7))
+    }
+
     @Test func aFlushedBufferedMessageCompletesUnderItsBufferedID() {
         var ledger = PublicationLedger()
         ledger.registerBuffered(-1)
