@@ -13,10 +13,13 @@ import Glibc
 /// 170 kB of unswappable kernel memory per client, measured with `ss -x` and `/proc/meminfo` on 300
 /// simulated devices), and from then on every publication makes one failing `write`.
 ///
-/// **What retiring does.** ``retire(on:)`` points both descriptors at `/dev/null` with `dup2`: the
-/// kernel frees the pair, each later byte goes nowhere at the price of the cheapest system call, and the
-/// descriptor numbers stay the handle's, so `mosquitto_destroy` closes them as it always did and no
-/// number is ever closed twice or reused under libmosquitto.
+/// **What retiring does.** ``retire(on:)`` closes both descriptors and marks the pair absent in the
+/// handle (`INVALID_SOCKET`, -1): the state libmosquitto itself leaves a handle in when `socketpair`
+/// fails in `mosquitto_new` ("outgoing publish commands may be delayed"), and which every use of the
+/// pair in libmosquitto tests for first: `packet__queue` then writes no byte (one system call less per
+/// publication), `mosquitto_loop` leaves it out of its wait, and `mosquitto_destroy` closes nothing
+/// twice. (Until 2026-12-06 both ends were pointed at `/dev/null`, which freed the pair's kernel memory
+/// but kept a `write` per publication: half the simulator's system calls.)
 ///
 /// **Why it is safe to find them.** libmosquitto has no API for the pair. Its descriptors are the second
 /// and third `int` of the handle's structure: `struct mosquitto { mosq_sock_t sock; mosq_sock_t sockpairR,
@@ -28,7 +31,7 @@ import Glibc
 enum MosquittoWakePair {
     /// What ``retire(on:)`` did.
     enum Outcome: Equatable, Sendable {
-        /// Both descriptors now refer to `/dev/null`.
+        /// The pair is closed and marked absent in the handle.
         case retired
         /// Nothing was changed; why (a different libmosquitto, or the layout did not check out).
         case kept(String)
@@ -50,8 +53,8 @@ enum MosquittoWakePair {
         return (read, write)
     }
 
-    /// Points the pair's descriptors at `/dev/null` (see the type's description); a handle whose layout
-    /// does not check out is left as it is.
+    /// Closes the pair and marks it absent in the handle (see the type's description); a handle whose
+    /// layout does not check out is left as it is.
     /// - Parameter handle: a handle fresh from `mosquitto_new`, not yet connected, never to run
     ///   `mosquitto_loop`, `mosquitto_loop_start` or `mosquitto_threaded_set(true)`.
     @discardableResult
@@ -59,15 +62,12 @@ enum MosquittoWakePair {
         guard let pair = descriptors(of: handle) else {
             return .kept("libmosquitto's socket pair was not found where libmosquitto 2.0 keeps it")
         }
-        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        guard null >= 0 else { return .kept("cannot open /dev/null (errno \(errno))") }
-        defer { close(null) }
-        // dup2 clears close-on-exec, which libmosquitto's own descriptors have: set again at once.
-        guard dup2(null, pair.write) == pair.write else { return .kept("dup2 failed (errno \(errno))") }
-        _ = fcntl(pair.write, F_SETFD, FD_CLOEXEC)
-        // The write end is gone already, so the read end could only ever read end-of-file; replacing it
-        // too frees the pair itself.
-        if dup2(null, pair.read) == pair.read { _ = fcntl(pair.read, F_SETFD, FD_CLOEXEC) }
+        // Marked absent before the numbers are closed, so the handle never names a closed descriptor.
+        let fields = UnsafeMutableRawPointer(handle)
+        fields.storeBytes(of: -1, toByteOffset: 4, as: Int32.self)
+        fields.storeBytes(of: -1, toByteOffset: 8, as: Int32.self)
+        close(pair.write)
+        close(pair.read)
         return .retired
     }
 
