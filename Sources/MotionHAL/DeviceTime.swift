@@ -10,6 +10,14 @@ import MotionSupervision
 public struct DeviceTime: Sendable {
     /// nil: the process's monotonic clock and threads.
     let clock: (any SupervisionClock)?
+    /// `clock == nil`, kept apart: ``now()`` runs for every delivery, and testing the optional existential
+    /// goes through its value witnesses (0.8 % of `motionctl simulate`'s CPU).
+    private let isMonotonic: Bool
+
+    private init(clock: (any SupervisionClock)?) {
+        self.clock = clock
+        isMonotonic = clock == nil
+    }
 
     /// `CLOCK_MONOTONIC`, `nanosleep` and delivery threads.
     public static let monotonic = DeviceTime(clock: nil)
@@ -22,7 +30,7 @@ public struct DeviceTime: Sendable {
 
     /// Now, ns on the clock the samples are stamped with.
     public func now() -> UInt64 {
-        guard let clock else { return MonotonicClock.now() }
+        guard !isMonotonic, let clock else { return MonotonicClock.now() }
         return MonotonicClock.nanoseconds(clock.now)
     }
 
