@@ -58,9 +58,14 @@ final class ClockSupervisor: Sendable {
         state = Mutex(State(watch: watch, status: status))
     }
 
-    /// Checks every `interval` seconds from now (replacing an earlier schedule).
+    /// Checks every `interval` seconds from now (replacing an earlier schedule): on `clock` and `queue`, or,
+    /// on the process's clock, on the process's ``SharedRepeatingTimer`` for that interval (its queue), with
+    /// every other agent's checks of the process (`motionctl simulate`'s thousands of agents had a
+    /// Dispatch timer each).
     func schedule(on clock: any SupervisionClock, queue: DispatchQueue, every interval: Double = 1) {
-        let timer = clock.scheduleRepeating(on: queue, every: interval) { [weak self] in self?.check() }
+        let timer = clock is DispatchSupervisionClock
+            ? SharedRepeatingTimer.every(interval).add { [weak self] in self?.check() }
+            : clock.scheduleRepeating(on: queue, every: interval) { [weak self] in self?.check() }
         state.withLock { state in
             state.timer?.cancel()
             state.timer = timer
