@@ -50,18 +50,16 @@ public final class SharedRepeatingTimer: Sendable {
     /// Runs `work` at every firing from the next on, until the returned handle is cancelled.
     /// - Returns: the handle that removes the work (a run already begun completes).
     public func add(_ work: @escaping @Sendable () -> Void) -> ScheduledWork {
-        let id = state.withLock { state -> UInt64 in
-            state.nextID &+= 1
-            return state.nextID
-        }
-        let handle = ScheduledWork { [weak self] in self?.remove(id) }
         state.withLock { state in
+            state.nextID &+= 1
+            let id = state.nextID
+            let handle = ScheduledWork { [weak self] in self?.remove(id) }
             state.work[id] = (handle, work)
             if state.timer == nil {
                 state.timer = DispatchSupervisionClock().scheduleRepeating(on: queue, every: interval) { [weak self] in self?.fire() }
             }
+            return handle
         }
-        return handle
     }
 
     private func remove(_ id: UInt64) {
