@@ -2,23 +2,23 @@ import MotionMath
 
 /// Builds one compact JSON object by appending fields, for payloads published many times a second.
 ///
-/// The text is written as UTF-8 bytes into one buffer (what MQTT sends), so a payload costs one
-/// allocation and no `String` bookkeeping per append. Numbers are written in Swift's shortest round-trip
+/// The text is written as UTF-8 bytes into one buffer (``JSONOutputBuffer``) that becomes the MQTT payload
+/// as it is, so a payload costs one allocation and no `String` bookkeeping, and a field reserves its room
+/// once and is written through a pointer. Numbers are written in Swift's shortest round-trip
 /// form; a NaN or infinite value is written as `null`, since JSON has no such numbers.
 public struct JSONWriter: PayloadWriter, Sendable {
-    private var bytes: [UInt8]
+    private var output: JSONOutputBuffer
     private var needsComma = false
 
     /// Starts an empty object.
     public init() {
-        bytes = []
-        bytes.reserveCapacity(768)  // a device-motion sample is about 560 bytes: no regrowth
-        bytes.append(UInt8(ascii: "{"))
+        output = JSONOutputBuffer(capacity: 768)  // a device-motion sample is about 560 bytes: no regrowth
+        output.append(UInt8(ascii: "{"))
     }
 
-    /// A writer for the inside of an object whose `{` is already in `bytes`.
-    private init(continuing bytes: [UInt8]) {
-        self.bytes = bytes
+    /// A writer that continues in `output` (the inside of an object whose `{` is written, or a bare value).
+    private init(continuing output: JSONOutputBuffer) {
+        self.output = output
     }
 
     /// Appends `"key":value` for a number.
@@ -38,19 +38,19 @@ public struct JSONWriter: PayloadWriter, Sendable {
     /// Appends `"key":value` for an integer.
     public mutating func field(_ key: String, _ value: Int) {
         appendKey(key)
-        appendInteger(value)
+        appendInteger(magnitude: UInt64(value.magnitude), negative: value < 0)
     }
 
     /// Appends `"key":value` for an unsigned integer.
     public mutating func field(_ key: String, _ value: UInt64) {
         appendKey(key)
-        appendInteger(value)
+        appendInteger(magnitude: value, negative: false)
     }
 
     /// Appends `"key":true` or `"key":false`.
     public mutating func field(_ key: String, _ value: Bool) {
         appendKey(key)
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        output.append(value ? "true" : "false")
     }
 
     /// Appends `"key":"value"`, escaping the string as JSON requires.
@@ -62,23 +62,26 @@ public struct JSONWriter: PayloadWriter, Sendable {
     /// Appends `"key":{…}` with the fields that `body` writes.
     public mutating func object(_ key: String, _ body: (inout JSONWriter) -> Void) {
         appendKey(key)
-        bytes.append(UInt8(ascii: "{"))
+        output.append(UInt8(ascii: "{"))
         writeNested(body)
-        bytes.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "}"))
     }
 
     /// Appends `"key":{"x":…,"y":…,"z":…}`, the axes as measurements (single precision).
     public mutating func vector(_ key: String, x: Double, y: Double, z: Double) {
-        // Written directly (the same text as three `measurement` calls in an `object`): sample payloads are
-        // mostly vectors.
+        // One reservation for the three axes (the same text as three `measurement` calls in an `object`):
+        // sample payloads are mostly vectors.
         appendKey(key)
-        bytes.append(contentsOf: #"{"x":"#.utf8)
-        appendMeasurement(x)
-        bytes.append(contentsOf: #","y":"#.utf8)
-        appendMeasurement(y)
-        bytes.append(contentsOf: #","z":"#.utf8)
-        appendMeasurement(z)
-        bytes.append(UInt8(ascii: "}"))
+        output.write(atMost: 15 + 3 * Self.longestNumber) { start in
+            var end = start + JSONOutputBuffer.copy(#"{"x":"#, to: start)
+            end += Self.writeMeasurement(x, to: end)
+            end += JSONOutputBuffer.copy(#","y":"#, to: end)
+            end += Self.writeMeasurement(y, to: end)
+            end += JSONOutputBuffer.copy(#","z":"#, to: end)
+            end += Self.writeMeasurement(z, to: end)
+            end.pointee = UInt8(ascii: "}")
+            return end + 1 - start
+        }
     }
 
     /// A top-level array of objects, `[{…},{…},…]` (SenML's form): one object per element, with the
@@ -86,10 +89,9 @@ public struct JSONWriter: PayloadWriter, Sendable {
     public static func arrayOfObjects<Elements: Collection>(
         _ elements: Elements, _ body: (Elements.Element, inout JSONWriter) -> Void
     ) -> [UInt8] {
-        var writer = JSONWriter(continuing: [])
-        writer.bytes.reserveCapacity(64 * elements.count + 2)
+        var writer = JSONWriter(continuing: JSONOutputBuffer(capacity: 64 * elements.count + 2))
         writer.appendObjects(elements, body)
-        return writer.bytes
+        return writer.output.finished()
     }
 
     /// Appends `"key":[{…},{…},…]`: one object per element, with the fields `body` writes for it.
@@ -104,39 +106,49 @@ public struct JSONWriter: PayloadWriter, Sendable {
     private mutating func appendObjects<Elements: Collection>(
         _ elements: Elements, _ body: (Elements.Element, inout JSONWriter) -> Void
     ) {
-        bytes.append(UInt8(ascii: "["))
+        output.append(UInt8(ascii: "["))
         var first = true
         for element in elements {
-            if !first { bytes.append(UInt8(ascii: ",")) }
+            output.append(first ? "{" : ",{")
             first = false
-            bytes.append(UInt8(ascii: "{"))
             writeNested { body(element, &$0) }
-            bytes.append(UInt8(ascii: "}"))
+            output.append(UInt8(ascii: "}"))
         }
-        bytes.append(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "]"))
     }
 
     /// Appends `"key":[…]`: numbers rounded by ``HalfPrecision``, each in the shortest decimal that reads
     /// back as the same `Float16` (`null` when not finite or beyond its range).
     public mutating func coarseMeasurements(_ key: String, _ values: [Double]) {
         appendKey(key)
-        bytes.append(UInt8(ascii: "["))
+        output.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            if let half = HalfPrecision.rounded(value) { appendShortest(half) } else { bytes.append(contentsOf: "null".utf8) }
+            output.write(atMost: 1 + Self.longestNumber) { start in
+                var end = start
+                if index > 0 {
+                    end.pointee = UInt8(ascii: ",")
+                    end += 1
+                }
+                if let half = HalfPrecision.rounded(value) {
+                    end += Self.writeShortest(half, to: end)
+                } else {
+                    end += JSONOutputBuffer.copy("null", to: end)
+                }
+                return end - start
+            }
         }
-        bytes.append(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "]"))
     }
 
     /// Appends `"key":["…","…",…]`.
     public mutating func array(_ key: String, strings: [String]) {
         appendKey(key)
-        bytes.append(UInt8(ascii: "["))
+        output.append(UInt8(ascii: "["))
         for (index, string) in strings.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if index > 0 { output.append(UInt8(ascii: ",")) }
             appendQuoted(string)
         }
-        bytes.append(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "]"))
     }
 
     /// Appends `"key":value` for any parsed JSON value; objects are written with their keys sorted, so
@@ -151,42 +163,49 @@ public struct JSONWriter: PayloadWriter, Sendable {
     /// the content.
     public static func canonical(_ object: [String: JSONValue]) -> [UInt8] {
         var writer = JSONWriter()
-        for key in object.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            writer.field(key, object[key]!)
-        }
+        writer.appendMembers(object)
         return writer.finishedBytes()
     }
 
     /// The canonical text of any value (objects as ``canonical(_:)`` writes them).
     public static func canonical(value: JSONValue) -> [UInt8] {
-        var writer = JSONWriter(continuing: [])
+        var writer = JSONWriter(continuing: JSONOutputBuffer(capacity: 256))
         writer.appendValue(value)
-        return writer.bytes
+        return writer.output.finished()
+    }
+
+    /// The members of an object in canonical order, in this writer's object.
+    private mutating func appendMembers(_ object: [String: JSONValue]) {
+        for key in object.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            field(key, object[key]!)
+        }
     }
 
     private mutating func appendValue(_ value: JSONValue) {
         switch value {
         case .object(let members):
-            bytes.append(contentsOf: Self.canonical(members))
+            output.append(UInt8(ascii: "{"))
+            writeNested { $0.appendMembers(members) }
+            output.append(UInt8(ascii: "}"))
         case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 appendValue(element)
             }
-            bytes.append(UInt8(ascii: "]"))
+            output.append(UInt8(ascii: "]"))
         case .string(let text): appendQuoted(text)
-        case .integer(let integer): appendInteger(integer)
+        case .integer(let integer): appendInteger(magnitude: UInt64(integer.magnitude), negative: integer < 0)
         case .real(let real): appendNumber(real)
-        case .bool(let flag): bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
-        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(flag ? "true" : "false")
+        case .null: output.append("null")
         }
     }
 
     /// The finished object as UTF-8 bytes (the writer's buffer, closed in place): an MQTT payload.
     public consuming func finishedBytes() -> [UInt8] {
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
+        output.append(UInt8(ascii: "}"))
+        return output.finished()
     }
 
     /// The finished object's text.
@@ -195,118 +214,170 @@ public struct JSONWriter: PayloadWriter, Sendable {
     }
 
     /// Runs `body` on a writer that continues in this writer's buffer: the buffer is swapped, never
-    /// copied, so it stays uniquely referenced and appends stay in place.
+    /// copied, so it stays uniquely referenced and writes stay in place.
     private mutating func writeNested(_ body: (inout JSONWriter) -> Void) {
-        var nested = JSONWriter(continuing: [])
-        swap(&bytes, &nested.bytes)
+        var nested = JSONWriter(continuing: JSONOutputBuffer.empty)
+        swap(&output, &nested.output)
         body(&nested)
-        swap(&bytes, &nested.bytes)
+        swap(&output, &nested.output)
     }
 
+    /// `"key":`, after a comma unless it is the object's first member. A key that needs no escaping (all
+    /// of the contract's) is written in one piece.
     private mutating func appendKey(_ key: String) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        let comma = needsComma
         needsComma = true
+        var key = key
+        let written = key.withUTF8 { text -> Bool in
+            guard text.allSatisfy(Self.needsNoEscaping) else { return false }
+            output.write(atMost: text.count + 4) { start in
+                var end = start
+                if comma {
+                    end.pointee = UInt8(ascii: ",")
+                    end += 1
+                }
+                end.pointee = UInt8(ascii: "\"")
+                end += 1
+                end += JSONOutputBuffer.copy(text, to: end)
+                end.pointee = UInt8(ascii: "\"")
+                (end + 1).pointee = UInt8(ascii: ":")
+                return end + 2 - start
+            }
+            return true
+        }
+        guard !written else { return }
+        if comma { output.append(UInt8(ascii: ",")) }
         appendQuoted(key)
-        bytes.append(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: ":"))
     }
 
     /// A finite number in Swift's shortest round-trip form, otherwise `null`.
     private mutating func appendNumber(_ value: Double) {
-        guard value.isFinite else { return bytes.append(contentsOf: "null".utf8) }
-        appendShortest(value)
+        output.write(atMost: Self.longestNumber) { start in
+            value.isFinite ? Self.writeShortest(value, to: start) : JSONOutputBuffer.copy("null", to: start)
+        }
     }
 
-    /// A measurement: `null` when not finite (also beyond the float range), else ``measurement(_:_:)``'s form.
+    /// A measurement: ``measurement(_:_:)``'s form.
     private mutating func appendMeasurement(_ value: Double) {
-        let single = Float(value)
-        guard single.isFinite else { return bytes.append(contentsOf: "null".utf8) }
-        appendShortest(single)
+        output.write(atMost: Self.longestNumber) { Self.writeMeasurement(value, to: $0) }
     }
 
-    /// The shortest round-trip decimal of `value`: the standard library formats into a stack buffer and
-    /// hands the digits to the stream.
-    private mutating func appendShortest<Number: BinaryFloatingPoint & TextOutputStreamable>(_ value: Number) {
-        var stream = ByteStream(bytes: [])
-        swap(&bytes, &stream.bytes)
+    /// The longest text of a number this writer writes: 24 bytes for a `Double`
+    /// (`-2.2250738585072014e-308`), 21 for an integer, with room to spare.
+    private static let longestNumber = 32
+
+    /// A measurement at `destination`: `null` when not finite (also beyond the float range), else the
+    /// shortest decimal of its single-precision value. Returns the bytes written.
+    private static func writeMeasurement(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        let single = Float(value)
+        guard single.isFinite else { return JSONOutputBuffer.copy("null", to: destination) }
+        return writeShortest(single, to: destination)
+    }
+
+    /// The shortest round-trip decimal of `value` at `destination`: the standard library formats into a
+    /// stack buffer and hands the digits over. Returns the bytes written (at most ``longestNumber``).
+    private static func writeShortest<Number: BinaryFloatingPoint & TextOutputStreamable>(
+        _ value: Number, to destination: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        var stream = PointerStream(start: destination)
         value.write(to: &stream)
-        swap(&bytes, &stream.bytes)
+        return stream.count
     }
 
     /// An integer in decimal, written digit by digit (no intermediate `String`).
-    private mutating func appendInteger<Integer: BinaryInteger>(_ value: Integer) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for the 20 digits of UInt64.max
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+    private mutating func appendInteger(magnitude: UInt64, negative: Bool) {
+        output.write(atMost: Self.longestNumber) { start in
+            var end = start
+            if negative {
+                end.pointee = UInt8(ascii: "-")
+                end += 1
+            }
+            // The digits from the last, then turned around in place.
+            let first = end
+            var rest = magnitude
             repeat {
-                let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
-                buffer[buffer.count - 1 - count] = UInt8(ascii: "0") + UInt8(remainder)
-                count += 1
-                magnitude = quotient
-            } while magnitude != 0
-            bytes.append(contentsOf: buffer[(buffer.count - count)...])
+                let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: 10)
+                end.pointee = UInt8(ascii: "0") + UInt8(remainder)
+                end += 1
+                rest = quotient
+            } while rest != 0
+            var digits = UnsafeMutableBufferPointer(start: first, count: end - first)
+            digits.reverse()
+            return end - start
         }
     }
 
     /// `"string"`, escaped as JSON requires.
     private mutating func appendQuoted(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var utf8 = string.utf8
-        let appendedWhole: Bool? = utf8.withContiguousStorageIfAvailable { text in
-            // Keys and most values need no escaping: appended whole (this runs for every field of every
-            // message).
-            guard text.allSatisfy(Self.needsNoEscaping) else { return false }
-            bytes.append(contentsOf: text)
-            return true
-        }
-        if appendedWhole != true {
-            if appendedWhole == nil {  // a bridged string: make it native, then escape byte by byte
-                var native = string
-                native.makeContiguousUTF8()
-                utf8 = native.utf8
+        var string = string
+        string.withUTF8 { text in
+            if text.allSatisfy(Self.needsNoEscaping) {
+                // Most values need no escaping: written whole.
+                output.write(atMost: text.count + 2) { start in
+                    start.pointee = UInt8(ascii: "\"")
+                    let end = start + 1 + JSONOutputBuffer.copy(text, to: start + 1)
+                    end.pointee = UInt8(ascii: "\"")
+                    return end + 1 - start
+                }
+            } else {
+                output.append(UInt8(ascii: "\""))
+                for byte in text { appendEscaped(byte) }
+                output.append(UInt8(ascii: "\""))
             }
-            for byte in utf8 { appendEscaped(byte) }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// One byte of a string's UTF-8, escaped if JSON requires (bytes of multi-byte characters are ≥ 0x80
     /// and pass through unchanged).
     private mutating func appendEscaped(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-        case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
-        case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
-        case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+        case UInt8(ascii: "\""): output.append(#"\""#)
+        case UInt8(ascii: "\\"): output.append(#"\\"#)
+        case UInt8(ascii: "\n"): output.append(#"\n"#)
+        case UInt8(ascii: "\r"): output.append(#"\r"#)
+        case UInt8(ascii: "\t"): output.append(#"\t"#)
         case ..<0x20:
-            bytes.append(contentsOf: #"\u00"#.utf8)
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0x0f)])
+            output.write(atMost: 6) { start in
+                let end = start + JSONOutputBuffer.copy(#"\u00"#, to: start)
+                end.pointee = Self.hexDigit(byte >> 4)
+                (end + 1).pointee = Self.hexDigit(byte & 0x0f)
+                return end + 2 - start
+            }
         default:
-            bytes.append(byte)
+            output.append(byte)
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// The lower-case hexadecimal digit of `value` (0…15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
 
     /// Whether a UTF-8 byte can be written between quotes as it is.
     private static func needsNoEscaping(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
-    /// The target of `Double.write(to:)`: receives the formatted digits as bytes.
-    private struct ByteStream: TextOutputStream {
-        var bytes: [UInt8]
+    /// The target of `write(to:)` of a floating-point number: receives the formatted digits at a pointer
+    /// with room for ``JSONWriter/longestNumber`` bytes.
+    private struct PointerStream: TextOutputStream {
+        let start: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        init(start: UnsafeMutablePointer<UInt8>) {
+            self.start = start
+        }
 
         mutating func write(_ string: String) {
-            bytes.append(contentsOf: string.utf8)
+            var string = string
+            string.withUTF8 { _writeASCII($0) }
         }
 
         /// What the standard library's number formatting calls: ASCII digits from its stack buffer.
         mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-            bytes.append(contentsOf: buffer)
+            precondition(count + buffer.count <= JSONWriter.longestNumber, "JSONWriter: a number longer than \(JSONWriter.longestNumber) bytes")
+            count += JSONOutputBuffer.copy(buffer, to: start + count)
         }
     }
 }
