@@ -16,6 +16,9 @@ final class ConditionLock<State>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var state: State
+    /// Threads in one of the `wait` calls (changed with `mutex` held): a change with no one waiting
+    /// skips the broadcast, which every publication would otherwise pay for twice.
+    private var waiters = 0
 
     init(_ initialState: State) {
         state = initialState
@@ -55,7 +58,7 @@ final class ConditionLock<State>: @unchecked Sendable {
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer {
-            pthread_cond_broadcast(condition)
+            if waiters > 0 { pthread_cond_broadcast(condition) }
             pthread_mutex_unlock(mutex)
         }
         return try body(&state)
@@ -68,6 +71,8 @@ final class ConditionLock<State>: @unchecked Sendable {
     func wait(until isSatisfied: (State) -> Bool) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
+        waiters += 1
+        defer { waiters -= 1 }
         while !isSatisfied(state) { pthread_cond_wait(condition, mutex) }
         return true
     }
@@ -79,6 +84,8 @@ final class ConditionLock<State>: @unchecked Sendable {
         let deadline = Self.deadline(after: timeout)
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
+        waiters += 1
+        defer { waiters -= 1 }
         while !isSatisfied(state) {
             var deadlineSpec = deadline
             let result = pthread_cond_timedwait(condition, mutex, &deadlineSpec)

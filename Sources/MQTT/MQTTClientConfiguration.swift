@@ -66,6 +66,11 @@ public struct MQTTClientConfiguration: Sendable {
     /// broker: libmosquitto still reads a larger message, and the client drops it unread (counted in
     /// ``MQTTClientStatistics/oversizedMessagesDropped``). At least 128 bytes.
     public var maximumIncomingPacketSize: UInt32?
+    /// Whether the handler hears ``MQTTClientEvent/published(messageID:)`` (true by default). An owner that
+    /// ignores the event turns it off: each publication then spares the handler's call, which over plain
+    /// TCP runs on the publishing thread for every QoS 0 message. ``MQTTClient/waitUntilPublished(messageID:timeout:)``
+    /// works either way.
+    public var reportsPublications = true
     /// Where the client's own detail goes (connection attempts, fall-back, fail-over; debug lines, since
     /// what matters reaches the owner as events). The process's handler by default.
     public var logger = Logger(label: "mqtt")

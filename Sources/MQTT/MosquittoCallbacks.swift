@@ -129,7 +129,7 @@ struct MosquittoCallbacks {
             return state.ledger.complete(messageID)
         }
         if let journalKey { link.journal?.delete(journalKey) }
-        link.deliver(.published(messageID: publishedID))
+        if link.configuration.reportsPublications { link.deliver(.published(messageID: publishedID)) }
     }
 
     private func didReceive(_ message: mosquitto_message, properties: OpaquePointer?) {

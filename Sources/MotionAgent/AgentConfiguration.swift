@@ -277,6 +277,8 @@ public struct AgentConfiguration: Sendable, Equatable {
         will: MQTTMessage?, environment: [String: String] = MotionEngineEnvironment.processVariables()
     ) throws(ConfigurationError) -> MQTTClientConfiguration {
         var configuration = try broker.clientConfiguration(clientID: clientID, will: will, environment: environment)
+        // The agent's clients never wait for a publication's event (shutdown flushes through the client).
+        configuration.reportsPublications = false
         let brokers = configuration.brokers.map { "\($0.host):\($0.port)" }.joined(separator: ", ")
         configuration.durableOfflineBuffer?.owner = "\(topics.base) at \(brokers)"
         return configuration

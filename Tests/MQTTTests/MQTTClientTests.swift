@@ -97,6 +97,29 @@ struct MQTTClientTests {
         publisher.shutdown(timeout: .seconds(2))
     }
 
+    @Test("with reportsPublications off no published event reaches the handler, and waitUntilPublished still works")
+    func publicationsUnreported() throws {
+        let subscriber = try RecordingSubscriber(broker: broker.address, topicFilters: ["quiet/#"], qos: .atLeastOnce)
+        let events = EventLog()
+        var configuration = MQTTClientConfiguration(
+            broker: broker.address, clientID: "quiet-publisher", keepAlive: 30, reconnectDelay: 1...2)
+        configuration.reportsPublications = false
+        let publisher = try MQTTClient(configuration: configuration, events: events.handler)
+        try publisher.start()
+        #expect(publisher.waitUntilConnected(timeout: .seconds(5)))
+        for qos in [MQTTQoS.atMostOnce, .atLeastOnce, .exactlyOnce] {
+            let messageID = try publisher.publish(MQTTMessage(topic: "quiet/\(qos.rawValue)", string: "x", qos: qos))
+            #expect(publisher.waitUntilPublished(messageID: messageID, timeout: .seconds(5)))
+        }
+        #expect(subscriber.waitForCount(on: "quiet/2", count: 1))
+        #expect(subscriber.messages(on: "quiet/0").count == 1)
+        #expect(subscriber.messages(on: "quiet/1").count == 1)
+        #expect(publisher.statistics.messagesPublished == 3)
+        #expect(!events.kinds.contains("published"), "\(events.kinds)")
+        #expect(events.kinds.contains("connected"))
+        publisher.shutdown(timeout: .seconds(2))
+    }
+
     @Test("a retained message reaches a subscriber that arrives later, flagged retained")
     func retainedMessageReachesLateSubscriber() throws {
         let events = EventLog()
