@@ -209,50 +209,23 @@ public final class SimulatedIMU: IMUDevice {
         let now = time.now()
         // Other kinds of fault are injected around the simulator (FaultInjectingIMU).
         let injection = configuration.faultInjection.flatMap { $0.kind == .read ? $0 : nil }
-        let plan = state.withLock { state -> (DeliveryPlan, Run)? in
-            guard var run = state.run, run.generation == generation else { return nil }
-            func timestamp(_ index: Int) -> UInt64 {
-                Self.timestamp(ofSample: index, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp)
-            }
-            // Samples stamped inside an outage are lost; once it is over, delivery resumes after it.
-            func skipOutage() {
-                guard let end = run.outageEnd else { return }
-                if now < end {
-                    while timestamp(run.nextIndex) <= now { run.nextIndex += 1 }
-                } else {
-                    while timestamp(run.nextIndex) < end { run.nextIndex += 1 }
-                    run.outageEnd = nil
-                }
-            }
-            skipOutage()
-            let firstDue = run.nextIndex
-            var plan = DeliveryPlan(beforeFault: firstDue..<firstDue, isFaulted: false, afterFault: firstDue..<firstDue)
-            if let injection, let fault = run.nextFault, fault <= now {
-                while timestamp(run.nextIndex) < fault { run.nextIndex += 1 }
-                plan.beforeFault = firstDue..<run.nextIndex
-                plan.isFaulted = true
-                run.nextFault = injection.every.map { Self.timestamp($0, after: fault) }
-                if injection.duration > 0 { run.outageEnd = Self.timestamp(injection.duration, after: fault) }
-                skipOutage()
-            }
-            let resumeFrom = run.nextIndex
-            while timestamp(run.nextIndex) <= now { run.nextIndex += 1 }
-            if plan.isFaulted {
-                plan.afterFault = resumeFrom..<run.nextIndex
-            } else {
-                plan.beforeFault = resumeFrom..<run.nextIndex
-            }
-            state.run = run
-            return (plan, run)
+        // The run is changed in place: a copy of it would retain and release its clock and handler.
+        let due = state.withLock { state -> DueDelivery? in
+            guard state.run?.generation == generation else { return nil }
+            let plan = state.run!.planDelivery(now: now, injection: injection)
+            return DueDelivery(
+                plan: plan, handler: state.run!.handler, sampleRate: state.run!.sampleRate,
+                startTimestamp: state.run!.startTimestamp)
         }
-        guard let (plan, run) = plan else { return }
+        guard let due else { return }
+        let plan = due.plan
         func deliver(_ indices: Range<Int>) {
             guard !indices.isEmpty else { return }
-            run.handler(
-                .samples(indices.map { sample(index: $0, sampleRate: run.sampleRate, startTimestamp: run.startTimestamp) }))
+            due.handler(
+                .samples(indices.map { sample(index: $0, sampleRate: due.sampleRate, startTimestamp: due.startTimestamp) }))
         }
         deliver(plan.beforeFault)
-        if plan.isFaulted { run.handler(.fault(.readFailed(SimulatedFaultInjection.faultText))) }
+        if plan.isFaulted { due.handler(.fault(.readFailed(SimulatedFaultInjection.faultText))) }
         deliver(plan.afterFault)
     }
 
@@ -275,6 +248,14 @@ public final class SimulatedIMU: IMUDevice {
         var lastGeneration: UInt64 = 0
     }
 
+    /// What a tick hands over, read from the run under the lock.
+    private struct DueDelivery {
+        var plan: DeliveryPlan
+        var handler: @Sendable (IMUDeviceEvent) -> Void
+        var sampleRate: Double
+        var startTimestamp: UInt64
+    }
+
     /// One run between `start` and `stop`.
     private struct Run {
         var generation: UInt64
@@ -287,5 +268,44 @@ public final class SimulatedIMU: IMUDevice {
         var nextFault: UInt64? = nil
         /// When the current injected outage ends, ns; nil outside an outage.
         var outageEnd: UInt64? = nil
+
+        /// The samples due at `now` (ns of `CLOCK_MONOTONIC`), with an injected read fault among them when
+        /// one is due; moves ``nextIndex`` past them.
+        mutating func planDelivery(now: UInt64, injection: SimulatedFaultInjection?) -> DeliveryPlan {
+            skipOutage(now: now)
+            let firstDue = nextIndex
+            var plan = DeliveryPlan(beforeFault: firstDue..<firstDue, isFaulted: false, afterFault: firstDue..<firstDue)
+            if let injection, let fault = nextFault, fault <= now {
+                while timestamp(nextIndex) < fault { nextIndex += 1 }
+                plan.beforeFault = firstDue..<nextIndex
+                plan.isFaulted = true
+                nextFault = injection.every.map { SimulatedIMU.timestamp($0, after: fault) }
+                if injection.duration > 0 { outageEnd = SimulatedIMU.timestamp(injection.duration, after: fault) }
+                skipOutage(now: now)
+            }
+            let resumeFrom = nextIndex
+            while timestamp(nextIndex) <= now { nextIndex += 1 }
+            if plan.isFaulted {
+                plan.afterFault = resumeFrom..<nextIndex
+            } else {
+                plan.beforeFault = resumeFrom..<nextIndex
+            }
+            return plan
+        }
+
+        /// Samples stamped inside an outage are lost; once it is over, delivery resumes after it.
+        private mutating func skipOutage(now: UInt64) {
+            guard let end = outageEnd else { return }
+            if now < end {
+                while timestamp(nextIndex) <= now { nextIndex += 1 }
+            } else {
+                while timestamp(nextIndex) < end { nextIndex += 1 }
+                outageEnd = nil
+            }
+        }
+
+        private func timestamp(_ index: Int) -> UInt64 {
+            SimulatedIMU.timestamp(ofSample: index, sampleRate: sampleRate, startTimestamp: startTimestamp)
+        }
     }
 }
