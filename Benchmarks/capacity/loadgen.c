@@ -13,7 +13,10 @@
  *       every device publishes PREFIX/ID/device-motion at HZ, QoS 0: the agent's device-motion JSON,
  *       every field formatted with snprintf for each message (~580 bytes, as the agent's; see
  *       format_payload) with a real `seq` from 1, `timestamp` (CLOCK_MONOTONIC seconds) and `ts`
- *       (CLOCK_REALTIME at the publish call, seconds). The devices' publication times
+ *       (CLOCK_REALTIME seconds) of the instant the message was due, as an agent stamps the instant its
+ *       sample was taken (so the sink's latency includes the generator's lag behind its schedule, as it
+ *       includes a simulated device's; until 2026-12-06 `ts` was the time of the publish call, which left
+ *       the generator's lag out of its latency). The devices' publication times
  *       are spread evenly over the period, on an absolute schedule (a late thread catches up).
  *       Each thread sleeps with clock_nanosleep(TIMER_ABSTIME) to the next due publication (at most one
  *       wake-up a millisecond) and publishes everything due; mosquitto_publish writes the packet itself
@@ -24,8 +27,7 @@
  *       and disconnects cleanly; then it prints one line on standard error:
  *         capacity-loadgen: devices=N connected=C published=P errors=E lost_connections=L lag_p99_ms=… lag_max_ms=…
  *                           payload_bytes=B (the mean payload size)
- *       lag is how far a publication was behind its schedule (a saturated generator shows it here, its
- *       `ts` being the time of the publish call).
+ *       lag is how far a publication was behind its schedule (a part of the sink's latency).
  *
  * Build: gcc -O2 -Wall -Wextra -o capacity-loadgen loadgen.c -lmosquitto -lpthread -lm
  */
@@ -189,10 +191,18 @@ static void keep_alive(struct worker *worker) {
     }
 }
 
-static void publish(struct worker *worker, struct client *client, long lag_ns) {
-    struct timespec wall, monotonic;
-    clock_gettime(CLOCK_REALTIME, &wall);
-    clock_gettime(CLOCK_MONOTONIC, &monotonic);
+/* Publishes the message due at `due_ns` (CLOCK_MONOTONIC), `lag_ns` late. Its `timestamp` is the due time
+ * and its `ts` that time on the wall clock, as an agent stamps a sample with the instant it was taken, not
+ * the instant it was published: the sink's latency then counts the generator's own lag, as it counts a
+ * simulated device's between its sample's time and the pool thread's tick. */
+static void publish(struct worker *worker, struct client *client, long due_ns, long lag_ns) {
+    struct timespec wall_now, monotonic_now;
+    clock_gettime(CLOCK_REALTIME, &wall_now);
+    clock_gettime(CLOCK_MONOTONIC, &monotonic_now);
+    long wall_offset_ns = (wall_now.tv_sec - monotonic_now.tv_sec) * 1000000000L + (wall_now.tv_nsec - monotonic_now.tv_nsec);
+    long wall_ns = due_ns + wall_offset_ns;
+    struct timespec monotonic = {.tv_sec = due_ns / 1000000000L, .tv_nsec = due_ns % 1000000000L};
+    struct timespec wall = {.tv_sec = wall_ns / 1000000000L, .tv_nsec = wall_ns % 1000000000L};
     char payload[1024];
     int length = format_payload(payload, sizeof payload, ++client->seq, &monotonic, &wall, client->phase);
     worker->payload_bytes += length;
@@ -265,7 +275,7 @@ static void *run_worker(void *argument) {
             if (published % 64 == 63) now = monotonic_ns();
             if (due > now) break;
             struct client *client = &worker->clients[next];
-            if (!client->gone) publish(worker, client, now - due);
+            if (!client->gone) publish(worker, client, due, now - due);
             if (++next == worker->count) {
                 next = 0;
                 cycle++;
