@@ -64,14 +64,25 @@ struct PublicationLedger: Sendable, Equatable {
     /// - Returns: the ID `publish` returned for it (the buffered ID of a flushed message), and its
     ///   journal key to delete.
     mutating func complete(_ messageID: Int32) -> (publishedID: Int32, journalKey: Int64?) {
-        // A QoS 0 message written at once (the common case) finds these empty: no hashing for them.
-        if !awaitingAcknowledgement.isEmpty { awaitingAcknowledgement.remove(messageID) }
-        let journalKey = journalKeysBySentID.isEmpty ? nil : journalKeysBySentID.removeValue(forKey: messageID)
+        // A QoS 0 message written at once (the common case) finds these empty: no hashing for them. A
+        // collection that becomes empty gives its storage back, so that the next message's `isEmpty` reads
+        // the shared empty singleton rather than a storage of this connection's that has gone cold (with
+        // thousands of connections in one process, each such read was a cache miss).
+        if !awaitingAcknowledgement.isEmpty {
+            awaitingAcknowledgement.remove(messageID)
+            if awaitingAcknowledgement.isEmpty { awaitingAcknowledgement = [] }
+        }
+        var journalKey: Int64?
+        if !journalKeysBySentID.isEmpty {
+            journalKey = journalKeysBySentID.removeValue(forKey: messageID)
+            if journalKeysBySentID.isEmpty { journalKeysBySentID = [:] }
+        }
         if !bufferedIDsBySentID.isEmpty, let bufferedID = bufferedIDsBySentID.removeValue(forKey: messageID) {
-            pending.remove(bufferedID)
+            if bufferedIDsBySentID.isEmpty { bufferedIDsBySentID = [:] }
+            removePending(bufferedID)
             return (bufferedID, journalKey)
         }
-        if pending.isEmpty || pending.remove(messageID) == nil {
+        if pending.isEmpty || removePending(messageID) == nil {
             if let earlier = latestEarlyCompletion {
                 if completedBeforeRegistration.count >= Self.memoryLimit { completedBeforeRegistration.removeAll() }
                 completedBeforeRegistration.insert(earlier)
@@ -79,6 +90,14 @@ struct PublicationLedger: Sendable, Equatable {
             latestEarlyCompletion = messageID
         }
         return (messageID, journalKey)
+    }
+
+    /// Removes `id` from ``pending``, giving the set's storage back when it becomes empty (see ``complete(_:)``).
+    @discardableResult
+    private mutating func removePending(_ id: Int32) -> Int32? {
+        let removed = pending.remove(id)
+        if removed != nil, pending.isEmpty { pending = [] }
+        return removed
     }
 
     /// Whether `id` is still owed an outcome.
