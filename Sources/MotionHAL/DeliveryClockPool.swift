@@ -55,7 +55,9 @@ final class DeliveryClockPool: @unchecked Sendable {
         static let grid: UInt64 = 1_000_000
         // Safety: `heap` is touched only with `lock` held.
         private let lock = PthreadLock()
-        private var heap = DeadlineHeap()
+        /// The clocks by deadline, each retained once while queued (an unmanaged reference moves
+        /// through the queue without retains and releases).
+        private var heap = DeadlineQueue<Unmanaged<DeliveryClock>>()
         /// The worker's thread (set once, before any clock is added).
         private(set) var thread = pthread_t()
 
@@ -71,87 +73,47 @@ final class DeliveryClockPool: @unchecked Sendable {
         func add(_ clock: DeliveryClock, deadline: UInt64) {
             lock.locked {
                 let wasEarliest = heap.earliestDeadline.map { deadline < $0 } ?? true
-                heap.push(deadline: deadline, clock: clock)
+                heap.push(deadline: deadline, element: .passRetained(clock))
                 if wasEarliest { lock.signal() }
             }
         }
 
         private func run() -> Never {
             _ = clinuxio_set_timer_slack(DeliveryClock.timerSlack)
-            // Reused every wake-up (a thousand a second), so that a tick allocates nothing here.
-            var due: [(deadline: UInt64, clock: DeliveryClock)] = []
-            var kept: [(deadline: UInt64, clock: DeliveryClock)] = []
+            // Reused every wake-up (a thousand a second), so that a tick allocates nothing here. A clock's
+            // reference stays unmanaged from the queue to the tick and back: it is retained once while
+            // queued, and released only when its clock has finished.
+            var due: [(deadline: UInt64, clock: Unmanaged<DeliveryClock>)] = []
+            var kept: [(deadline: UInt64, clock: Unmanaged<DeliveryClock>)] = []
             while true {
                 let now = MonotonicClock.now()
                 lock.locked {
-                    while let first = heap.earliestDeadline, first <= now { due.append(heap.popFirst()) }
+                    while let first = heap.earliestDeadline, first <= now {
+                        let entry = heap.popFirst()
+                        due.append((entry.deadline, entry.element))
+                    }
                     // Woken on a 1 ms grid, so that the clocks due within the same millisecond tick
                     // together: their publications reach the broker as one burst (one wake-up of it),
                     // as a fleet's load generator would send them, for at most 1 ms of delay.
                     if due.isEmpty { lock.wait(until: heap.earliestDeadline.map { ($0 / Self.grid + 1) * Self.grid }) }
                 }
-                for (deadline, clock) in due {
-                    guard clock.tickFromPool() else { continue }  // cancelled: it has finished
-                    kept.append((DeliveryClock.nextDeadline(after: deadline, interval: clock.interval, now: MonotonicClock.now()), clock))
+                for (deadline, reference) in due {
+                    let goesOn = reference._withUnsafeGuaranteedRef { clock in
+                        guard clock.tickFromPool() else { return false }  // cancelled: it has finished
+                        let next = DeliveryClock.nextDeadline(after: deadline, interval: clock.interval, now: MonotonicClock.now())
+                        kept.append((next, reference))
+                        return true
+                    }
+                    if !goesOn { reference.release() }
                 }
                 due.removeAll(keepingCapacity: true)
-                if !kept.isEmpty { lock.locked { for entry in kept { heap.push(deadline: entry.deadline, clock: entry.clock) } } }
+                if !kept.isEmpty { lock.locked { for entry in kept { heap.push(deadline: entry.deadline, element: entry.clock) } } }
                 kept.removeAll(keepingCapacity: true)
             }
         }
     }
 }
 
-/// A binary min-heap of clocks by deadline. The deadlines live in their own array, so that sifting
-/// compares and moves plain integers; the clocks move beside them as unmanaged references, retained
-/// once while in the heap (a sift of a 2 000-clock heap moves 11 entries, and each move of a managed
-/// reference cost a retain and a release: 2 % of `motionctl simulate`'s CPU).
-private struct DeadlineHeap {
-    private var deadlines: [UInt64] = []
-    private var clocks: [Unmanaged<DeliveryClock>] = []
-
-    /// The earliest deadline (ns of `CLOCK_MONOTONIC`), `nil` when empty.
-    var earliestDeadline: UInt64? { deadlines.first }
-
-    mutating func push(deadline: UInt64, clock: DeliveryClock) {
-        deadlines.append(deadline)
-        clocks.append(.passRetained(clock))
-        var child = deadlines.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard deadline < deadlines[parent] else { break }
-            swap(child, parent)
-            child = parent
-        }
-    }
-
-    /// Removes and returns the entry with the earliest deadline; the heap must not be empty.
-    mutating func popFirst() -> (deadline: UInt64, clock: DeliveryClock) {
-        swap(0, deadlines.count - 1)
-        let first = (deadlines.removeLast(), clocks.removeLast().takeRetainedValue())
-        let count = deadlines.count
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < count, deadlines[left] < deadlines[smallest] { smallest = left }
-            if right < count, deadlines[right] < deadlines[smallest] { smallest = right }
-            guard smallest != parent else { break }
-            swap(parent, smallest)
-            parent = smallest
-        }
-        return first
-    }
-
-    private mutating func swap(_ i: Int, _ j: Int) {
-        deadlines.swapAt(i, j)
-        clocks.swapAt(i, j)
-    }
-}
-
-/// A pthread mutex with a condition variable on `CLOCK_MONOTONIC` (the samples' clock), for the pool's
-/// threads to sleep until a deadline or a new, earlier clock.
 private final class PthreadLock: @unchecked Sendable {
     // Safety: the mutex and condition are heap-allocated once and used only through pthread calls.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
