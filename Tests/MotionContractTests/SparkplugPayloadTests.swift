@@ -132,6 +132,22 @@ import Testing
         }
     }
 
+    /// Found by fuzz-sparkplug: `1e19` was taken as a timestamp and written back as the integer
+    /// 10000000000000000000, which Jansson refuses (it reads integers up to 2⁶³ − 1). A state that decodes
+    /// must decode again from its own JSON.
+    @Test func aStateThatDecodesIsWrittenBackReadably() throws {
+        for accepted in ["1.5e12", "9.2e18", "9223372036854775807", "0", "-0.0"] {
+            let state = try SparkplugHostState(decoding: Array(#"{"online":false,"timestamp":\#(accepted)}"#.utf8))
+            #expect(try SparkplugHostState(decoding: state.json()) == state, "\(accepted)")
+        }
+        #expect(try SparkplugHostState(decoding: Array(#"{"online":true,"timestamp":1.5e12}"#.utf8)).timestamp == 1_500_000_000_000)
+        for beyond in ["1e19", "9.2233720368547758e18", "1.8446744073709552e19", "9223372036854775808"] {
+            #expect(throws: (any Error).self, "\(beyond)") {
+                try SparkplugHostState(decoding: Array(#"{"online":true,"timestamp":\#(beyond)}"#.utf8))
+            }
+        }
+    }
+
     @Test func samplesBecomeMetricsWithSIUnitsAndTheirOwnTimes() {
         let encoder = SamplePayloadEncoder(wallClockOffset: 1_800_000_000)
         let samples = [VectorSample(timestamp: 10, value: SIMD3(0, 0.5, -1)), VectorSample(timestamp: 10.1, value: SIMD3(0, .nan, -1))]

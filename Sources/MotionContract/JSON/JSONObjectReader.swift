@@ -142,12 +142,18 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
         return Int(value)
     }
 
-    /// Member `key` as an unsigned 64-bit count (written as an integer); nil when absent.
-    /// - Throws: `Failure` when it is not a non-negative integer.
+    /// Member `key` as a count: a whole number from 0 to 2⁶³ − 1, written as an integer or as a real
+    /// without fraction (`1e3`); nil when absent.
+    ///
+    /// The upper bound is what JSON written from the count can be read again: the writer writes it as an
+    /// integer, and Jansson refuses integers beyond a signed 64 bits (`1e19` would come back as a syntax
+    /// error, not as the value).
+    /// - Throws: `Failure` when it is not a whole number in that range.
     public func count(_ key: String) throws(Failure) -> UInt64? {
         guard let value = value(key) else { return nil }
         if case .integer(let integer) = value, integer >= 0 { return UInt64(integer) }
-        if case .real(let real) = value, real >= 0, real.rounded() == real, real < 1.8446744073709552e19 { return UInt64(real) }
+        // 2⁶³ is exact in a Double; every whole Double below it converts exactly.
+        if case .real(let real) = value, real >= 0, real.rounded() == real, real < 0x1p63 { return UInt64(real) }
         throw Failure(fieldPath: fieldPath(key), reason: "must be a count (a whole number ≥ 0)")
     }
 
