@@ -49,15 +49,15 @@ final class DeliveryClockPool: @unchecked Sendable {
         worker.add(clock, deadline: deadline)
     }
 
-    /// One thread and the clocks it keeps, ordered by their next deadline (a binary min-heap).
+    /// One thread and the clocks it keeps, ordered by their next deadline (a ``DeadlineQueue``).
     private final class Worker: @unchecked Sendable {
         /// The wake-up grid, ns.
         static let grid: UInt64 = 1_000_000
-        // Safety: `heap` is touched only with `lock` held.
+        // Safety: `queue` is touched only with `lock` held.
         private let lock = PthreadLock()
         /// The clocks by deadline, each retained once while queued (an unmanaged reference moves
         /// through the queue without retains and releases).
-        private var heap = DeadlineQueue<Unmanaged<DeliveryClock>>()
+        private var queue = DeadlineQueue<Unmanaged<DeliveryClock>>()
         /// The worker's thread (set once, before any clock is added).
         private(set) var thread = pthread_t()
 
@@ -72,8 +72,8 @@ final class DeliveryClockPool: @unchecked Sendable {
 
         func add(_ clock: DeliveryClock, deadline: UInt64) {
             lock.locked {
-                let wasEarliest = heap.earliestDeadline.map { deadline < $0 } ?? true
-                heap.push(deadline: deadline, element: .passRetained(clock))
+                let wasEarliest = queue.earliestDeadline.map { deadline < $0 } ?? true
+                queue.push(deadline: deadline, element: .passRetained(clock))
                 if wasEarliest { lock.signal() }
             }
         }
@@ -88,14 +88,14 @@ final class DeliveryClockPool: @unchecked Sendable {
             while true {
                 let now = MonotonicClock.now()
                 lock.locked {
-                    while let first = heap.earliestDeadline, first <= now {
-                        let entry = heap.popFirst()
+                    while let first = queue.earliestDeadline, first <= now {
+                        let entry = queue.popFirst()
                         due.append((entry.deadline, entry.element))
                     }
                     // Woken on a 1 ms grid, so that the clocks due within the same millisecond tick
                     // together: their publications reach the broker as one burst (one wake-up of it),
                     // as a fleet's load generator would send them, for at most 1 ms of delay.
-                    if due.isEmpty { lock.wait(until: heap.earliestDeadline.map { ($0 / Self.grid + 1) * Self.grid }) }
+                    if due.isEmpty { lock.wait(until: queue.earliestDeadline.map { ($0 / Self.grid + 1) * Self.grid }) }
                 }
                 for (deadline, reference) in due {
                     let goesOn = reference._withUnsafeGuaranteedRef { clock in
@@ -107,13 +107,15 @@ final class DeliveryClockPool: @unchecked Sendable {
                     if !goesOn { reference.release() }
                 }
                 due.removeAll(keepingCapacity: true)
-                if !kept.isEmpty { lock.locked { for entry in kept { heap.push(deadline: entry.deadline, element: entry.clock) } } }
+                if !kept.isEmpty { lock.locked { for entry in kept { queue.push(deadline: entry.deadline, element: entry.clock) } } }
                 kept.removeAll(keepingCapacity: true)
             }
         }
     }
 }
 
+/// A pthread mutex with a condition variable on `CLOCK_MONOTONIC` (the samples' clock), for the pool's
+/// threads to sleep until a deadline or a new, earlier clock.
 private final class PthreadLock: @unchecked Sendable {
     // Safety: the mutex and condition are heap-allocated once and used only through pthread calls.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

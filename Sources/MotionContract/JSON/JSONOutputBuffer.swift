@@ -57,11 +57,6 @@ struct JSONOutputBuffer {
         write(atMost: length) { JSONOutputBuffer.copy(literal, to: $0) }
     }
 
-    /// Appends `bytes`.
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        write(atMost: bytes.count) { JSONOutputBuffer.copy(bytes, to: $0) }
-    }
-
     /// Copies a literal's UTF-8 bytes to `destination`; returns how many.
     @inline(__always)
     static func copy(_ literal: StaticString, to destination: UnsafeMutablePointer<UInt8>) -> Int {

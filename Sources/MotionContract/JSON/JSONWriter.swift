@@ -222,33 +222,10 @@ public struct JSONWriter: PayloadWriter, Sendable {
         swap(&output, &nested.output)
     }
 
-    /// `"key":`, after a comma unless it is the object's first member. A key that needs no escaping (all
-    /// of the contract's) is written in one piece.
+    /// `"key":`, after a comma unless it is the object's first member.
     private mutating func appendKey(_ key: String) {
-        let comma = needsComma
+        appendQuoted(key, comma: needsComma, colon: true)
         needsComma = true
-        var key = key
-        let written = key.withUTF8 { text -> Bool in
-            guard text.allSatisfy(Self.needsNoEscaping) else { return false }
-            output.write(atMost: text.count + 4) { start in
-                var end = start
-                if comma {
-                    end.pointee = UInt8(ascii: ",")
-                    end += 1
-                }
-                end.pointee = UInt8(ascii: "\"")
-                end += 1
-                end += JSONOutputBuffer.copy(text, to: end)
-                end.pointee = UInt8(ascii: "\"")
-                (end + 1).pointee = UInt8(ascii: ":")
-                return end + 2 - start
-            }
-            return true
-        }
-        guard !written else { return }
-        if comma { output.append(UInt8(ascii: ",")) }
-        appendQuoted(key)
-        output.append(UInt8(ascii: ":"))
     }
 
     /// A finite number in Swift's shortest round-trip form, otherwise `null`.
@@ -308,22 +285,35 @@ public struct JSONWriter: PayloadWriter, Sendable {
         }
     }
 
-    /// `"string"`, escaped as JSON requires.
-    private mutating func appendQuoted(_ string: String) {
+    /// `"string"`, escaped as JSON requires, after a comma when `comma` and before a colon when `colon`.
+    /// A string that needs no escaping (all of the contract's keys, most values) is written in one piece.
+    private mutating func appendQuoted(_ string: String, comma: Bool = false, colon: Bool = false) {
         var string = string
         string.withUTF8 { text in
             if text.allSatisfy(Self.needsNoEscaping) {
-                // Most values need no escaping: written whole.
-                output.write(atMost: text.count + 2) { start in
-                    start.pointee = UInt8(ascii: "\"")
-                    let end = start + 1 + JSONOutputBuffer.copy(text, to: start + 1)
+                output.write(atMost: text.count + 4) { start in
+                    var end = start
+                    if comma {
+                        end.pointee = UInt8(ascii: ",")
+                        end += 1
+                    }
                     end.pointee = UInt8(ascii: "\"")
-                    return end + 1 - start
+                    end += 1
+                    end += JSONOutputBuffer.copy(text, to: end)
+                    end.pointee = UInt8(ascii: "\"")
+                    end += 1
+                    if colon {
+                        end.pointee = UInt8(ascii: ":")
+                        end += 1
+                    }
+                    return end - start
                 }
             } else {
+                if comma { output.append(UInt8(ascii: ",")) }
                 output.append(UInt8(ascii: "\""))
                 for byte in text { appendEscaped(byte) }
                 output.append(UInt8(ascii: "\""))
+                if colon { output.append(UInt8(ascii: ":")) }
             }
         }
     }
