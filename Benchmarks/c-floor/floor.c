@@ -4,12 +4,15 @@
  *
  *   motion-floor --port P [--host H] [--base motion/floor] [--rate 1000] [--decimation 10] [--batch 1]
  *                [--direct 0|1]
- *       Wakes at RATE/BATCH Hz with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME), takes a
- *       CLOCK_MONOTONIC timestamp per wake-up for its BATCH "samples", and for every DECIMATION-th sample
+ *       Wakes at RATE/BATCH Hz with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) (timer slack 1 µs,
+ *       as the agent's delivery threads), stamps its BATCH "samples" with the wake-up's deadline (the
+ *       instant the newest was due, as the agent's simulated samples), and for every DECIMATION-th sample
  *       publishes one small JSON payload to each of BASE/{accelerometer,gyro,magnetometer,device-motion}
  *       at QoS 0 (TCP_NODELAY, MQTT 5); with a batch, once per topic and wake-up that crosses a
- *       decimation boundary, stamped with the wake-up's time (the newest sample, as the agent's `latest`
- *       mode). `timestamp` is the sample's CLOCK_MONOTONIC time in seconds, as the agent's.
+ *       decimation boundary, stamped with the deadline (the newest sample, as the agent's `latest` mode).
+ *       `timestamp` is the sample's CLOCK_MONOTONIC time in seconds, as the agent's. Until 2026-12-06
+ *       it was the time read after waking, which left the wake-up's lateness out of the floor's latency
+ *       while the agent's included it.
  *       --direct 0 (default): libmosquitto's loop_start thread writes the packets (woken through its socket
  *       pair on every publish). --direct 1: the waking thread writes them itself (no loop thread; input and
  *       keepalive are handled once a second), as the agent does over plain TCP.
@@ -33,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -123,6 +127,7 @@ static void run_sampling(struct mosquitto *m, const char *base, long rate, long 
         clock_gettime(CLOCK_REALTIME, &wall);
         wall_offset = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9 - monotonic_seconds();
     }
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     while (!stop_requested) {
@@ -130,7 +135,7 @@ static void run_sampling(struct mosquitto *m, const char *base, long rate, long 
         if (next.tv_nsec >= 1000000000L) { next.tv_sec++; next.tv_nsec -= 1000000000L; }
         int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
         if (rc == EINTR) continue;
-        double timestamp = monotonic_seconds(); /* the newest "sample" */
+        double timestamp = (double)next.tv_sec + (double)next.tv_nsec / 1e9; /* the newest "sample" */
         /* Direct mode has no loop thread: read input and keep the connection alive once a second. */
         if (direct && ++wakes % (unsigned long long)wakes_per_second == 0) mosquitto_loop(m, 0, 1);
         unsigned long long before = sample / (unsigned long long)decimation;
