@@ -20,6 +20,8 @@ import Testing
     @Test func popsInDeadlineOrderWhateverThePushes() {
         var stream = Stream(state: 7)
         var queue = DeadlineQueue<Int>()
+        // What is queued, sorted by deadline (a linear scan per pop made this test take seconds, minutes
+        // under qemu).
         var reference: [(deadline: UInt64, element: Int)] = []
         var popped = 0
         for step in 0..<20_000 {
@@ -27,13 +29,14 @@ import Testing
             if stream.next(below: 3) != 0 || queue.isEmpty {
                 let deadline = stream.next(below: 4) == 0 ? stream.next(below: 1_000) : 1_000 + UInt64(step) * 3 + stream.next(below: 5)
                 queue.push(deadline: deadline, element: step)
-                reference.append((deadline, step))
+                reference.insert((deadline, step), at: Self.firstIndex(after: deadline, in: reference))
             } else {
-                let earliest = reference.map(\.deadline).min()!
+                let earliest = reference[0].deadline
                 #expect(queue.earliestDeadline == earliest)
                 let entry = queue.popFirst()
                 #expect(entry.deadline == earliest)
-                let index = reference.firstIndex { $0.deadline == entry.deadline && $0.element == entry.element }
+                // Any of the entries with the earliest deadline may come first.
+                let index = reference.prefix { $0.deadline == earliest }.firstIndex { $0.element == entry.element }
                 #expect(index != nil, "popped \(entry), which was not queued")
                 if let index { reference.remove(at: index) }
                 popped += 1
@@ -48,6 +51,16 @@ import Testing
         }
         #expect(queue.earliestDeadline == nil)
         #expect(popped > 5_000)
+    }
+
+    /// The index of the first entry of `sorted` whose deadline is after `deadline` (binary search).
+    static func firstIndex(after deadline: UInt64, in sorted: [(deadline: UInt64, element: Int)]) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     @Test func clocksOfOneIntervalStayOutOfTheHeap() {
