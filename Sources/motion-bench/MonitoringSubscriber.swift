@@ -6,20 +6,35 @@ import Synchronization
 /// latency: arrival time (`CLOCK_MONOTONIC`, taken first thing in the message callback on
 /// libmosquitto's loop thread) minus the payload's `timestamp` (the sample's `CLOCK_MONOTONIC` time, s).
 ///
-/// The callback only keeps the payload and its arrival; the timestamps are read when the recording
-/// ends. Messages that arrive together (a delivery's four topics) are handed to the callback one after
-/// the other, so a parse in the callback delayed every later message's arrival by the parses before it:
-/// more for larger payloads, which made the agent's 190–640-byte messages look slower against the C
-/// floor's 90-byte ones than they are.
+/// The callback only keeps the payload and its arrival; the timestamps are read afterwards
+/// (``Recording/latencies()``). Messages that arrive together (a delivery's four topics) are handed to
+/// the callback one after the other, so a parse in the callback delayed every later message's arrival by
+/// the parses before it: more for larger payloads, which made the agent's 190–640-byte messages look
+/// slower against the C floor's 100-byte ones than they are.
 final class MonitoringSubscriber: Sendable {
     /// What was received while recording.
     struct Recording: Sendable {
         /// Messages per topic.
         let countsByTopic: [String: Int]
-        /// Latencies, ms (messages without a readable `timestamp` are not included).
-        let latenciesMilliseconds: [Double]
-        /// Messages whose payload had no readable `timestamp`.
-        let missingTimestamps: Int
+        /// Each message's payload and arrival time (ns of `CLOCK_MONOTONIC`), in arrival order.
+        let arrivals: [(payload: [UInt8], arrival: UInt64)]
+
+        /// Reads every payload's `timestamp` (about 10 µs a message): the latencies, ms, of the messages
+        /// that have a readable one, and how many had none. Called after the measured process's last
+        /// snapshot, so that the parsing is outside the measured time.
+        func latencies() -> (milliseconds: [Double], missingTimestamps: Int) {
+            var milliseconds: [Double] = []
+            milliseconds.reserveCapacity(arrivals.count)
+            var missing = 0
+            for (payload, arrival) in arrivals {
+                if let timestamp = MonitoringSubscriber.timestamp(in: payload) {
+                    milliseconds.append((Double(arrival) / 1e9 - timestamp) * 1000)
+                } else {
+                    missing += 1
+                }
+            }
+            return (milliseconds, missing)
+        }
     }
 
     private struct State: Sendable {
@@ -91,23 +106,12 @@ final class MonitoringSubscriber: Sendable {
         state.withLock { $0 = State(recording: true) }
     }
 
-    /// Ends the recording and returns it.
+    /// Ends the recording and returns it (at once: nothing is parsed here).
     func endRecording() -> Recording {
-        let (countsByTopic, arrivals) = state.withLock { state in
+        state.withLock { state in
             state.recording = false
-            return (state.countsByTopic, state.arrivals)
+            return Recording(countsByTopic: state.countsByTopic, arrivals: state.arrivals)
         }
-        var latencies: [Double] = []
-        latencies.reserveCapacity(arrivals.count)
-        var missingTimestamps = 0
-        for (payload, arrival) in arrivals {
-            if let timestamp = Self.timestamp(in: payload) {
-                latencies.append((Double(arrival) / 1e9 - timestamp) * 1000)
-            } else {
-                missingTimestamps += 1
-            }
-        }
-        return Recording(countsByTopic: countsByTopic, latenciesMilliseconds: latencies, missingTimestamps: missingTimestamps)
     }
 
     /// Waits until `count` messages have arrived, or no new one for `quietPeriod` seconds.

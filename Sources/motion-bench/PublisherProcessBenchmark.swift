@@ -88,6 +88,7 @@ struct PublisherProcessBenchmark {
         let brokerAfter = brokerPID.flatMap { ProcessSnapshot(pid: $0) }
         let elapsed = Double(after.takenAt - before.takenAt) / 1e9
         let clean = process.terminate(grace: .seconds(5))
+        let latencies = recording.latencies()
 
         var brokerCPU: Double?
         if let brokerBefore, let brokerAfter { brokerCPU = brokerAfter.cpuPercent(since: brokerBefore) }
@@ -101,8 +102,8 @@ struct PublisherProcessBenchmark {
             residentMegabytes: Double(after.residentKilobytes) / 1024,
             anonymousResidentMegabytes: Double(after.anonymousResidentKilobytes) / 1024,
             peakResidentMegabytes: Double(after.peakResidentKilobytes) / 1024,
-            ratesByTopic: rates, latency: LatencyStatistics(milliseconds: recording.latenciesMilliseconds),
-            missingTimestamps: recording.missingTimestamps, brokerCPUPercent: brokerCPU, cleanExit: clean)
+            ratesByTopic: rates, latency: LatencyStatistics(milliseconds: latencies.milliseconds),
+            missingTimestamps: latencies.missingTimestamps, brokerCPUPercent: brokerCPU, cleanExit: clean)
     }
 
     /// Drops the file's pages from the page cache (written back first), so that the process starts as on a
