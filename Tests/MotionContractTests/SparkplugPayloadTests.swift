@@ -136,11 +136,14 @@ import Testing
     /// 10000000000000000000, which Jansson refuses (it reads integers up to 2⁶³ − 1). A state that decodes
     /// must decode again from its own JSON.
     @Test func aStateThatDecodesIsWrittenBackReadably() throws {
-        for accepted in ["1.5e12", "9.2e18", "9223372036854775807", "0", "-0.0"] {
+        for accepted in ["1.5e12", "9.2e18", "9.2233720368547748e18", "9223372036854775807", "0", "-0.0"] {
             let state = try SparkplugHostState(decoding: Array(#"{"online":false,"timestamp":\#(accepted)}"#.utf8))
             #expect(try SparkplugHostState(decoding: state.json()) == state, "\(accepted)")
         }
         #expect(try SparkplugHostState(decoding: Array(#"{"online":true,"timestamp":1.5e12}"#.utf8)).timestamp == 1_500_000_000_000)
+        #expect(throws: PayloadError(fieldPath: "timestamp", reason: "must be a count of at most 9223372036854775807")) {
+            try SparkplugHostState(decoding: Array(#"{"online":true,"timestamp":1e19}"#.utf8))
+        }
         for beyond in ["1e19", "9.2233720368547758e18", "1.8446744073709552e19", "9223372036854775808"] {
             #expect(throws: (any Error).self, "\(beyond)") {
                 try SparkplugHostState(decoding: Array(#"{"online":true,"timestamp":\#(beyond)}"#.utf8))

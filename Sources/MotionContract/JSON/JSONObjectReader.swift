@@ -153,7 +153,10 @@ public struct JSONObjectReader<Failure: JSONFieldFailure>: Sendable {
         guard let value = value(key) else { return nil }
         if case .integer(let integer) = value, integer >= 0 { return UInt64(integer) }
         // 2⁶³ is exact in a Double; every whole Double below it converts exactly.
-        if case .real(let real) = value, real >= 0, real.rounded() == real, real < 0x1p63 { return UInt64(real) }
+        if case .real(let real) = value, real >= 0, real.rounded() == real {
+            guard real < 0x1p63 else { throw Failure(fieldPath: fieldPath(key), reason: "must be a count of at most 9223372036854775807") }
+            return UInt64(real)
+        }
         throw Failure(fieldPath: fieldPath(key), reason: "must be a count (a whole number ≥ 0)")
     }
 
