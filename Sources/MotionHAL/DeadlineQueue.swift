@@ -32,7 +32,6 @@ struct DeadlineQueue<Element> {
 
     /// The earliest deadline, `nil` when empty.
     var earliestDeadline: UInt64? {
-        let runFirst = runStart < runDeadlines.count ? runDeadlines[runStart] : nil
         guard let heapFirst = heapDeadlines.first else { return runFirst }
         guard let runFirst else { return heapFirst }
         return min(runFirst, heapFirst)
@@ -59,12 +58,14 @@ struct DeadlineQueue<Element> {
     /// Removes and returns the element with the earliest deadline (of equal ones, the run's first); the
     /// queue must not be empty.
     mutating func popFirst() -> (deadline: UInt64, element: Element) {
-        let runFirst = runStart < runDeadlines.count ? runDeadlines[runStart] : nil
         if let runFirst, heapDeadlines.first.map({ runFirst <= $0 }) ?? true {
             return popRun()
         }
         return popHeap()
     }
+
+    /// The run's first deadline, `nil` when the run is empty.
+    private var runFirst: UInt64? { runStart < runDeadlines.count ? runDeadlines[runStart] : nil }
 
     private mutating func popRun() -> (deadline: UInt64, element: Element) {
         let first = (runDeadlines[runStart], runElements[runStart])

@@ -216,10 +216,7 @@ public final class SimulatedIMU: IMUDevice {
         // The run is changed in place: a copy of it would retain and release its clock and handler.
         let due = state.withLock { state -> DueDelivery? in
             guard state.run?.generation == generation else { return nil }
-            let plan = state.run!.planDelivery(now: now, injection: injection)
-            return DueDelivery(
-                plan: plan, handler: state.run!.handler, sampleRate: state.run!.sampleRate,
-                startTimestamp: state.run!.startTimestamp)
+            return state.run!.takeDueDelivery(now: now, injection: injection)
         }
         guard let due else { return }
         let plan = due.plan
@@ -273,9 +270,17 @@ public final class SimulatedIMU: IMUDevice {
         /// When the current injected outage ends, ns; nil outside an outage.
         var outageEnd: UInt64? = nil
 
+        /// What the tick at `now` (ns of `CLOCK_MONOTONIC`) delivers, with what it needs outside the lock;
+        /// moves ``nextIndex`` past the samples due.
+        mutating func takeDueDelivery(now: UInt64, injection: SimulatedFaultInjection?) -> DueDelivery {
+            DueDelivery(
+                plan: planDelivery(now: now, injection: injection), handler: handler, sampleRate: sampleRate,
+                startTimestamp: startTimestamp)
+        }
+
         /// The samples due at `now` (ns of `CLOCK_MONOTONIC`), with an injected read fault among them when
         /// one is due; moves ``nextIndex`` past them.
-        mutating func planDelivery(now: UInt64, injection: SimulatedFaultInjection?) -> DeliveryPlan {
+        private mutating func planDelivery(now: UInt64, injection: SimulatedFaultInjection?) -> DeliveryPlan {
             skipOutage(now: now)
             let firstDue = nextIndex
             var plan = DeliveryPlan(beforeFault: firstDue..<firstDue, isFaulted: false, afterFault: firstDue..<firstDue)
