@@ -39,7 +39,7 @@ extension MotionEngine {
             let fault = MotionEngineFault(.notAvailable, "The motion device could not be started: \(error)")
             let subscriptions = processing.withLock { processing -> [MotionSubscription] in
                 processing.health.deviceStopped()
-                guard processing.health.beginFault(fault.description) else { return [] }
+                guard processing.health.beginFault(fault, description: fault.description) else { return [] }
                 return processing.router.subscriptions
             }
             for subscription in subscriptions { subscription.deliver(fault) }
@@ -84,8 +84,9 @@ extension MotionEngine {
             guard processing.generation == generation, let silence = processing.health.stallSilence(at: now)
             else { return nil }
             let fault = IMUDeviceError.readFailed("no samples for \(silence.fixedDecimal(places: 1)) s")
-            guard processing.health.beginFault(fault.description) else { return nil }
-            return (MotionEngineFault(deviceFault: fault), processing.router.subscriptions)
+            let engineFault = MotionEngineFault(deviceFault: fault)
+            guard processing.health.beginFault(engineFault, description: fault.description) else { return nil }
+            return (engineFault, processing.router.subscriptions)
         }
         guard let (fault, subscriptions) = report else { return }
         supervisionQueue.async {
@@ -107,10 +108,11 @@ extension MotionEngine {
             recorder?.append(samples)
             for delivery in deliveries { delivery.send() }
         case .fault(let fault):
+            let engineFault = MotionEngineFault(deviceFault: fault)
             let report = processing.withLock { processing -> ([SampleRouter.Delivery], [MotionSubscription])? in
-                guard processing.generation == generation, processing.health.beginFault(fault.description) else {
-                    return nil
-                }
+                guard processing.generation == generation,
+                    processing.health.beginFault(engineFault, description: fault.description)
+                else { return nil }
                 var deliveries: [SampleRouter.Delivery] = []
                 processing.router.closeBatches(all: true, into: &deliveries)
                 return (deliveries, processing.router.subscriptions)
@@ -121,7 +123,6 @@ extension MotionEngine {
             }
             guard let (deliveries, subscriptions) = report else { return }
             for delivery in deliveries { delivery.send() }
-            let engineFault = MotionEngineFault(deviceFault: fault)
             for subscription in subscriptions { subscription.deliver(engineFault) }
         }
     }

@@ -77,6 +77,7 @@ public final class MotionEngine: Sendable {
             lifecycle.isDeviceChosen = true
             let hasSubscribers = processing.withLock { processing in
                 processing.router.restart()
+                processing.health.forgetFault()  // the old device's fault is not the new one's
                 return !processing.router.isEmpty
             }
             if hasSubscribers { startDeviceOrRetry(&lifecycle) }
@@ -212,6 +213,9 @@ public final class MotionEngine: Sendable {
     /// Adds a subscription and starts the device if it is the first. Returns false (and adds nothing) when
     /// there is no device or it lacks a sensor the stream needs. If the device fails to start, the
     /// subscription stays, receives a ``MotionEngineFault/Kind/notAvailable`` fault and the start is retried.
+    /// Added while the device is in a fault episode (failed, stalled, or not starting), the subscription
+    /// receives the fault the others were told, at once: it learns the device is down without waiting for
+    /// the next episode.
     @discardableResult
     public func subscribe(_ subscription: MotionSubscription) -> Bool {
         lifecycle.withLock { lifecycle in
@@ -220,19 +224,26 @@ public final class MotionEngine: Sendable {
                 info.sensors.isSuperset(of: subscription.service.requiredSensors)
             else { return false }
             let declination = magneticDeclination
-            processing.withLock { $0.router.add(subscription, declination: declination) }
+            let episodeFault = processing.withLock { processing in
+                processing.router.add(subscription, declination: declination)
+                return processing.health.reportedFault
+            }
+            // A start that fails now is inside the episode and tells no one again.
             if !lifecycle.isRunning { startDeviceOrRetry(&lifecycle) }
+            if let episodeFault { subscription.deliver(episodeFault) }
             return true
         }
     }
 
     /// Removes a subscription (cancelling it; samples of its open batch are dropped) and stops the device
-    /// if it was the last.
+    /// if it was the last, which also ends a fault episode: the next subscriber starts a new run and hears of
+    /// that run's faults.
     public func unsubscribe(_ subscription: MotionSubscription) {
         subscription.cancel()
         lifecycle.withLock { lifecycle in
             let isEmpty = processing.withLock { processing in
                 processing.router.remove(subscription)
+                if processing.router.isEmpty { processing.health.forgetFault() }
                 return processing.router.isEmpty
             }
             guard isEmpty else { return }

@@ -3,7 +3,9 @@
 /// deliveries, not sample timestamps).
 ///
 /// A fault episode starts with the first fault (a device `.fault`, a failed start or a stall) while healthy
-/// and ends when samples arrive again; further faults inside an episode are not reported again.
+/// and ends when samples arrive again, or when no one who was told of it is left (``forgetFault()``: the
+/// device was replaced, or its last subscriber left); further faults inside an episode are not reported
+/// again.
 struct MotionHealth {
     /// Window of the achieved sample rate, ns (2 s).
     static let rateWindow: UInt64 = 2_000_000_000
@@ -16,6 +18,9 @@ struct MotionHealth {
     private(set) var faultsSeen = 0
     /// Description of the fault of the current episode; nil when healthy.
     private(set) var lastFault: String?
+    /// What the subscribers were told when the current episode began; nil when healthy. A subscription
+    /// added during the episode is told the same.
+    private(set) var reportedFault: MotionEngineFault?
 
     /// Arrival time and sample count of the deliveries of the last ``rateWindow``.
     private var arrivals: [(time: UInt64, count: Int)] = []
@@ -67,18 +72,29 @@ struct MotionHealth {
             firstArrival = 0
         }
         guard lastFault != nil else { return false }
-        lastFault = nil
+        forgetFault()
         return true
     }
 
-    /// Starts a fault episode described by `description`, unless one is in progress; returns whether it
-    /// started one (and the fault must be reported).
-    mutating func beginFault(_ description: String) -> Bool {
+    /// Starts a fault episode, unless one is in progress; returns whether it started one (and `fault` must
+    /// be reported).
+    /// - Parameters:
+    ///   - fault: what the subscribers are told.
+    ///   - description: what the diagnostics show (the device's own words for a device fault).
+    mutating func beginFault(_ fault: MotionEngineFault, description: String) -> Bool {
         guard lastFault == nil else { return false }
         lastFault = description
+        reportedFault = fault
         faultsSeen += 1
         skipNextInterval = true
         return true
+    }
+
+    /// Ends the fault episode without samples (nothing if healthy): the device was replaced, or the
+    /// subscribers who were told of the fault all left. The next fault begins a new episode.
+    mutating func forgetFault() {
+        lastFault = nil
+        reportedFault = nil
     }
 
     /// The silence at `now`, s, if it is a stall: longer than 5 × the delivery interval + 0.5 s. Nil while

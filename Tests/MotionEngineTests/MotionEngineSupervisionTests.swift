@@ -111,4 +111,84 @@ import Testing
         test.advance(by: 0.25)
         #expect(faults.count == 1)
     }
+
+    /// A subscription to `service`, batched per delivery, that records the faults it is told.
+    private static func faultRecorder(_ service: MotionStream) -> (MotionSubscription, CallRecorder<MotionEngineFault>) {
+        let faults = CallRecorder<MotionEngineFault>()
+        let subscription = MotionSubscription(service: service, interval: 0) { _, _, fault in
+            if let fault { faults.append(fault) }
+        }
+        return (subscription, faults)
+    }
+
+    @Test func aSubscriberWhoJoinsDuringAFaultIsToldAtOnceWhoJoinsAfterItIsNot() throws {
+        let test = Engine()
+        let device = ScriptedIMU(sampleRate: 200)
+        test.engine.setDevice(device)
+        let (first, firstFaults) = Self.faultRecorder(.accelerometer)
+        #expect(test.engine.subscribe(first))
+        defer { test.engine.unsubscribe(first) }
+        device.emit(.samples(device.restingSamples(count: 2)))
+        device.emit(.fault(.readFailed("bus timeout")))
+        let told = try #require(firstFaults.all.first)
+        #expect(told == MotionEngineFault(.unknown, "The motion device failed: read failed: bus timeout"))
+
+        // The device is down when the gyroscope joins: it hears so in `subscribe`, as the first did.
+        let (second, secondFaults) = Self.faultRecorder(.gyroscope)
+        #expect(test.engine.subscribe(second))
+        defer { test.engine.unsubscribe(second) }
+        #expect(secondFaults.all == [told])
+        #expect(firstFaults.count == 1 && test.engine.diagnostics.faultsSeen == 1, "one episode, told once to each")
+
+        // Samples end the episode: a subscriber who joins now is told nothing, the next fault reaches all.
+        device.emit(.samples(device.restingSamples(count: 2, from: 2_000_000_000)))
+        let (third, thirdFaults) = Self.faultRecorder(.magnetometer)
+        #expect(test.engine.subscribe(third))
+        defer { test.engine.unsubscribe(third) }
+        #expect(thirdFaults.count == 0)
+        device.emit(.fault(.readFailed("FIFO overflow")))
+        #expect(firstFaults.count == 2 && secondFaults.count == 2 && thirdFaults.count == 1)
+    }
+
+    @Test func aFaultEndsWithItsRunOrItsDeviceAndTheNextRunsFaultIsReported() throws {
+        let test = Engine()
+        let device = ScriptedIMU(sampleRate: 200)
+        test.engine.setDevice(device)
+        let (subscription, faults) = Self.faultRecorder(.accelerometer)
+        #expect(test.engine.subscribe(subscription))
+        device.emit(.fault(.readFailed("bus timeout")))
+        #expect(faults.count == 1 && test.engine.diagnostics.lastFault == "read failed: bus timeout")
+
+        // Everyone who was told left: the next run starts healthy and reports its own first fault.
+        test.engine.unsubscribe(subscription)
+        #expect(test.engine.diagnostics.lastFault == nil)
+        let (again, againFaults) = Self.faultRecorder(.accelerometer)
+        #expect(test.engine.subscribe(again))
+        #expect(againFaults.count == 0 && device.startCount == 2)
+        device.emit(.fault(.readFailed("bus timeout")))
+        #expect(againFaults.count == 1)
+
+        // A new device does not inherit the old one's fault: its own first fault is reported.
+        let replacement = ScriptedIMU(sampleRate: 200)
+        test.engine.setDevice(replacement)
+        #expect(test.engine.diagnostics.lastFault == nil && replacement.isRunning)
+        replacement.emit(.fault(.readFailed("bus timeout")))
+        #expect(againFaults.count == 2 && test.engine.diagnostics.faultsSeen == 3)
+        test.engine.unsubscribe(again)
+    }
+
+    @Test func aSubscriberWhoJoinsWhileStartsFailIsToldTheDeviceIsNotAvailable() throws {
+        let test = Engine()
+        let device = ScriptedIMU(sampleRate: 200, failingStarts: 100)
+        test.engine.setDevice(device)
+        let (first, firstFaults) = Self.faultRecorder(.accelerometer)
+        _ = test.engine.subscribe(first)
+        defer { test.engine.unsubscribe(first) }
+        let (second, secondFaults) = Self.faultRecorder(.gyroscope)
+        _ = test.engine.subscribe(second)
+        defer { test.engine.unsubscribe(second) }
+        #expect(device.startAttempts == 2, "the second subscriber tries a start too")
+        #expect(firstFaults.count == 1 && secondFaults.all == firstFaults.all)
+        #expect(secondFaults.all.first?.kind == .notAvailable)
+    }
 }
