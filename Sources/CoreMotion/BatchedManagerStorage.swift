@@ -109,9 +109,8 @@ final class BatchedManagerStorage: Sendable {
     /// Starts `service` in `slot` feeding a new async sequence: batches are yielded in order; stopping the
     /// service finishes the sequence; a fault finishes it by throwing (and stops the service); ending the
     /// iteration (or its task being cancelled) stops the service.
-    func makeUpdateStream<Sample: CMLogItem>(_ service: MotionStream, slot: Slot)
-        -> AsyncThrowingStream<SampleBatch<Sample>, any Error>
-    {
+    /// - Returns: the batches, and what stops the service (for the sequence's iterator: ``UpdateLease``).
+    func makeUpdateStream<Sample: CMLogItem>(_ service: MotionStream, slot: Slot) -> UpdateStream<Sample> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: SampleBatch<Sample>.self, throwing: (any Error).self)
         let handler = QueuedBatchHandler<Sample> { batch, error in
@@ -125,16 +124,39 @@ final class BatchedManagerStorage: Sendable {
         else {
             continuation.finish(
                 throwing: CMErrorNotAvailable.nsError("This motion service is not available on this device."))
-            return stream
+            return (stream, {})
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.stop(slot, ifStill: subscription)
-        }
-        return stream
+        let stop: @Sendable () -> Void = { [weak self] in self?.stop(slot, ifStill: subscription) }
+        continuation.onTermination = { _ in stop() }
+        return (stream, stop)
     }
 
     /// The latest batch of `slot`, as `Sample`s.
     func latestBatch<Sample: CMLogItem>(_ slot: Slot, as type: Sample.Type) -> [Sample]? {
         state.withLock { $0.latestBatches[slot] }?.items.map { unsafeDowncast($0, to: Sample.self) }
+    }
+}
+
+/// What ``BatchedManagerStorage/makeUpdateStream(_:slot:)`` returns: the batches of an async sequence, and
+/// what stops its service.
+typealias UpdateStream<Sample: CMLogItem> = (
+    batches: AsyncThrowingStream<SampleBatch<Sample>, any Error>, stop: @Sendable () -> Void
+)
+
+/// Stops the updates of an async sequence once the last copy of its iterator is gone. Leaving a `for try
+/// await` loop (by `break`, `return`, a thrown error or the end of its task) releases the iterator, while the
+/// sequence value itself may live on to the end of the caller's scope, and with it the stream, whose own
+/// termination would come only then. Stopping is idempotent (``BatchedManagerStorage/stop(_:ifStill:)``
+/// stops only the subscription that fed the sequence).
+final class UpdateLease: Sendable {
+    private let stop: @Sendable () -> Void
+
+    /// A lease that calls `stop` when released (on the thread that releases the last reference).
+    init(_ stop: @escaping @Sendable () -> Void) {
+        self.stop = stop
+    }
+
+    deinit {
+        stop()
     }
 }

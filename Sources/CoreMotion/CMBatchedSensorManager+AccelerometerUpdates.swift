@@ -8,15 +8,20 @@ extension CMBatchedSensorManager {
         public typealias Failure = any Error
 
         let stream: AsyncThrowingStream<SampleBatch<CMAccelerometerData>, any Error>
+        /// Stops the updates (idempotent).
+        let stopUpdates: @Sendable () -> Void
 
-        /// Returns the iterator; iterate the sequence once.
+        /// Returns the iterator; iterate the sequence once. Releasing the iterator (leaving the loop) stops
+        /// the updates.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator())
+            Iterator(base: stream.makeAsyncIterator(), lease: UpdateLease(stopUpdates))
         }
 
         /// Produces the batches of ``CMBatchedSensorManager/AccelerometerUpdates``.
         public struct Iterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<SampleBatch<CMAccelerometerData>, any Error>.Iterator
+            /// Stops the updates when the last copy of the iterator is gone.
+            let lease: UpdateLease
 
             /// The next batch; nil once the updates stopped.
             /// - Throws: the `NSError` in ``CMErrorDomain`` of a device fault.

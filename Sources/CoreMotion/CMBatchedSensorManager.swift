@@ -122,7 +122,8 @@ open class CMBatchedSensorManager: NSObject {
     /// away without an accelerometer) and the updates stop. Leaving the loop or cancelling its task stops
     /// the updates.
     public func accelerometerUpdates() -> AccelerometerUpdates {
-        AccelerometerUpdates(stream: storage.makeUpdateStream(.accelerometer, slot: .accelerometer))
+        let (batches, stop) = storage.makeUpdateStream(.accelerometer, slot: .accelerometer) as UpdateStream<CMAccelerometerData>
+        return AccelerometerUpdates(stream: batches, stopUpdates: stop)
     }
 
     // MARK: - Device motion
@@ -154,6 +155,7 @@ open class CMBatchedSensorManager: NSObject {
     /// returns them as an asynchronous sequence of batches; it starts, ends and throws as
     /// ``accelerometerUpdates()`` does.
     public func deviceMotionUpdates() -> DeviceMotionUpdates {
-        DeviceMotionUpdates(stream: storage.makeUpdateStream(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion))
+        let (batches, stop) = storage.makeUpdateStream(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion) as UpdateStream<CMDeviceMotion>
+        return DeviceMotionUpdates(stream: batches, stopUpdates: stop)
     }
 }
