@@ -124,11 +124,11 @@ final class BatchedManagerStorage: Sendable {
         else {
             continuation.finish(
                 throwing: CMErrorNotAvailable.nsError("This motion service is not available on this device."))
-            return (stream, {})
+            return UpdateStream(batches: stream, stop: {})
         }
-        let stop: @Sendable () -> Void = { [weak self] in self?.stop(slot, ifStill: subscription) }
-        continuation.onTermination = { _ in stop() }
-        return (stream, stop)
+        let stopService: @Sendable () -> Void = { [weak self] in self?.stop(slot, ifStill: subscription) }
+        continuation.onTermination = { _ in stopService() }
+        return UpdateStream(batches: stream, stop: stopService)
     }
 
     /// The latest batch of `slot`, as `Sample`s.
@@ -138,10 +138,11 @@ final class BatchedManagerStorage: Sendable {
 }
 
 /// What ``BatchedManagerStorage/makeUpdateStream(_:slot:)`` returns: the batches of an async sequence, and
-/// what stops its service.
-typealias UpdateStream<Sample: CMLogItem> = (
-    batches: AsyncThrowingStream<SampleBatch<Sample>, any Error>, stop: @Sendable () -> Void
-)
+/// what stops its service (idempotent).
+struct UpdateStream<Sample: CMLogItem> {
+    let batches: AsyncThrowingStream<SampleBatch<Sample>, any Error>
+    let stop: @Sendable () -> Void
+}
 
 /// Stops the updates of an async sequence once the last copy of its iterator is gone. Leaving a `for try
 /// await` loop (by `break`, `return`, a thrown error or the end of its task) releases the iterator, while the

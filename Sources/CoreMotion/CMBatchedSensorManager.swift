@@ -122,8 +122,8 @@ open class CMBatchedSensorManager: NSObject {
     /// away without an accelerometer) and the updates stop. Leaving the loop or cancelling its task stops
     /// the updates.
     public func accelerometerUpdates() -> AccelerometerUpdates {
-        let (batches, stop) = storage.makeUpdateStream(.accelerometer, slot: .accelerometer) as UpdateStream<CMAccelerometerData>
-        return AccelerometerUpdates(stream: batches, stopUpdates: stop)
+        let updates: UpdateStream<CMAccelerometerData> = storage.makeUpdateStream(.accelerometer, slot: .accelerometer)
+        return AccelerometerUpdates(stream: updates.batches, stopUpdates: updates.stop)
     }
 
     // MARK: - Device motion
@@ -155,7 +155,7 @@ open class CMBatchedSensorManager: NSObject {
     /// returns them as an asynchronous sequence of batches; it starts, ends and throws as
     /// ``accelerometerUpdates()`` does.
     public func deviceMotionUpdates() -> DeviceMotionUpdates {
-        let (batches, stop) = storage.makeUpdateStream(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion) as UpdateStream<CMDeviceMotion>
-        return DeviceMotionUpdates(stream: batches, stopUpdates: stop)
+        let updates: UpdateStream<CMDeviceMotion> = storage.makeUpdateStream(.deviceMotion(.xArbitraryZVertical), slot: .deviceMotion)
+        return DeviceMotionUpdates(stream: updates.batches, stopUpdates: updates.stop)
     }
 }

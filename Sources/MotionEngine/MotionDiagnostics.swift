@@ -48,9 +48,11 @@ public struct MotionDiagnostics: Sendable, Equatable {
     /// Samples received from the device since the engine was made.
     public var samplesReceived: UInt64
     /// Fault episodes since the engine was made (a device fault, a failed start or a stall; each episode
-    /// counts once however many faults it contains).
+    /// counts once however many faults it contains; a fault that persists across runs, after the last
+    /// subscriber left or the device was replaced, counts once per run).
     public var faultsSeen: Int
-    /// What went wrong in the current fault episode; nil when healthy (samples flow again).
+    /// What went wrong in the current fault episode; nil when healthy (samples flow again), and after the
+    /// last subscriber left or the device was replaced.
     public var lastFault: String?
     /// The attitude filters of the reference frames in use by device-motion subscriptions.
     public var fusion: [FusionState]

@@ -8,14 +8,16 @@ import MotionSupervision
 extension MotionEngine {
     /// Starts the device at its default rate and its stall watchdog; on failure every subscriber gets a
     /// fault (once per fault episode) and the supervisor tries again after its back-off.
-    func startDeviceOrRetry(_ lifecycle: inout MotionEngineLifecycle) {
-        if !startDevice(&lifecycle) { scheduleRetry(&lifecycle) }
+    /// - Parameter reports: where the fault of a failed start is added, for the caller to send once it has
+    ///   released the engine's locks (a sink may call the engine again).
+    func startDeviceOrRetry(_ lifecycle: inout MotionEngineLifecycle, reports: inout [FaultReport]) {
+        if !startDevice(&lifecycle, reports: &reports) { scheduleRetry(&lifecycle) }
     }
 
     /// Starts the device at its default rate and its stall watchdog; on failure every subscriber gets a
-    /// fault (once per fault episode).
+    /// fault (once per fault episode), added to `reports`.
     /// - Returns: whether it started.
-    private func startDevice(_ lifecycle: inout MotionEngineLifecycle) -> Bool {
+    private func startDevice(_ lifecycle: inout MotionEngineLifecycle, reports: inout [FaultReport]) -> Bool {
         guard let device = lifecycle.device else { return false }
         lifecycle.generation &+= 1
         let generation = lifecycle.generation
@@ -42,7 +44,7 @@ extension MotionEngine {
                 guard processing.health.beginFault(fault, description: fault.description) else { return [] }
                 return processing.router.subscriptions
             }
-            for subscription in subscriptions { subscription.deliver(fault) }
+            if !subscriptions.isEmpty { reports.append(FaultReport(fault: fault, subscriptions: subscriptions)) }
             return false
         }
     }
@@ -62,9 +64,11 @@ extension MotionEngine {
         let chip = lifecycle.device?.info.chip ?? "none"
         let delay = supervisor.retry { [weak self] in
             guard let self else { return .abandoned }
+            var reports: [FaultReport] = []
+            defer { for report in reports { report.send() } }
             return self.lifecycle.withLock { lifecycle in
                 guard !lifecycle.isRunning, lifecycle.device != nil, processing.withLock({ !$0.router.isEmpty }) else { return .abandoned }
-                if startDevice(&lifecycle) { return .succeeded }
+                if startDevice(&lifecycle, reports: &reports) { return .succeeded }
                 logRetry(of: chip, in: supervisor.nextDelay)
                 return .failed
             }
@@ -135,5 +139,17 @@ extension MotionEngine {
             stopDevice(&lifecycle)
             scheduleRetry(&lifecycle)
         }
+    }
+}
+
+/// A fault to hand to subscriptions once the engine's locks are released: a sink may call the engine again
+/// (a handler that stops its updates on an error).
+struct FaultReport {
+    let fault: MotionEngineFault
+    let subscriptions: [MotionSubscription]
+
+    /// Hands the fault to each subscription, in order.
+    func send() {
+        for subscription in subscriptions { subscription.deliver(fault) }
     }
 }

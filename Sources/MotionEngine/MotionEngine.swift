@@ -15,11 +15,14 @@ import Synchronization
 /// stopped and started again the same way) and a stall (no delivery for 5 × the observed delivery interval
 /// + 0.5 s; checked every 0.25 s) each start a fault episode, reported once to every subscription as a
 /// ``MotionEngineFault`` (``MotionEngineFault/Kind/notAvailable`` for an unavailable device or a failed
-/// start, ``MotionEngineFault/Kind/unknown`` otherwise). The episode ends when samples arrive again: data
-/// simply resumes. Pending batch samples are delivered before the fault of a device.
+/// start, ``MotionEngineFault/Kind/unknown`` otherwise), and to a subscription added during the episode
+/// when it is added. The episode ends when samples arrive again (data simply resumes), when the last
+/// subscription leaves, or when the device is replaced. Pending batch samples are delivered before the
+/// fault of a device.
 ///
 /// Threads: every method may be called from any thread. Sinks are called on the device's delivery thread
-/// (faults the engine detects itself on its supervision queue), never with an engine lock held.
+/// (faults the engine detects itself on its supervision queue; a failed start's, and the fault told to a
+/// new subscription, on the thread that subscribed or set the device), never with an engine lock held.
 public final class MotionEngine: Sendable {
     /// The process-wide engine, reading the process's environment: CoreMotion's.
     public static let shared = MotionEngine()
@@ -67,6 +70,7 @@ public final class MotionEngine: Sendable {
     /// Makes `device` the engine's IMU (nil: none). A running device is stopped; if subscriptions are
     /// active the new device is started for them. Samples of open batches are dropped.
     public func setDevice(_ device: (any IMUDevice)?) {
+        var reports: [FaultReport] = []
         lifecycle.withLock { lifecycle in
             if lifecycle.isRunning {
                 stopDevice(&lifecycle)
@@ -75,13 +79,17 @@ public final class MotionEngine: Sendable {
             supervisor.succeeded()  // abandons a pending start retry of the previous device
             lifecycle.device = device
             lifecycle.isDeviceChosen = true
+            let generation = lifecycle.generation
             let hasSubscribers = processing.withLock { processing in
                 processing.router.restart()
-                processing.health.forgetFault()  // the old device's fault is not the new one's
+                // The old device's fault is not the new one's, and its late events are dropped.
+                processing.generation = generation
+                processing.health.forgetFault()
                 return !processing.router.isEmpty
             }
-            if hasSubscribers { startDeviceOrRetry(&lifecycle) }
+            if hasSubscribers { startDeviceOrRetry(&lifecycle, reports: &reports) }
         }
+        for report in reports { report.send() }
     }
 
     /// Opens the device named by `specification` (for example `sim:rate=500,motion=stationary`) with
@@ -218,21 +226,34 @@ public final class MotionEngine: Sendable {
     /// the next episode.
     @discardableResult
     public func subscribe(_ subscription: MotionSubscription) -> Bool {
-        lifecycle.withLock { lifecycle in
+        var reports: [FaultReport] = []
+        var episodeBefore: Int?
+        let added = lifecycle.withLock { lifecycle -> Bool in
             resolveDevice(&lifecycle)
             guard let info = lifecycle.device?.info,
                 info.sensors.isSuperset(of: subscription.service.requiredSensors)
             else { return false }
             let declination = magneticDeclination
-            let episodeFault = processing.withLock { processing in
+            let episode = processing.withLock { processing in
                 processing.router.add(subscription, declination: declination)
-                return processing.health.reportedFault
+                return processing.health.faultsSeen
             }
-            // A start that fails now is inside the episode and tells no one again.
-            if !lifecycle.isRunning { startDeviceOrRetry(&lifecycle) }
-            if let episodeFault { subscription.deliver(episodeFault) }
+            // A start that fails now is inside the episode and tells no one again; one that succeeds is
+            // news the episode's fault would contradict (samples will end it).
+            if !lifecycle.isRunning {
+                startDeviceOrRetry(&lifecycle, reports: &reports)
+                if lifecycle.isRunning { return true }
+            }
+            episodeBefore = episode
             return true
         }
+        for report in reports { report.send() }
+        // Still the episode that was in progress when the subscription was added (not one this call's start
+        // began and reported, nor one that samples ended meanwhile): tell the newcomer.
+        if let episodeBefore, let fault = processing.withLock({ $0.health.reportedFault(ofEpisode: episodeBefore) }) {
+            subscription.deliver(fault)
+        }
+        return added
     }
 
     /// Removes a subscription (cancelling it; samples of its open batch are dropped) and stops the device
@@ -243,13 +264,18 @@ public final class MotionEngine: Sendable {
         lifecycle.withLock { lifecycle in
             let isEmpty = processing.withLock { processing in
                 processing.router.remove(subscription)
-                if processing.router.isEmpty { processing.health.forgetFault() }
                 return processing.router.isEmpty
             }
             guard isEmpty else { return }
             lifecycle.generation &+= 1
             supervisor.succeeded()  // abandons a pending start retry
             if lifecycle.isRunning { stopDevice(&lifecycle) }
+            // After the stop: a fault of the run that ends here is dropped, not kept for the next run.
+            let generation = lifecycle.generation
+            processing.withLock { processing in
+                processing.generation = generation
+                processing.health.forgetFault()
+            }
         }
     }
 

@@ -90,6 +90,11 @@ struct MotionHealth {
         return true
     }
 
+    /// The fault reported for the episode that was the `faultsSeen`-th, if it is still in progress.
+    func reportedFault(ofEpisode episode: Int) -> MotionEngineFault? {
+        faultsSeen == episode ? reportedFault : nil
+    }
+
     /// Ends the fault episode without samples (nothing if healthy): the device was replaced, or the
     /// subscribers who were told of the fault all left. The next fault begins a new episode.
     mutating func forgetFault() {

@@ -182,13 +182,55 @@ import Testing
         let device = ScriptedIMU(sampleRate: 200, failingStarts: 100)
         test.engine.setDevice(device)
         let (first, firstFaults) = Self.faultRecorder(.accelerometer)
-        _ = test.engine.subscribe(first)
+        #expect(test.engine.subscribe(first), "a device that fails to start keeps its subscriptions")
         defer { test.engine.unsubscribe(first) }
         let (second, secondFaults) = Self.faultRecorder(.gyroscope)
-        _ = test.engine.subscribe(second)
+        #expect(test.engine.subscribe(second))
         defer { test.engine.unsubscribe(second) }
         #expect(device.startAttempts == 2, "the second subscriber tries a start too")
         #expect(firstFaults.count == 1 && secondFaults.all == firstFaults.all)
         #expect(secondFaults.all.first?.kind == .notAvailable)
+    }
+
+    @Test func aNewcomerWhoseStartSucceedsIsNotToldTheFailedStarts() throws {
+        let test = Engine()
+        let device = ScriptedIMU(sampleRate: 200, failingStarts: 1)
+        test.engine.setDevice(device)
+        let (first, firstFaults) = Self.faultRecorder(.accelerometer)
+        #expect(test.engine.subscribe(first))
+        defer { test.engine.unsubscribe(first) }
+        #expect(firstFaults.count == 1 && !device.isRunning)
+        // The second subscriber's own start works: the device runs, and "could not be started" would be wrong.
+        let (second, secondFaults) = Self.faultRecorder(.gyroscope)
+        #expect(test.engine.subscribe(second))
+        defer { test.engine.unsubscribe(second) }
+        #expect(device.isRunning && secondFaults.count == 0)
+    }
+
+    @Test func aSinkMayLeaveTheEngineFromItsFaultCallback() throws {
+        let test = Engine()
+        let device = ScriptedIMU(sampleRate: 200, failingStarts: 100)
+        test.engine.setDevice(device)
+        // Like a handler that stops its updates on an error: the fault comes without an engine lock held.
+        let faults = CallRecorder<MotionEngineFault>()
+        let engine = test.engine
+        let leaving = MotionSubscription(service: .accelerometer, interval: 0) { subscription, _, fault in
+            guard let fault else { return }
+            faults.append(fault)
+            engine.unsubscribe(subscription)
+        }
+        #expect(engine.subscribe(leaving))
+        #expect(faults.count == 1 && engine.diagnostics.lastFault == nil, "it left, and the episode with it")
+        // A newcomer during an episode, leaving likewise.
+        let (staying, _) = Self.faultRecorder(.gyroscope)
+        #expect(engine.subscribe(staying))
+        defer { engine.unsubscribe(staying) }
+        let newcomer = MotionSubscription(service: .magnetometer, interval: 0) { subscription, _, fault in
+            guard let fault else { return }
+            faults.append(fault)
+            engine.unsubscribe(subscription)
+        }
+        #expect(engine.subscribe(newcomer))
+        #expect(faults.count == 2)
     }
 }
