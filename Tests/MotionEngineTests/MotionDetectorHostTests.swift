@@ -116,4 +116,24 @@ import Testing
         let engine = MotionEngine(environment: MotionEngineEnvironment(variables: ["MOTION_DEVICE": "sim:rate=fast"]))
         #expect(engine.detectors.addProcessor(Keeper(), frame: .xArbitraryZVertical, detectors: MotionDetectorBank()) { _ in } == nil)
     }
+
+    @Test func aListenerHearsAFaultOnceEvenWhenTheBankChangesStreamDuringIt() throws {
+        let (engine, device) = Self.engine()
+        let host = engine.detectors
+        let faults = CallRecorder<MotionEngineFault>()
+        let token = try #require(host.addListener { update in if let fault = update.fault { faults.append(fault) } })
+        defer { host.removeListener(token) }
+        device.emit(.samples(device.restingSamples(count: 20)))
+        device.emit(.fault(.readFailed("bus timeout")))
+        #expect(faults.count == 1)
+        // A processor in another frame moves the bank to a new subscription, which the engine tells of the
+        // episode in progress: the listener heard it already.
+        let channel = try #require(host.addProcessor(Keeper(), frame: .xMagneticNorthZVertical, detectors: MotionDetectorBank()) { _ in })
+        #expect(faults.count == 1)
+        // Samples end the episode; the next fault is news.
+        device.emit(.samples(device.restingSamples(count: 20, from: 2_000_000_000)))
+        device.emit(.fault(.readFailed("FIFO overflow")))
+        #expect(faults.count == 2)
+        host.removeProcessor(channel)
+    }
 }

@@ -29,6 +29,8 @@ extension MotionDetectorHost {
                         self?.receive(samples, fault: fault, from: subscription)
                     })
                 }
+                // No one left to have been told: the next subscription's faults are news.
+                if stream == nil { state.isFaulted = false }
                 return (state.subscription, old)
             }
             var subscribed = true
@@ -50,7 +52,12 @@ extension MotionDetectorHost {
         let (update, listeners) = state.withLock { state -> (Update, [@Sendable (Update) -> Void]) in
             let isCurrent = subscription === state.subscription
             guard isCurrent || subscription === state.retiring else { return (Update(), []) }
-            var update = Update(fault: isCurrent ? fault : nil)
+            var update = Update()
+            if isCurrent, let fault, !state.isFaulted {
+                update.fault = fault
+                state.isFaulted = true
+            }
+            if samples?.isEmpty == false { state.isFaulted = false }
             for item in samples ?? [] {
                 let sample: MotionDetectorBank.Sample
                 var fused: FusedMotionSample?

@@ -63,6 +63,9 @@ public final class MotionDetectorHost: Sendable {
         /// The one it replaces while the stream changes: its batches still count, samples already seen
         /// through the other are skipped.
         var retiring: MotionSubscription?
+        /// Whether the listeners were told of a fault that no sample has ended yet: a new subscription told
+        /// the same episode when the stream changes does not tell them twice.
+        var isFaulted = false
         var lastSampleTime: Double?
         var samplesAnalysed: UInt64 = 0
     }
