@@ -57,5 +57,31 @@ extension AgentEndToEndTests {
             running.agent.send(SIGTERM)
             #expect(running.agent.waitForExit(timeout: .seconds(5)) == 0)
         }
+
+        /// A service started from its control topic while the device is down says so at once, with the
+        /// reason, instead of looking available with no data (the stall watchdog stays quiet inside a fault
+        /// episode, so nothing else would), and comes back with the device.
+        @Test func aServiceStartedDuringAFaultIsUnavailableAtOnceAndComesBack() throws {
+            let running = try RunningAgent.start(
+                configuration: #"{"services": {"gyro": {"enabled": false}}}"#,
+                device: "sim:fault=read,fault_after=1,fault_duration=6")
+            defer { running.cleanUp() }
+            let topics = running.topics
+            _ = try #require(
+                running.subscriber.waitForMessage(on: topics.status(.deviceMotion), timeout: .seconds(6)) { !RunningAgent.isAvailable($0) },
+                "the fault: \(running.agent.log)")
+            try running.send("start", to: .gyro)
+            let told = running.subscriber.waitForMessage(on: topics.status(.gyro), timeout: .seconds(3)) {
+                (RunningAgent.object($0)?["error"] as? String)?.contains("simulated fault") == true
+            }
+            #expect(told != nil, "gyro unavailable with the fault's reason: \(running.subscriber.messages(on: topics.status(.gyro)).map(\.payloadString))")
+            running.subscriber.clear()  // from here on: statuses after the one with the fault
+            let recovered = running.subscriber.waitForMessage(on: topics.status(.gyro), timeout: .seconds(10)) {
+                RunningAgent.isAvailable($0) && RunningAgent.object($0)?["error"] == nil
+            }
+            #expect(recovered != nil, "gyro came back with the device: \(running.agent.log)")
+            running.agent.send(SIGTERM)
+            #expect(running.agent.waitForExit(timeout: .seconds(5)) == 0)
+        }
     }
 }
